@@ -1,0 +1,54 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Imports point one way: front doors -> store / renderer -> formats -> geometry.
+// PlanMarkGeometry depends on the Swift standard library only.
+let package = Package(
+    name: "PlanMark",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "planmark", targets: ["planmark"]),
+        .library(name: "PlanMarkGeometry", targets: ["PlanMarkGeometry"]),
+        .library(name: "PlanMarkFormats", targets: ["PlanMarkFormats"]),
+        .library(name: "PlanMarkStore", targets: ["PlanMarkStore"]),
+        .library(name: "PlanMarkRender", targets: ["PlanMarkRender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // Coordinates, polygons, point location, marker validation. Standard library only.
+        .target(name: "PlanMarkGeometry"),
+        // GeoJSON and CSV readers and the report writers.
+        .target(name: "PlanMarkFormats", dependencies: ["PlanMarkGeometry"]),
+        // The annotation store (SQLite through GRDB).
+        .target(
+            name: "PlanMarkStore",
+            dependencies: [
+                "PlanMarkFormats", "PlanMarkGeometry",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // A small C target that owns libpng's setjmp/longjmp and returns error codes.
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+        // FreeType, found through pkg-config.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // Decodes drawings, draws annotations anti-aliased, encodes review PNGs.
+        .target(name: "PlanMarkRender", dependencies: ["PlanMarkFormats", "PlanMarkGeometry", "CPNG", "CFreeType"]),
+        // The `planmark` command-line front door.
+        .executableTarget(
+            name: "planmark",
+            dependencies: [
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry"]),
+        .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore"]),
+        .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"]),
+        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
