@@ -1,0 +1,242 @@
+import PlanMarkGeometry
+
+/// Reads a markers file (CSV or GeoJSON, or stdin for `-`) in batches, so a million markers never sit
+/// in memory at once.
+///
+/// CSV is read in blocks of whole lines; each block is split at line breaks and parsed on all cores.
+/// GeoJSON is parsed one feature at a time into rows.
+public struct MarkerFileReader {
+    /// The file name for errors.
+    public let source: String
+    /// The file's format.
+    public let format: MarkerFileFormat
+    /// True when the file gives latLng (`lat,lng` CSV).
+    public private(set) var isLatLng = false
+
+    private var input: InputFile?
+    private var parser: CSVMarkerParser?
+    private var buffer: [UInt8] = []
+    private var atEnd = false
+    private var nextLine = 1
+    private var nextRow = 1
+    private var pending: [MarkerRow] = []
+    private var pendingStart = 0
+
+    /// Bytes read per block.
+    public static let blockSize = 4 << 20
+    /// A line longer than this is refused before more memory is spent on it.
+    public static let maxLineLength = 16 << 20
+
+    /// Opens `path` (`-` for stdin). The format comes from `format`, else from the file name, else
+    /// CSV. `conversion` turns latLng rows into pixels; a latLng file without it is refused.
+    public init(path: String, format: MarkerFileFormat?, conversion: LatLngConversion?) throws(FormatError) {
+        source = path
+        self.format = format ?? MarkerFileFormat.inferred(fromPath: path) ?? .csv
+        let input = try InputFile(path: path)
+        switch self.format {
+        case .geojson:
+            pending = try Self.readGeoJSON(input.readAll(), source: path)
+            atEnd = true
+        case .csv:
+            self.input = input
+            try readHeader(conversion: conversion)
+        }
+    }
+
+    /// The next rows, at most `maxCount`; nil when the file is exhausted.
+    /// - Complexity: O(bytes read), spread over the cores.
+    public mutating func nextBatch(maxCount: Int = .max) throws(FormatError) -> [MarkerRow]? {
+        while pendingStart >= pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+            if atEnd && buffer.isEmpty { return nil }
+            try fillPending()
+        }
+        let end = min(pending.count, pendingStart + max(1, maxCount))
+        defer { pendingStart = end }
+        if pendingStart == 0 && end == pending.count { return pending }
+        return Array(pending[pendingStart..<end])
+    }
+
+    /// Reads every remaining row.
+    public mutating func readAll() throws(FormatError) -> [MarkerRow] {
+        var rows: [MarkerRow] = []
+        while let batch = try nextBatch() { rows.append(contentsOf: batch) }
+        return rows
+    }
+
+    // MARK: CSV
+
+    private mutating func readMore() throws(FormatError) {
+        guard let input, !atEnd else { return }
+        if try input.read(into: &buffer, maxCount: Self.blockSize) == 0 { atEnd = true }
+    }
+
+    private mutating func readHeader(conversion: LatLngConversion?) throws(FormatError) {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let lineBytes = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                if try takeHeader(lineBytes, conversion: conversion) { return }
+                nextLine += 1
+                continue
+            }
+            if atEnd {
+                let lineBytes = buffer
+                buffer.removeAll()
+                if try takeHeader(lineBytes, conversion: conversion) { return }
+                throw FormatError(.malformed, source: source, line: nextLine, message: "empty file: expected a CSV header naming x,y or lat,lng")
+            }
+            if buffer.count > Self.maxLineLength {
+                throw FormatError(.malformed, source: source, line: nextLine, message: "the first line is longer than \(Self.maxLineLength) bytes; not a markers CSV file")
+            }
+            try readMore()
+        }
+    }
+
+    /// Takes `bytes` as the header if it is not blank; returns false for a blank line.
+    private mutating func takeHeader(_ bytes: [UInt8], conversion: LatLngConversion?) throws(FormatError) -> Bool {
+        var bytes = bytes
+        if nextLine == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if bytes.last == 13 { bytes.removeLast() }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return false }
+        let columns = try CSVColumns(header: text.split(separator: ",", omittingEmptySubsequences: false).map { field in
+            var name = String(field).trimmingCharacters(in: " \t")
+            if name.count >= 2 && name.hasPrefix("\"") && name.hasSuffix("\"") { name = String(name.dropFirst().dropLast()) }
+            return name
+        }, source: source, line: nextLine)
+        if columns.isLatLng && conversion == nil {
+            throw FormatError(.usage, source: source, line: nextLine, message: "the file gives lat,lng; --zoom is required to convert it to pixels")
+        }
+        isLatLng = columns.isLatLng
+        parser = CSVMarkerParser(columns: columns, conversion: conversion, source: source)
+        nextLine += 1
+        return true
+    }
+
+    private mutating func fillPending() throws(FormatError) {
+        guard let parser else { return }
+        // Gather a block of complete lines (or the rest of the file).
+        var cut = 0
+        while true {
+            if !atEnd && buffer.count < Self.blockSize { try readMore() }
+            if atEnd {
+                cut = buffer.count
+                break
+            }
+            if buffer.count >= Self.blockSize {
+                if let newline = buffer.lastIndex(of: 10) {
+                    cut = newline + 1
+                    break
+                }
+                if buffer.count > Self.maxLineLength {
+                    throw FormatError(.malformed, source: source, line: nextLine, message: "a line is longer than \(Self.maxLineLength) bytes")
+                }
+                try readMore()
+            }
+        }
+        if cut == 0 { return }
+        let firstLine = nextLine
+        let firstRow = nextRow
+        let rows: [MarkerRow] = try buffer.withUnsafeBufferPointer { (all) throws(FormatError) -> [MarkerRow] in
+            let block = UnsafeBufferPointer(rebasing: all[0..<cut])
+            let pieces = Self.split(block, into: processorCount * 2)
+            var starts: [(line: Int, row: Int)] = []
+            var line = firstLine, row = firstRow
+            for piece in pieces {
+                starts.append((line, row))
+                let counts = CSVMarkerParser.lineCounts(UnsafeBufferPointer(rebasing: block[piece]))
+                line += counts.lines
+                row += counts.rows
+            }
+            let parsed: [Result<[MarkerRow], FormatError>] = parallelMap(pieces.count) { index in
+                var rows: [MarkerRow] = []
+                do throws(FormatError) {
+                    try parser.parse(UnsafeBufferPointer(rebasing: block[pieces[index]]),
+                                     firstLine: starts[index].line, firstRow: starts[index].row, into: &rows)
+                    return .success(rows)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            var rows: [MarkerRow] = []
+            rows.reserveCapacity(parsed.reduce(0) { total, result in total + ((try? result.get())?.count ?? 0) })
+            for result in parsed { rows.append(contentsOf: try result.get()) }
+            return rows
+        }
+        let counts = buffer.withUnsafeBufferPointer { CSVMarkerParser.lineCounts(UnsafeBufferPointer(rebasing: $0[0..<cut])) }
+        nextLine += counts.lines
+        nextRow += counts.rows
+        buffer.removeSubrange(0..<cut)
+        pending = rows
+        pendingStart = 0
+    }
+
+    /// Splits `block` into about `parts` ranges that end at line breaks.
+    static func split(_ block: UnsafeBufferPointer<UInt8>, into parts: Int) -> [Range<Int>] {
+        guard block.count > 1 << 16, parts > 1 else { return [0..<block.count] }
+        var ranges: [Range<Int>] = []
+        var start = 0
+        let step = block.count / parts
+        while start < block.count {
+            var end = min(block.count, start + step)
+            while end < block.count && block[end - 1] != 10 { end += 1 }
+            ranges.append(start..<end)
+            start = end
+        }
+        return ranges
+    }
+
+    // MARK: GeoJSON
+
+    /// Parses a FeatureCollection of Point features into rows.
+    static func readGeoJSON(_ bytes: [UInt8], source: String) throws(FormatError) -> [MarkerRow] {
+        var rows: [MarkerRow] = []
+        var seenType: JSONValue?
+        do {
+            let members = try JSONParser.parseFeatureCollection(bytes) { index, feature in
+                rows.append(try row(from: feature, index: index, source: source))
+            }
+            seenType = members.last(where: { $0.0 == "type" })?.1
+        } catch let error as FormatError {
+            throw error
+        } catch let error as JSONParser.Failure {
+            throw FormatError(.malformed, source: source, line: error.line, message: error.message)
+        } catch {
+            throw FormatError(.malformed, source: source, message: "\(error)")
+        }
+        guard seenType == .string("FeatureCollection") else {
+            throw FormatError(.malformed, source: source, path: "$.type", message: "expected \"FeatureCollection\"")
+        }
+        return rows
+    }
+
+    static func row(from feature: JSONValue, index: Int, source: String) throws(FormatError) -> MarkerRow {
+        let path = "$.features[\(index)]"
+        guard case .object = feature, feature["type"] == .string("Feature") else {
+            throw FormatError(.malformed, source: source, path: path, message: "expected a GeoJSON Feature object")
+        }
+        let properties = feature["properties"]
+        var id: String
+        switch feature["id"] ?? properties?["id"] {
+        case .string(let text)?: id = text
+        case .number(let number)?: id = JSONNumber.text(number)
+        default: id = ""
+        }
+        if id.isEmpty { id = String(index + 1) }
+        guard let geometry = feature["geometry"], case .object = geometry, geometry["type"] == .string("Point") else {
+            throw FormatError(.malformed, source: source, path: path + ".geometry", message: "expected a Point geometry")
+        }
+        var position: PixelPoint?
+        if case .array(let pair)? = geometry["coordinates"], pair.count >= 2,
+           case .number(let x) = pair[0], case .number(let y) = pair[1], x.isFinite, y.isFinite {
+            position = PixelPoint(x: x, y: y)
+        }
+        var note: String?
+        if case .string(let text)? = properties?["note"] { note = text }
+        var author: String?
+        if case .string(let text)? = properties?["author"] { author = text }
+        return MarkerRow(id: id, line: 0, position: position, note: note, author: author)
+    }
+}

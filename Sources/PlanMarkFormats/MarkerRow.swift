@@ -1,0 +1,58 @@
+import PlanMarkGeometry
+
+/// One marker as read from a markers file.
+public struct MarkerRow: Hashable, Sendable {
+    /// The marker's id: the `id` column or feature id, else its 1-based data row number.
+    public var id: String
+    /// The 1-based line of the row in a CSV file; 0 when unknown (GeoJSON).
+    public var line: Int
+    /// The position in pixels, or nil when a coordinate did not parse or is not finite.
+    public var position: PixelPoint?
+    /// An optional note (CSV `note` column or GeoJSON `properties.note`).
+    public var note: String?
+    /// An optional author (CSV `author` column or GeoJSON `properties.author`).
+    public var author: String?
+
+    /// Creates a row.
+    public init(id: String, line: Int, position: PixelPoint?, note: String? = nil, author: String? = nil) {
+        self.id = id
+        self.line = line
+        self.position = position
+        self.note = note
+        self.author = author
+    }
+}
+
+/// The format of a markers file.
+public enum MarkerFileFormat: String, CaseIterable, Sendable {
+    /// CSV with a header naming `x,y` or `lat,lng`, optionally `id`, `note`, `author`.
+    case csv
+    /// A GeoJSON FeatureCollection of `Point` features in pixel coordinates.
+    case geojson
+
+    /// The format a file name implies: `.csv`/`.txt` CSV, `.geojson`/`.json` GeoJSON; nil otherwise.
+    public static func inferred(fromPath path: String) -> MarkerFileFormat? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") { return .csv }
+        if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return .geojson }
+        return nil
+    }
+}
+
+/// How to turn latLng rows into pixels: the client's CRS flavour and zoom.
+public struct LatLngConversion: Hashable, Sendable {
+    /// The CRS flavour.
+    public var crs: SimpleCRS
+    /// The zoom the latLng values were taken at.
+    public var zoom: Zoom
+
+    /// Creates a conversion.
+    public init(crs: SimpleCRS, zoom: Zoom) {
+        self.crs = crs
+        self.zoom = zoom
+    }
+
+    /// The pixel position of `latLng`.
+    @inlinable
+    public func pixel(_ latLng: LatLng) -> PixelPoint { crs.pixel(from: latLng, at: zoom) }
+}

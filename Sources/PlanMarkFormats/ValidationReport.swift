@@ -1,0 +1,149 @@
+import PlanMarkGeometry
+
+/// The report formats of `planmark validate`.
+public enum ValidationReportFormat: String, CaseIterable, Sendable {
+    /// A readable table of the invalid markers and the summary.
+    case text
+    /// `{"markers":[...],"summary":{...}}`.
+    case json
+    /// One JSON object a marker, in input order.
+    case jsonl
+    /// `id,x,y,valid,reason,regions`, regions as `id:location` joined by `;`.
+    case csv
+}
+
+/// Formats validation results; every piece is plain text, so parts of a batch can be formatted on
+/// separate cores and written in order.
+public struct ValidationReport: Sendable {
+    /// The chosen format.
+    public let format: ValidationReportFormat
+    /// Region ids, kinds, JSON-quoted ids and CSV ids, indexed like the validator's regions.
+    let regionIDs: [String]
+    let regionKinds: [RegionKind]
+    let quotedRegionIDs: [String]
+
+    /// Creates a report for results against `regions` (the validator's list, in order).
+    public init(format: ValidationReportFormat, regions: [Region]) {
+        self.format = format
+        regionIDs = regions.map(\.id)
+        regionKinds = regions.map(\.kind)
+        quotedRegionIDs = regions.map { JSONString.quoted($0.id) }
+    }
+
+    /// Text before the first marker.
+    public func header() -> String {
+        switch format {
+        case .text: return ""
+        case .json: return "{\"markers\":["
+        case .jsonl: return ""
+        case .csv: return "id,x,y,valid,reason,regions\n"
+        }
+    }
+
+    /// One marker's entry. `isFirst` matters only for `json` (the separating comma).
+    public func entry(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], isFirst: Bool, into out: inout String) {
+        switch format {
+        case .jsonl:
+            jsonObject(row, reason: reason, hits: hits, into: &out)
+            out += "\n"
+        case .json:
+            if !isFirst { out += "," }
+            jsonObject(row, reason: reason, hits: hits, into: &out)
+        case .csv:
+            out += csvField(row.id)
+            out += ","
+            if let p = row.position {
+                out += JSONNumber.text(p.x); out += ","; out += JSONNumber.text(p.y)
+            } else {
+                out += ","
+            }
+            out += reason == nil ? ",true," : ",false,"
+            if let reason { out += reason.rawValue }
+            out += ","
+            var regions = ""
+            for (k, hit) in hits.enumerated() {
+                if k > 0 { regions += ";" }
+                regions += regionIDs[hit.regionIndex]; regions += ":"; regions += hit.location.rawValue
+            }
+            out += csvField(regions)
+            out += "\n"
+        case .text:
+            guard let reason else { return }
+            let line = row.line > 0 ? String(row.line) : "-"
+            let x = row.position.map { JSONNumber.text($0.x) } ?? "-"
+            let y = row.position.map { JSONNumber.text($0.y) } ?? "-"
+            out += pad(line, 7) + pad(row.id, 12) + pad(x, 12) + pad(y, 12) + pad(reason.rawValue, 22)
+            out += hits.isEmpty ? "-" : hits.map { "\(regionIDs[$0.regionIndex]) (\($0.location.rawValue))" }.joined(separator: ", ")
+            out += "\n"
+        }
+    }
+
+    /// The text report's table heading, written before the first invalid marker.
+    public func textTableHeading() -> String {
+        pad("line", 7) + pad("id", 12) + pad("x", 12) + pad("y", 12) + pad("reason", 22) + "regions\n"
+    }
+
+    /// Text after the last marker.
+    public func footer(_ summary: ValidationSummary) -> String {
+        switch format {
+        case .jsonl, .csv: return ""
+        case .json:
+            var out = "],\"summary\":{\"total\":\(summary.total),\"valid\":\(summary.valid),\"invalid\":\(summary.invalid),\"byReason\":{"
+            out += InvalidReason.allCases.map { "\"\($0.rawValue)\":\(summary.byReason[$0] ?? 0)" }.joined(separator: ",")
+            out += "}}}\n"
+            return out
+        case .text:
+            var out = summary.invalid == 0 ? "No invalid markers.\n" : "\n"
+            out += "\(summary.total) markers: \(summary.valid) valid, \(summary.invalid) invalid"
+            let reasons = InvalidReason.allCases.compactMap { reason in
+                summary.byReason[reason].map { "\(reason.rawValue) \($0)" }
+            }
+            if !reasons.isEmpty { out += " (" + reasons.joined(separator: ", ") + ")" }
+            return out + "\n"
+        }
+    }
+
+    func jsonObject(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], into out: inout String) {
+        out += "{\"id\":"
+        out += "\""; JSONString.append(row.id, to: &out); out += "\""
+        if let p = row.position {
+            out += ",\"x\":"; out += JSONNumber.text(p.x)
+            out += ",\"y\":"; out += JSONNumber.text(p.y)
+        } else {
+            out += ",\"x\":null,\"y\":null"
+        }
+        if let reason {
+            out += ",\"valid\":false,\"reason\":\""; out += reason.rawValue; out += "\""
+        } else {
+            out += ",\"valid\":true,\"reason\":null"
+        }
+        out += ",\"regions\":["
+        for (k, hit) in hits.enumerated() {
+            if k > 0 { out += "," }
+            out += "{\"id\":"; out += quotedRegionIDs[hit.regionIndex]
+            out += ",\"kind\":\""; out += regionKinds[hit.regionIndex].rawValue
+            out += "\",\"location\":\""; out += hit.location.rawValue; out += "\"}"
+        }
+        out += "]}"
+    }
+
+    func csvField(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return text }
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width - 1 ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+extension String {
+    /// The string with every `target` replaced by `replacement`.
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for character in self {
+            if character == target { out += replacement } else { out.append(character) }
+        }
+        return out
+    }
+}

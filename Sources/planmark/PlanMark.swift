@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// The `planmark` command: annotate floor-plan drawings, validate marker files, render review images.
+@main
+struct PlanMark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "planmark",
+        abstract: "Floor-plan annotation geometry: coordinates, marker validation, store and review images.",
+        subcommands: [
+            CRSCommand.self,
+            ValidateCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import PlanMarkFormats
+import PlanMarkGeometry
+
+/// `planmark validate`: checks a markers file against a drawing's size, allowed areas and rooms.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Validate markers against the drawing size, the allowed areas and the rooms.",
+        discussion: """
+        Reasons, checked in this order: invalid-coordinate, outside-drawing, outside-allowed-area, \
+        outside-rooms (only with --require-room). Every region covering a marker is listed with its \
+        location (inside or boundary), so a marker on a shared wall lists both rooms.
+        Exit status: 0 all valid, 1 at least one invalid, 64 bad usage, 65 bad input data, 66 input missing.
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("GeoJSON FeatureCollection of Polygon/MultiPolygon regions in pixels (properties.kind room or allowed).", valueName: "file"))
+    var regions: String
+
+    @Option(name: .long, help: ArgumentHelp("The drawing's size in pixels; markers must satisfy 0 <= x <= W and 0 <= y <= H.", valueName: "WxH"))
+    var size: DrawingSize?
+
+    @Option(name: .long, help: "Whether a marker on a wall is covered: include (default, like ST_Covers) or exclude.")
+    var boundary: BoundaryRule = .include
+
+    @Flag(name: .long, help: "Refuse markers that no room covers (reason outside-rooms).")
+    var requireRoom = false
+
+    @Option(name: .long, parsing: .unconditional, help: "The zoom of lat,lng markers (required for a lat,lng CSV).")
+    var zoom: Zoom?
+
+    @Option(name: .long, help: "The CRS flavour of lat,lng markers: leaflet or flutter.")
+    var crs: CRSFlavour = .leaflet
+
+    @Option(name: .long, help: "The report on stdout: text, json, jsonl or csv.")
+    var report: ValidationReportFormat = .text
+
+    @Option(name: .long, help: "The markers file's format, if its extension does not tell: csv or geojson.")
+    var inputFormat: MarkerFileFormat?
+
+    @Argument(help: ArgumentHelp("Markers: CSV with a header naming x,y or lat,lng (and optionally id), or a GeoJSON FeatureCollection of Points; - reads stdin.", valueName: "markers"))
+    var markers: String
+
+    func run() throws {
+        let regionList: [Region]
+        var reader: MarkerFileReader
+        do {
+            regionList = try RegionsFile.read(path: regions)
+            let conversion = zoom.map { LatLngConversion(crs: SimpleCRS(crs), zoom: $0) }
+            reader = try MarkerFileReader(path: markers, format: inputFormat, conversion: conversion)
+        } catch {
+            throw fail(error)
+        }
+        let validator = MarkerValidator(regions: regionList, size: size, boundary: boundary, requireRoom: requireRoom)
+        let batch = BatchValidation(validator: validator, format: report)
+        let out = StandardOutput()
+        let showProgress = stderrIsTerminal
+        let summary: ValidationSummary
+        do {
+            summary = try batch.run(&reader, write: { try out.write($0) }, progress: { done in
+                if showProgress { printProgress("validated \(done) markers") }
+            })
+            try out.flush()
+            if showProgress { printProgress(nil) }
+        } catch let error as FormatError {
+            try? out.flush()
+            throw fail(error)
+        } catch let error as OutputError {
+            printError(error.description)
+            throw ExitCode(Exit.ioError)
+        }
+        if summary.invalid > 0 { throw ExitCode(Exit.invalid) }
+    }
+}
+
+extension ValidationReportFormat: ExpressibleByArgument {}
+extension MarkerFileFormat: ExpressibleByArgument {}
