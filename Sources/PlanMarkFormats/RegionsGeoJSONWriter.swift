@@ -1,0 +1,39 @@
+import PlanMarkGeometry
+
+/// Writes regions as a GeoJSON FeatureCollection, in pixels or transformed (e.g. to `[lng, lat]`).
+public enum RegionsGeoJSONWriter {
+    /// The regions as GeoJSON text. Each position is `transform(vertex)` written as `[first, second]`;
+    /// rings are closed (the first position repeated last), as GeoJSON requires.
+    /// - Complexity: O(n) for n vertices.
+    public static func featureCollection(_ regions: [Region], transform: (PixelPoint) -> (Double, Double) = { ($0.x, $0.y) }) -> String {
+        var out = "{\"type\":\"FeatureCollection\",\"features\":["
+        for (index, region) in regions.enumerated() {
+            if index > 0 { out += "," }
+            out += "{\"type\":\"Feature\",\"id\":"
+            out += JSONString.quoted(region.id)
+            out += ",\"properties\":{\"kind\":\"\(region.kind.rawValue)\""
+            if let name = region.name { out += ",\"name\":" + JSONString.quoted(name) }
+            out += "},\"geometry\":{\"type\":"
+            let multi = region.polygons.count > 1
+            out += multi ? "\"MultiPolygon\",\"coordinates\":[" : "\"Polygon\",\"coordinates\":"
+            for (p, polygon) in region.polygons.enumerated() {
+                if p > 0 { out += "," }
+                out += "["
+                for (r, ring) in ([polygon.exterior] + polygon.holes).enumerated() {
+                    if r > 0 { out += "," }
+                    out += "["
+                    for (k, vertex) in (ring.vertices + [ring.vertices[0]]).enumerated() {
+                        if k > 0 { out += "," }
+                        let (a, b) = transform(vertex)
+                        out += "[" + JSONNumber.text(a) + "," + JSONNumber.text(b) + "]"
+                    }
+                    out += "]"
+                }
+                out += "]"
+            }
+            if multi { out += "]" }
+            out += "}}"
+        }
+        return out + "]}"
+    }
+}
