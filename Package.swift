@@ -45,7 +45,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry"]),
-        .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats"]),
         .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore"]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"]),
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark"]),
