@@ -92,7 +92,7 @@ let validateCases: [String] = {
     @Test func badStdinLine() throws {
         let result = try CLIRunner.run(["crs", "to-pixel", "--zoom", "0"], stdin: Data("1 2\n3 x\n5 6\n".utf8))
         #expect(result.status == 65)
-        #expect(result.stdout == "-2.0 -1.0\n")
+        #expect(result.stdout == "2.0 -1.0\n")
         #expect(result.stderr.hasPrefix("line 2: "))
     }
 
@@ -106,10 +106,14 @@ let validateCases: [String] = {
         let fits = try CLIRunner.run(["crs", "bounds", "--size", "2400x1600", "--zoom", "2", "--format", "json"])
         #expect(fits.stdout == #"{"southWest":[-400,0],"northEast":[0,600]}"# + "\n")
         #expect(fits.stderr.isEmpty)
-        let clamped = try CLIRunner.run(["crs", "bounds", "--size", "20000x15000", "--zoom", "0", "--crs", "flutter"])
+        // 20000x15000 at flutter zoom 0 (scale 256) is 78.125 x 58.59375 latLng units: it fits.
+        let fitsFlutter = try CLIRunner.run(["crs", "bounds", "--size", "20000x15000", "--zoom", "0", "--crs", "flutter"])
+        #expect(fitsFlutter.stderr.isEmpty)
+        #expect(fitsFlutter.stdout == "southWest -58.59375 0.0\nnorthEast -0.0 78.125\n")
+        // At zoom -2 (scale 64) it would need lat -234.375 and lng 312.5: clamped, with a warning.
+        let clamped = try CLIRunner.run(["crs", "bounds", "--size", "20000x15000", "--zoom", "-2", "--crs", "flutter"])
         #expect(clamped.status == 0)
         #expect(clamped.stderr.contains("warning"))
-        // 15000 / 256 = 58.59375 fits lat; 20000 / 256 = 78.125 fits lng: at zoom 0 it fits.
-        #expect(clamped.stdout == "southWest -58.59375 0.0\nnorthEast -0.0 78.125\n")
+        #expect(clamped.stdout == "southWest -90.0 0.0\nnorthEast -0.0 180.0\n")
     }
 }
