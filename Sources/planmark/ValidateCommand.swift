@@ -52,6 +52,9 @@ struct ValidateCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
+        if let zoom, let size, !SimpleCRS(crs).representsWithoutClamping(size, at: zoom) {
+            printError("warning: a \(size.width.description)x\(size.height.description) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): clients see clamped latLng; use a lower zoom")
+        }
         let validator = MarkerValidator(regions: regionList, size: size, boundary: boundary, requireRoom: requireRoom)
         let batch = BatchValidation(validator: validator, format: report)
         let out = StandardOutput()
