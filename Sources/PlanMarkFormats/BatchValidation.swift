@@ -19,23 +19,23 @@ public struct BatchValidation {
     ///   memory O(batch), independent of n.
     public func run(
         _ reader: inout MarkerFileReader,
-        write: (String) throws -> Void,
+        write: ([UInt8]) throws -> Void,
         progress: (Int) -> Void = { _ in }
     ) throws -> ValidationSummary {
         var summary = ValidationSummary()
         var wroteHeading = false
-        try write(report.header())
+        try write(Array(report.header().utf8))
         while let rows = try reader.nextBatch() {
             let isFirstBatch = summary.total == 0
             let parts = rows.count < 4096 ? 1 : processorCount * 2
             let step = (rows.count + parts - 1) / parts
-            let results: [(String, ValidationSummary)] = parallelMap(parts) { part in
-                var out = ""
+            let results: [(ReportBuffer, ValidationSummary)] = parallelMap(parts) { part in
+                var out = ReportBuffer()
                 var partSummary = ValidationSummary()
                 var hits: [RegionHit] = []
                 let lower = part * step, upper = min(rows.count, lower + step)
                 guard lower < upper else { return (out, partSummary) }
-                out.reserveCapacity((upper - lower) * 96)
+                out.bytes.reserveCapacity((upper - lower) * 112)
                 for index in lower..<upper {
                     let row = rows[index]
                     let reason: InvalidReason?
@@ -52,15 +52,15 @@ public struct BatchValidation {
             }
             for (text, partSummary) in results {
                 if report.format == .text && !wroteHeading && partSummary.invalid > 0 {
-                    try write(report.textTableHeading())
+                    try write(Array(report.textTableHeading().utf8))
                     wroteHeading = true
                 }
-                try write(text)
+                try write(text.bytes)
                 summary.merge(partSummary)
             }
             progress(summary.total)
         }
-        try write(report.footer(summary))
+        try write(Array(report.footer(summary).utf8))
         return summary
     }
 }

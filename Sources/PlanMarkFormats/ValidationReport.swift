@@ -41,41 +41,48 @@ public struct ValidationReport: Sendable {
     }
 
     /// One marker's entry. `isFirst` matters only for `json` (the separating comma).
-    public func entry(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], isFirst: Bool, into out: inout String) {
+    public func entry(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], isFirst: Bool, into out: inout ReportBuffer) {
         switch format {
         case .jsonl:
             jsonObject(row, reason: reason, hits: hits, into: &out)
-            out += "\n"
+            out.append("\n")
         case .json:
-            if !isFirst { out += "," }
+            if !isFirst { out.append(",") }
             jsonObject(row, reason: reason, hits: hits, into: &out)
         case .csv:
-            out += csvField(row.id)
-            out += ","
+            out.append(csvField(row.id))
+            out.append(",")
             if let p = row.position {
-                out += JSONNumber.text(p.x); out += ","; out += JSONNumber.text(p.y)
+                out.appendNumber(p.x); out.append(","); out.appendNumber(p.y)
             } else {
-                out += ","
+                out.append(",")
             }
-            out += reason == nil ? ",true," : ",false,"
-            if let reason { out += reason.rawValue }
-            out += ","
+            out.append(reason == nil ? ",true," : ",false,")
+            if let reason { out.append(reason.rawValue) }
+            out.append(",")
             var regions = ""
             for (k, hit) in hits.enumerated() {
                 if k > 0 { regions += ";" }
                 regions += regionIDs[hit.regionIndex]; regions += ":"; regions += hit.location.rawValue
             }
-            out += csvField(regions)
-            out += "\n"
+            out.append(csvField(regions))
+            out.append("\n")
         case .text:
             guard let reason else { return }
             let line = row.line > 0 ? String(row.line) : "-"
             let x = row.position.map { JSONNumber.text($0.x) } ?? "-"
             let y = row.position.map { JSONNumber.text($0.y) } ?? "-"
-            out += pad(line, 7) + pad(row.id, 12) + pad(x, 12) + pad(y, 12) + pad(reason.rawValue, 22)
-            out += hits.isEmpty ? "-" : hits.map { "\(regionIDs[$0.regionIndex]) (\($0.location.rawValue))" }.joined(separator: ", ")
-            out += "\n"
+            out.append(pad(line, 7) + pad(row.id, 12) + pad(x, 12) + pad(y, 12) + pad(reason.rawValue, 22))
+            out.append(hits.isEmpty ? "-" : hits.map { "\(regionIDs[$0.regionIndex]) (\($0.location.rawValue))" }.joined(separator: ", "))
+            out.append("\n")
         }
+    }
+
+    /// One marker's entry as a string (for callers that are not streaming).
+    public func entry(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], isFirst: Bool) -> String {
+        var buffer = ReportBuffer()
+        entry(row, reason: reason, hits: hits, isFirst: isFirst, into: &buffer)
+        return buffer.text
     }
 
     /// The text report's table heading, written before the first invalid marker.
@@ -103,28 +110,28 @@ public struct ValidationReport: Sendable {
         }
     }
 
-    func jsonObject(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], into out: inout String) {
-        out += "{\"id\":"
-        out += "\""; JSONString.append(row.id, to: &out); out += "\""
+    func jsonObject(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], into out: inout ReportBuffer) {
+        out.append("{\"id\":")
+        out.appendJSONString(row.id)
         if let p = row.position {
-            out += ",\"x\":"; out += JSONNumber.text(p.x)
-            out += ",\"y\":"; out += JSONNumber.text(p.y)
+            out.append(",\"x\":"); out.appendNumber(p.x)
+            out.append(",\"y\":"); out.appendNumber(p.y)
         } else {
-            out += ",\"x\":null,\"y\":null"
+            out.append(",\"x\":null,\"y\":null")
         }
         if let reason {
-            out += ",\"valid\":false,\"reason\":\""; out += reason.rawValue; out += "\""
+            out.append(",\"valid\":false,\"reason\":\""); out.append(reason.rawValue); out.append("\"")
         } else {
-            out += ",\"valid\":true,\"reason\":null"
+            out.append(",\"valid\":true,\"reason\":null")
         }
-        out += ",\"regions\":["
+        out.append(",\"regions\":[")
         for (k, hit) in hits.enumerated() {
-            if k > 0 { out += "," }
-            out += "{\"id\":"; out += quotedRegionIDs[hit.regionIndex]
-            out += ",\"kind\":\""; out += regionKinds[hit.regionIndex].rawValue
-            out += "\",\"location\":\""; out += hit.location.rawValue; out += "\"}"
+            if k > 0 { out.append(",") }
+            out.append("{\"id\":"); out.append(quotedRegionIDs[hit.regionIndex])
+            out.append(",\"kind\":\""); out.append(regionKinds[hit.regionIndex].rawValue)
+            out.append("\",\"location\":\""); out.append(hit.location.rawValue); out.append("\"}")
         }
-        out += "]}"
+        out.append("]}")
     }
 
     func csvField(_ text: String) -> String {

@@ -52,9 +52,13 @@ func fail(_ error: FormatError) -> ExitCode {
 struct StandardOutput {
     /// Writes `text`.
     func write(_ text: String) throws(OutputError) {
-        var text = text
-        let ok = text.withUTF8 { bytes in
-            bytes.isEmpty || fwrite(bytes.baseAddress!, 1, bytes.count, cStandardOutput) == bytes.count
+        try write(Array(text.utf8))
+    }
+
+    /// Writes `bytes`.
+    func write(_ bytes: [UInt8]) throws(OutputError) {
+        let ok = bytes.withUnsafeBufferPointer { buffer in
+            buffer.isEmpty || fwrite(buffer.baseAddress!, 1, buffer.count, cStandardOutput) == buffer.count
         }
         if !ok { throw OutputError(message: "cannot write to standard output: \(String(cString: strerror(errno)))") }
     }

@@ -20,9 +20,7 @@ private func ring(_ list: [[Double]]) -> [PixelPoint] { list.map { PixelPoint(x:
         var hits: [RegionHit] = []
         let reason = row.position.map { validator.validate($0, hits: &hits) } ?? .invalidCoordinate
         if row.position == nil { hits = [] }
-        var out = ""
-        report.entry(row, reason: reason, hits: hits, isFirst: true, into: &out)
-        return out
+        return report.entry(row, reason: reason, hits: hits, isFirst: true)
     }
 
     @Test func jsonl() {
