@@ -10,8 +10,9 @@ public enum CRSFlavour: String, CaseIterable, Sendable, Codable {
 ///
 /// Pixels here are the client's CRS pixels at that zoom: `x` right, `y` down. `lat` grows up, so
 /// `y = -lat * scale` and `lat = -(y / scale)`. `scale(z)` is `2^z` (Leaflet) or `256 * 2^z`
-/// (flutter_map), with `pow` computed as JavaScript engines and Dart on Android compute it
-/// (fdlibm), so fractional zooms match too.
+/// (flutter_map), with `pow` computed as JavaScript engines compute `Math.pow` (fdlibm), so
+/// fractional zooms match Leaflet bit for bit. Integer zooms are exact everywhere; for fractional
+/// zooms Dart's `pow` is the platform's C library, which agrees with fdlibm to within one ulp.
 public struct SimpleCRS: Hashable, Sendable {
     /// The library whose behaviour this reproduces.
     public var flavour: CRSFlavour
@@ -50,17 +51,26 @@ public struct SimpleCRS: Hashable, Sendable {
         }
     }
 
+    /// The scale the transformation applies at `zoom`: `scale(at:)`, except that Leaflet's
+    /// `Transformation` takes `scale || 1`, so a scale of 0 (2^z underflows, z <= -1075) becomes 1.
+    @inlinable
+    func transformationScale(at zoom: Zoom) -> Double {
+        let s = scale(at: zoom)
+        if flavour == .leaflet && (s == 0 || s.isNaN) { return 1 }
+        return s
+    }
+
     /// latLng to pixels at `zoom` (`latLngToPoint`).
     @inlinable
     public func pixel(from latLng: LatLng, at zoom: Zoom) -> PixelPoint {
         let projected = projection.project(latLng)
-        return transformation.transform(x: projected.x, y: projected.y, scale: scale(at: zoom))
+        return transformation.transform(x: projected.x, y: projected.y, scale: transformationScale(at: zoom))
     }
 
     /// Pixels at `zoom` to latLng (`pointToLatLng`); flutter_map clamps the result.
     @inlinable
     public func latLng(from pixel: PixelPoint, at zoom: Zoom) -> LatLng {
-        let unprojected = transformation.untransform(pixel, scale: scale(at: zoom))
+        let unprojected = transformation.untransform(pixel, scale: transformationScale(at: zoom))
         return projection.unproject(x: unprojected.x, y: unprojected.y)
     }
 
