@@ -46,13 +46,20 @@ public struct LatLngConversion: Hashable, Sendable {
     /// The zoom the latLng values were taken at.
     public var zoom: Zoom
 
+    /// The scale at `zoom`, computed once (a fractional-zoom `pow` costs more than the conversion).
+    @usableFromInline let scale: Double
+
     /// Creates a conversion.
     public init(crs: SimpleCRS, zoom: Zoom) {
         self.crs = crs
         self.zoom = zoom
+        scale = crs.transformationScale(at: zoom)
     }
 
-    /// The pixel position of `latLng`.
+    /// The pixel position of `latLng`: the same arithmetic as `crs.pixel(from:at:)`.
     @inlinable
-    public func pixel(_ latLng: LatLng) -> PixelPoint { crs.pixel(from: latLng, at: zoom) }
+    public func pixel(_ latLng: LatLng) -> PixelPoint {
+        let projected = crs.projection.project(latLng)
+        return crs.transformation.transform(x: projected.x, y: projected.y, scale: scale)
+    }
 }

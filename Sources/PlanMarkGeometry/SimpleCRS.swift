@@ -54,7 +54,7 @@ public struct SimpleCRS: Hashable, Sendable {
     /// The scale the transformation applies at `zoom`: `scale(at:)`, except that Leaflet's
     /// `Transformation` takes `scale || 1`, so a scale of 0 (2^z underflows, z <= -1075) becomes 1.
     @inlinable
-    func transformationScale(at zoom: Zoom) -> Double {
+    public func transformationScale(at zoom: Zoom) -> Double {
         let s = scale(at: zoom)
         if flavour == .leaflet && (s == 0 || s.isNaN) { return 1 }
         return s
