@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Generates the sample drawing of PlanMark: a level-2 office floor plan.
+
+Writes, next to this script:
+  plan.png             2400x1600 px, 8-bit grey, white sheet, black walls, doors with swing arcs,
+                       windows, a stair core, a column, room labels, north arrow, scale bar, title block
+  regions.geojson      rooms (on the wall centre-lines, neighbours share walls vertex for vertex)
+                       and one allowed area (the building interior minus the stair core)
+  markers.csv          id,x,y      (pixels, origin top-left, y down)
+  markers-latlng.csv   id,lat,lng  (the same markers as Leaflet CRS.Simple latLngs at zoom 2)
+
+Deterministic: the same Pillow and DejaVu font give the same bytes. Requires Pillow (pip install pillow)
+and DejaVu Sans (Debian: fonts-dejavu-core). Scale: 1 px = 1 cm (1:100 at 100 px per metre).
+
+Usage: python3 Drawings/sample/make_sample.py
+"""
+
+import json
+import math
+import os
+
+from PIL import Image, ImageDraw, ImageFont
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FONT_DIR = "/usr/share/fonts/truetype/dejavu"
+WIDTH, HEIGHT = 2400, 1600
+ZOOM = 2  # Leaflet zoom of markers-latlng.csv: lat = -y / 2^2, lng = x / 2^2
+
+EXTERIOR = 30  # wall thickness in px (1 px = 1 cm)
+INTERIOR = 12
+CORE = 20  # concrete stair core
+
+# ---------------------------------------------------------------------------------------------------
+# Geometry: wall centre-lines. Building outline (200,150)-(1800,1250).
+#
+#   y=150  +---------------+-----------+--------------------------+
+#          | 2.01 Office   | 2.02      | 2.03 Meeting   [column]  |
+#   y=650  +---------------+-----------+--------------------------+
+#          | 2.10 Corridor                                        |
+#   y=800  +----------+--------+-------+-----------+----------+---+
+#          | 2.04     | Stair  | 2.05  | 2.06 WC   | 2.07         |
+#   y=1000 | Open     +--------+ Kitchen|          | Storage      |
+#          | office (L-shaped)  |       |          |              |
+#   y=1250 +--------------------+-------+----------+--------------+
+#         x=200      650      950     1250       1500           1800
+# ---------------------------------------------------------------------------------------------------
+
+# Rooms: id, name, exterior ring (centre-lines, every T-junction on the ring is a vertex so that
+# neighbours share walls vertex for vertex), holes, label position.
+ROOMS = [
+    ("2.01", "Office", [(200, 150), (700, 150), (700, 650), (200, 650)], [], (450, 400)),
+    ("2.02", "Office", [(700, 150), (1100, 150), (1100, 650), (700, 650)], [], (900, 400)),
+    ("2.03", "Meeting", [(1100, 150), (1800, 150), (1800, 650), (1100, 650)],
+     [[(1430, 380), (1430, 420), (1470, 420), (1470, 380)]], (1300, 330)),
+    ("2.04", "Open office",
+     [(200, 800), (650, 800), (650, 1000), (950, 1000), (950, 1250), (200, 1250)], [], (420, 1010)),
+    ("2.05", "Kitchen", [(950, 800), (1250, 800), (1250, 1250), (950, 1250), (950, 1000)], [],
+     (1070, 1050)),
+    ("2.06", "WC", [(1250, 800), (1500, 800), (1500, 1250), (1250, 1250)], [], (1375, 1190)),
+    ("2.07", "Storage", [(1500, 800), (1800, 800), (1800, 1250), (1500, 1250)], [], (1650, 1040)),
+    ("2.10", "Corridor",
+     [(200, 650), (700, 650), (1100, 650), (1800, 650), (1800, 800), (1500, 800), (1250, 800),
+      (950, 800), (650, 800), (200, 800)], [], (1000, 725)),
+]
+
+STAIR = [(650, 800), (950, 800), (950, 1000), (650, 1000)]
+COLUMN = ROOMS[2][3][0]
+
+ALLOWED = ("A1", "Level 2 usable area",
+           [(200, 150), (1800, 150), (1800, 1250), (200, 1250)], [STAIR])
+
+# Walls: (x0, y0, x1, y1, thickness), axis-aligned centre-line segments.
+WALLS = [
+    (200, 150, 1800, 150, EXTERIOR), (1800, 150, 1800, 1250, EXTERIOR),
+    (200, 1250, 1800, 1250, EXTERIOR), (200, 150, 200, 1250, EXTERIOR),
+    (700, 150, 700, 650, INTERIOR), (1100, 150, 1100, 650, INTERIOR),
+    (200, 650, 1800, 650, INTERIOR), (200, 800, 650, 800, INTERIOR), (950, 800, 1800, 800, INTERIOR),
+    (650, 800, 950, 800, CORE), (650, 800, 650, 1000, CORE), (650, 1000, 950, 1000, CORE),
+    (950, 800, 950, 1000, CORE), (950, 1000, 950, 1250, INTERIOR),
+    (1250, 800, 1250, 1250, INTERIOR), (1500, 800, 1500, 1250, INTERIOR),
+]
+
+# Doors: (hinge, other jamb, swing direction), the opening lies on a wall centre-line between the
+# hinge and the other jamb; the leaf is drawn open at 90 degrees towards the swing direction.
+DOORS = [
+    ((650, 650), (560, 650), (0, -1)),     # 2.01
+    ((740, 650), (830, 650), (0, -1)),     # 2.02
+    ((1140, 650), (1220, 650), (0, -1)),   # 2.03, double door, left leaf
+    ((1300, 650), (1220, 650), (0, -1)),   # 2.03, right leaf
+    ((300, 800), (390, 800), (0, 1)),      # 2.04
+    ((790, 800), (700, 800), (0, -1)),     # stair, opens into the corridor (escape direction)
+    ((1000, 800), (1090, 800), (0, 1)),    # 2.05
+    ((1480, 800), (1400, 800), (0, 1)),    # 2.06
+    ((1650, 800), (1560, 800), (0, 1)),    # 2.07
+    ((200, 680), (200, 770), (1, 0)),      # entrance
+]
+
+# Windows in the exterior walls: (x0, y0, x1, y1) along a centre-line.
+WINDOWS = [
+    (330, 150, 570, 150), (800, 150, 1000, 150), (1250, 150, 1650, 150),
+    (300, 1250, 550, 1250), (700, 1250, 900, 1250), (1030, 1250, 1170, 1250), (1600, 1250, 1700, 1250),
+    (1800, 300, 1800, 500), (1800, 950, 1800, 1100),
+]
+
+# Markers: id, x, y (strings, written as given), and the expected outcome of
+# `planmark validate --regions regions.geojson --size 2400x1600 markers.csv` (boundary rule include),
+# worked out by hand from the coordinates above: the reason (None = valid) and every covering region
+# in regions-file order with its location. "i" = inside, "b" = boundary.
+MARKERS = [
+    ("M01", "450", "400", None, [("2.01", "i"), ("A1", "i")]),
+    ("M02", "900.5", "300.25", None, [("2.02", "i"), ("A1", "i")]),
+    ("M03", "1300", "500", None, [("2.03", "i"), ("A1", "i")]),
+    # next to the column (x 1430..1470): still inside 2.03
+    ("M04", "1400", "400", None, [("2.03", "i"), ("A1", "i")]),
+    # inside the column, a hole of 2.03: no room; the allowed area has no hole there
+    ("M05", "1450", "400", None, [("A1", "i")]),
+    # on the column's west face x = 1430: on 2.03's hole ring
+    ("M06", "1430", "400", None, [("2.03", "b"), ("A1", "i")]),
+    # on the wall x = 700 shared by 2.01 and 2.02
+    ("M07", "700", "400", None, [("2.01", "b"), ("2.02", "b"), ("A1", "i")]),
+    # on the wall y = 650 shared by 2.03 and the corridor
+    ("M08", "1500", "650", None, [("2.03", "b"), ("2.10", "b"), ("A1", "i")]),
+    # the T-junction (700, 650): a vertex of 2.01, 2.02 and the corridor
+    ("M09", "700", "650", None, [("2.01", "b"), ("2.02", "b"), ("2.10", "b"), ("A1", "i")]),
+    ("M10", "1000", "725", None, [("2.10", "i"), ("A1", "i")]),
+    ("M11", "400", "1100", None, [("2.04", "i"), ("A1", "i")]),
+    # in the arm of the L-shaped 2.04 below the stair core
+    ("M12", "800", "1100", None, [("2.04", "i"), ("A1", "i")]),
+    ("M13", "1100", "900", None, [("2.05", "i"), ("A1", "i")]),
+    ("M14", "1375.5", "1000", None, [("2.06", "i"), ("A1", "i")]),
+    ("M15", "1650", "1100", None, [("2.07", "i"), ("A1", "i")]),
+    # in the stair core: the allowed area's hole, and no room
+    ("M16", "800", "900", "outside-allowed-area", []),
+    # on the stair core's west wall x = 650: 2.04's edge and the allowed area's hole ring
+    ("M17", "650", "900", None, [("2.04", "b"), ("A1", "b")]),
+    # on the exterior wall's centre-line x = 1800
+    ("M18", "1800", "400", None, [("2.03", "b"), ("A1", "b")]),
+    # in the outer half of the exterior wall: beyond the centre-line, so outside every region
+    ("M19", "1810", "400", "outside-allowed-area", []),
+    # on the sheet, outside the building
+    ("M20", "2100", "700", "outside-allowed-area", []),
+    # beyond the drawing's right edge (x > 2400)
+    ("M21", "2500", "800", "outside-drawing", []),
+    # not a number
+    ("M22", "abc", "500", "invalid-coordinate", []),
+]
+
+
+def font(name, size):
+    return ImageFont.truetype(os.path.join(FONT_DIR, name), size)
+
+
+def ring_area(ring):
+    s = 0
+    for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
+        s += x0 * y1 - x1 * y0
+    return abs(s) / 2
+
+
+def wall_rect(x0, y0, x1, y1, t):
+    """The wall's outline: the centre-line thickened by t/2 each side and extended by t/2 at both ends."""
+    h = t / 2
+    return (min(x0, x1) - h, min(y0, y1) - h, max(x0, x1) + h - 1, max(y0, y1) + h - 1)
+
+
+def wall_thickness_at(x, y):
+    best = 0
+    for (x0, y0, x1, y1, t) in WALLS:
+        if min(x0, x1) <= x <= max(x0, x1) and min(y0, y1) <= y <= max(y0, y1):
+            best = max(best, t)
+    return best
+
+
+def opening(draw, a, b, t):
+    """Clears the wall between centre-line points a and b (thickness t)."""
+    (ax, ay), (bx, by) = a, b
+    h = t / 2 + 1
+    if ay == by:
+        draw.rectangle((min(ax, bx), ay - h, max(ax, bx) - 1, ay + h - 1), fill=255)
+    else:
+        draw.rectangle((ax - h, min(ay, by), ax + h - 1, max(ay, by) - 1), fill=255)
+
+
+def draw_plan():
+    img = Image.new("L", (WIDTH, HEIGHT), 255)
+    d = ImageDraw.Draw(img)
+
+    # Sheet frame.
+    d.rectangle((40, 40, WIDTH - 41, HEIGHT - 41), outline=0, width=4)
+    d.rectangle((52, 52, WIDTH - 53, HEIGHT - 53), outline=0, width=1)
+
+    # Walls, then the openings.
+    for w in WALLS:
+        d.rectangle(wall_rect(*w), fill=0)
+    for hinge, jamb, _ in DOORS:
+        opening(d, hinge, jamb, wall_thickness_at(*hinge))
+    for x0, y0, x1, y1 in WINDOWS:
+        t = EXTERIOR
+        opening(d, (x0, y0), (x1, y1), t)
+        h = t // 2
+        if y0 == y1:
+            for dy in (-h, 0, h - 1):
+                d.line((x0, y0 + dy, x1 - 1, y0 + dy), fill=0, width=2 if dy else 1)
+            d.line((x0, y0 - h, x0, y0 + h - 1), fill=0, width=2)
+            d.line((x1 - 1, y0 - h, x1 - 1, y0 + h - 1), fill=0, width=2)
+        else:
+            for dx in (-h, 0, h - 1):
+                d.line((x0 + dx, y0, x0 + dx, y1 - 1), fill=0, width=2 if dx else 1)
+            d.line((x0 - h, y0, x0 + h - 1, y0), fill=0, width=2)
+            d.line((x0 - h, y1 - 1, x0 + h - 1, y1 - 1), fill=0, width=2)
+
+    # Door leaves and swing arcs.
+    for (hx, hy), (jx, jy), (nx, ny) in DOORS:
+        r = abs(jx - hx) + abs(jy - hy)
+        t = wall_thickness_at(hx, hy)
+        # The leaf starts at the wall face on the swing side.
+        fx, fy = hx + nx * t / 2, hy + ny * t / 2
+        lx, ly = fx + nx * r, fy + ny * r
+        d.line((fx, fy, lx, ly), fill=0, width=3)
+        ux, uy = (jx - hx) / r, (jy - hy) / r
+        a_jamb = math.degrees(math.atan2(uy, ux)) % 360
+        a_leaf = math.degrees(math.atan2(ny, nx)) % 360
+        start, end = (a_jamb, a_leaf) if (a_leaf - a_jamb) % 360 == 90 else (a_leaf, a_jamb)
+        d.arc((fx - r, fy - r, fx + r, fy + r), start, end, fill=90, width=1)
+
+    # Column (the hole of 2.03), solid.
+    xs = [p[0] for p in COLUMN]
+    ys = [p[1] for p in COLUMN]
+    d.rectangle((min(xs), min(ys), max(xs) - 1, max(ys) - 1), fill=0)
+
+    # Stair core: two flights of treads, a landing, the walking line with an arrow.
+    ix0, iy0, ix1, iy1 = 650 + CORE // 2, 800 + CORE // 2, 950 - CORE // 2, 1000 - CORE // 2
+    mid = (iy0 + iy1) // 2
+    d.line((ix0 + 60, mid, ix1, mid), fill=0, width=2)  # the wall between the flights
+    for x in range(ix0 + 60, ix1 - 60 + 1, 22):
+        d.line((x, iy0, x, iy1 - 1), fill=0, width=1)
+    d.line((ix1 - 80, iy0 + 45, ix0 + 30, iy0 + 45, ix0 + 30, iy1 - 45, ix1 - 80, iy1 - 45), fill=0, width=1)
+    d.polygon([(ix1 - 80, iy1 - 52), (ix1 - 66, iy1 - 45), (ix1 - 80, iy1 - 38)], fill=0)
+    d.text((ix1 - 40, iy1 - 45), "UP", font=font("DejaVuSans.ttf", 16), fill=0, anchor="mm")
+    d.rectangle((ix0 + 100, iy0 + 2, ix1 - 60, iy0 + 24), fill=255)
+    d.text(((ix0 + ix1) / 2 + 20, iy0 + 6), "STAIR 2.S1", font=font("DejaVuSans.ttf", 14), fill=0, anchor="ma")
+
+    # Kitchen counter with a sink; WC cubicles.
+    d.rectangle((1190, 840, 1243, 1180), outline=0, width=2)
+    d.rounded_rectangle((1198, 960, 1236, 1020), radius=8, outline=0, width=2)
+    for y in (830, 945):
+        d.rectangle((1256, y, 1355, y + 100), outline=0, width=1)
+        d.ellipse((1300, y + 25, 1346, y + 85), outline=0, width=2)
+    d.line((1360, 820, 1360, 1060), fill=0, width=2)
+    for y in (1010, 1080):
+        d.rounded_rectangle((1440, y, 1490, y + 55), radius=10, outline=0, width=2)
+
+    # Room labels: number and name, area (centre-line area, 1 px = 1 cm).
+    f_name = font("DejaVuSans-Bold.ttf", 28)
+    f_area = font("DejaVuSans.ttf", 22)
+    for rid, name, ring, holes, (lx, ly) in ROOMS:
+        area = (ring_area(ring) - sum(ring_area(h) for h in holes)) / 10000
+        d.text((lx, ly - 4), f"{rid} {name}", font=f_name, fill=0, anchor="md")
+        d.text((lx, ly + 6), f"{area:.2f} m\u00b2", font=f_area, fill=0, anchor="ma")
+
+    # North arrow.
+    cx, cy = 2120, 300
+    d.ellipse((cx - 70, cy - 70, cx + 70, cy + 70), outline=0, width=3)
+    d.polygon([(cx, cy - 90), (cx + 28, cy + 40), (cx, cy + 18), (cx - 28, cy + 40)], fill=0)
+    d.text((cx, cy - 100), "N", font=font("DejaVuSans-Bold.ttf", 40), fill=0, anchor="md")
+
+    # Scale bar: 5 m = 500 px.
+    sx, sy = 200, 1420
+    for k in range(5):
+        d.rectangle((sx + k * 100, sy, sx + (k + 1) * 100 - 1, sy + 15), outline=0, fill=0 if k % 2 == 0 else 255, width=2)
+    f_small = font("DejaVuSans.ttf", 20)
+    for k in range(6):
+        d.text((sx + k * 100, sy + 22), f"{k}", font=f_small, fill=0, anchor="ma")
+    d.text((sx + 520, sy + 8), "m", font=f_small, fill=0, anchor="lm")
+    d.text((sx, sy - 12), "SCALE 1:100  (1 px = 1 cm)", font=f_small, fill=0, anchor="ld")
+
+    # Title block.
+    tx0, ty0, tx1, ty1 = 1860, 1300, WIDTH - 53, HEIGHT - 53
+    d.rectangle((tx0, ty0, tx1, ty1), outline=0, width=3)
+    for y in (1370, 1420, 1470):
+        d.line((tx0, y, tx1, y), fill=0, width=2)
+    d.line((2180, 1420, 2180, ty1), fill=0, width=2)
+    d.text((tx0 + 16, ty0 + 35), "PLANMARK SAMPLE OFFICE", font=font("DejaVuSans-Bold.ttf", 30), fill=0, anchor="lm")
+    d.text((tx0 + 16, 1395), "Level 2 \u2014 General arrangement plan", font=font("DejaVuSans.ttf", 22), fill=0, anchor="lm")
+    f_cell = font("DejaVuSans.ttf", 18)
+    d.text((tx0 + 16, 1445), "Drawing no.  A-201", font=f_cell, fill=0, anchor="lm")
+    d.text((2196, 1445), "Rev.  C", font=f_cell, fill=0, anchor="lm")
+    d.text((tx0 + 16, 1500), "Scale  1:100 @ A1", font=f_cell, fill=0, anchor="lm")
+    d.text((2196, 1500), "Sheet  1 / 1", font=f_cell, fill=0, anchor="lm")
+    return img
+
+
+def feature(fid, kind, name, ring, holes):
+    def closed(r):
+        return [list(p) for p in r] + [list(r[0])]
+    # Exterior rings as drawn (clockwise on screen), holes the other way round.
+    rings = [closed(ring)] + [closed(h) for h in holes]
+    return {
+        "type": "Feature",
+        "id": fid,
+        "properties": {"kind": kind, "name": name},
+        "geometry": {"type": "Polygon", "coordinates": rings},
+    }
+
+
+def write_regions(path):
+    features = [feature(rid, "room", name, ring, holes) for rid, name, ring, holes, _ in ROOMS]
+    aid, aname, aring, aholes = ALLOWED
+    features.append(feature(aid, "allowed", aname, aring, aholes))
+    doc = {"type": "FeatureCollection", "features": features}
+    with open(path, "w", newline="\n") as f:
+        # One feature a line: readable diffs, still small.
+        f.write('{"type": "FeatureCollection", "features": [\n')
+        f.write(",\n".join(json.dumps(feat, separators=(", ", ": ")) for feat in doc["features"]))
+        f.write("\n]}\n")
+
+
+def latlng_text(value, is_lat):
+    """Leaflet's CRS.Simple pointToLatLng at ZOOM: lat = -(y / s), lng = x / s with s = 2^ZOOM.
+
+    Exact here (s = 4 and every pixel value has few binary digits); a value that is not a number is
+    passed through unchanged so that the invalid row stays invalid."""
+    try:
+        v = float(value)
+    except ValueError:
+        return value
+    s = 2 ** ZOOM
+    r = -(v / s) if is_lat else v / s
+    assert r * s == (-v if is_lat else v), "conversion must be exact"
+    return str(int(r)) if r == int(r) else repr(r)
+
+
+def write_markers(path_xy, path_latlng):
+    with open(path_xy, "w", newline="\n") as f:
+        f.write("id,x,y\n")
+        for mid, x, y, _, _ in MARKERS:
+            f.write(f"{mid},{x},{y}\n")
+    with open(path_latlng, "w", newline="\n") as f:
+        f.write("id,lat,lng\n")
+        for mid, x, y, _, _ in MARKERS:
+            f.write(f"{mid},{latlng_text(y, True)},{latlng_text(x, False)}\n")
+
+
+def js_number(text):
+    """A pixel value as JSON.stringify prints it: integers without a fraction."""
+    v = float(text)
+    return str(int(v)) if v == int(v) else repr(v)
+
+
+def write_expected(path):
+    """expected-validate.jsonl: the hand-worked outcomes above, in planmark's jsonl report format."""
+    kinds = {rid: "room" for rid, *_ in ROOMS}
+    kinds[ALLOWED[0]] = "allowed"
+    with open(path, "w", newline="\n") as f:
+        for mid, x, y, reason, hits in MARKERS:
+            try:
+                xy = {"x": js_number(x), "y": js_number(y)}
+            except ValueError:
+                xy = {"x": "null", "y": "null"}
+            regions = ",".join(
+                '{"id":%s,"kind":"%s","location":"%s"}' % (json.dumps(rid), kinds[rid], "inside" if loc == "i" else "boundary")
+                for rid, loc in hits)
+            f.write('{"id":%s,"x":%s,"y":%s,"valid":%s,"reason":%s,"regions":[%s]}\n' % (
+                json.dumps(mid), xy["x"], xy["y"], "true" if reason is None else "false",
+                "null" if reason is None else json.dumps(reason), regions))
+
+
+def main():
+    img = draw_plan()
+    img.save(os.path.join(HERE, "plan.png"), optimize=True)
+    write_regions(os.path.join(HERE, "regions.geojson"))
+    write_markers(os.path.join(HERE, "markers.csv"), os.path.join(HERE, "markers-latlng.csv"))
+    write_expected(os.path.join(HERE, "expected-validate.jsonl"))
+
+
+if __name__ == "__main__":
+    main()
