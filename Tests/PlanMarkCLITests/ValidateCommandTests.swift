@@ -34,6 +34,17 @@ let validateCases: [String] = {
         }
     }
 
+    /// The sample drawing's markers, in pixels and as Leaflet latLng at zoom 2, against the outcome
+    /// of every marker worked out by hand in `Drawings/README.md`.
+    @Test(arguments: [["markers.csv"], ["--zoom", "2", "markers-latlng.csv"]])
+    func sampleDrawing(_ input: [String]) throws {
+        let sample = CLIRunner.repositoryRoot.appendingPathComponent("Drawings/sample")
+        let expected = try String(contentsOf: sample.appendingPathComponent("expected-validate.jsonl"), encoding: .utf8)
+        let result = try CLIRunner.run(["validate", "--regions", "regions.geojson", "--size", "2400x1600", "--report", "jsonl"] + input, in: sample)
+        #expect(result.status == 1)
+        #expect(result.stdout == expected)
+    }
+
     /// The same markers in one file as CSV and as GeoJSON give the same report.
     @Test func csvAndGeoJSONAgree() throws {
         let folder = try CLIRunner.temporaryFolder()
