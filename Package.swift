@@ -28,6 +28,7 @@ let package = Package(
             dependencies: [
                 "PlanMarkFormats", "PlanMarkGeometry",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // A small C target that owns libpng's setjmp/longjmp and returns error codes.
@@ -44,9 +45,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry"]),
+        .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry"], exclude: ["Vectors", "Fixtures"]),
         .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats"]),
-        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore"]),
+        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"]),
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark"]),
     ],

@@ -9,6 +9,17 @@ struct PlanMark: ParsableCommand {
         subcommands: [
             CRSCommand.self,
             ValidateCommand.self,
+            DrawingCommand.self,
+            RegionsCommand.self,
+            MarkCommand.self,
+            ImportCommand.self,
+            MarkersCommand.self,
+            MoveCommand.self,
+            ResolveCommand.self,
+            ReopenCommand.self,
+            RemoveCommand.self,
+            NoteCommand.self,
+            HistoryCommand.self,
         ]
     )
 }

@@ -1,0 +1,51 @@
+import GRDB
+import PlanMarkGeometry
+
+/// A drawing is a row of the `drawing` table.
+extension Drawing: FetchableRecord, MutablePersistableRecord {
+    /// The table name.
+    public static let databaseTableName = "drawing"
+
+    /// Decodes a `drawing` row.
+    public init(row: Row) throws {
+        let crsText: String = try row.decode(forColumn: "crs")
+        guard let crs = CRSFlavour(rawValue: crsText) else {
+            throw StoreError.io("drawing has an unknown CRS flavour \"\(crsText)\"")
+        }
+        self.init(
+            id: try row.decode(forColumn: "id"),
+            name: try row.decode(forColumn: "name"),
+            imagePath: try row.decode(forColumn: "imagePath"),
+            imageSHA256: try row.decode(forColumn: "imageSHA256"),
+            width: try row.decode(forColumn: "width"),
+            height: try row.decode(forColumn: "height"),
+            zoom: Zoom(try row.decode(Double.self, forColumn: "zoom")),
+            crs: crs,
+            singleMarker: try row.decode(forColumn: "singleMarker"),
+            nextNumber: try row.decode(forColumn: "nextNumber"),
+            regionsRevision: try row.decode(forColumn: "regionsRevision"),
+            createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt"))
+        )
+    }
+
+    /// Encodes the drawing's columns.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["name"] = name
+        container["imagePath"] = imagePath
+        container["imageSHA256"] = imageSHA256
+        container["width"] = width
+        container["height"] = height
+        container["zoom"] = zoom.value
+        container["crs"] = crs.rawValue
+        container["singleMarker"] = singleMarker
+        container["nextNumber"] = nextNumber
+        container["regionsRevision"] = regionsRevision
+        container["createdAt"] = createdAt.milliseconds
+    }
+
+    /// Takes the id SQLite gave the new row.
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

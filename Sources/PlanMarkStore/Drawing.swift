@@ -1,0 +1,55 @@
+import PlanMarkGeometry
+
+/// A floor-plan image that markers are placed on.
+public struct Drawing: Hashable, Sendable {
+    /// The store's id (nil before it is stored).
+    public var id: Int64?
+    /// Unique name, as users refer to it.
+    public var name: String
+    /// The image file's absolute path.
+    public var imagePath: String
+    /// SHA-256 of the image file, hexadecimal.
+    public var imageSHA256: String
+    /// Image width in pixels, from the PNG header.
+    public var width: Int
+    /// Image height in pixels, from the PNG header.
+    public var height: Int
+    /// The server zoom: image pixels are CRS pixels at this zoom.
+    public var zoom: Zoom
+    /// The map library's CRS flavour clients use.
+    public var crs: CRSFlavour
+    /// When true, a new marker replaces the existing one.
+    public var singleMarker: Bool
+    /// The number the next marker gets (numbers are never reused).
+    public var nextNumber: Int
+    /// Incremented whenever the regions are replaced (lets an import detect a concurrent change).
+    public var regionsRevision: Int
+    /// When the drawing was added.
+    public var createdAt: Timestamp
+
+    /// Creates a drawing.
+    public init(id: Int64? = nil, name: String, imagePath: String, imageSHA256: String, width: Int, height: Int,
+                zoom: Zoom = 8, crs: CRSFlavour = .leaflet, singleMarker: Bool = false, nextNumber: Int = 1,
+                regionsRevision: Int = 0, createdAt: Timestamp) {
+        self.id = id
+        self.name = name
+        self.imagePath = imagePath
+        self.imageSHA256 = imageSHA256
+        self.width = width
+        self.height = height
+        self.zoom = zoom
+        self.crs = crs
+        self.singleMarker = singleMarker
+        self.nextNumber = nextNumber
+        self.regionsRevision = regionsRevision
+        self.createdAt = createdAt
+    }
+
+    /// The image size for validation.
+    public var size: DrawingSize { DrawingSize(width: Double(width), height: Double(height)) }
+
+    /// The image's corners in latLng at `zoom` (default: the server zoom), for a client's image overlay.
+    public func bounds(at zoom: Zoom? = nil) -> LatLngBounds {
+        SimpleCRS(crs).bounds(of: size, at: zoom ?? self.zoom)
+    }
+}

@@ -1,0 +1,53 @@
+import GRDB
+
+extension SQLiteStore {
+    /// The drawing's history, oldest first. For the whole drawing, an import is one entry covering its
+    /// number range (`lastNumber` set). For one marker (removed ones included), an import's entry is
+    /// expanded to that marker, with its values at creation. A number never given is `unknownMarker`.
+    /// - Complexity: O(e) for the e entries returned.
+    public func history(of name: String, number: Int?) throws(StoreError) -> [HistoryEntry] {
+        try read { db in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            guard let number else {
+                return try HistoryEntry.filter(Column("drawingId") == drawing.id!).order(Column("id")).fetchAll(db)
+            }
+            guard number >= 1 && number < drawing.nextNumber else {
+                throw StoreError.unknownMarker(drawing: name, number: number)
+            }
+            var entries = try HistoryEntry.fetchAll(db, sql: """
+                SELECT * FROM history
+                WHERE drawingId = ? AND (number = ? OR (lastNumber IS NOT NULL AND number <= ? AND lastNumber >= ?))
+                ORDER BY id
+                """, arguments: [drawing.id!, number, number, number])
+            guard let rangeIndex = entries.firstIndex(where: { $0.lastNumber != nil }) else { return entries }
+            let current = try Marker.fetchOne(db, key: ["drawingId": drawing.id!, "number": number])
+            var entry = entries[rangeIndex]
+            entry.number = number
+            entry.lastNumber = nil
+            entry.new = Self.stateAtCreation(current: current?.state, laterEntries: Array(entries[(rangeIndex + 1)...]))
+            entries[rangeIndex] = entry
+            return entries
+        }
+    }
+
+    /// A marker's values when it was created: its current values (or those its removal recorded) with
+    /// the old values of every later change put back, newest first.
+    /// - Complexity: O(e) for e later entries.
+    static func stateAtCreation(current: MarkerState?, laterEntries: [HistoryEntry]) -> MarkerState? {
+        var state = current
+        for entry in laterEntries.reversed() {
+            if entry.action == .removed {
+                state = entry.old
+                continue
+            }
+            guard var restored = state, let old = entry.old else { continue }
+            if let x = old.x { restored.x = x }
+            if let y = old.y { restored.y = y }
+            if let status = old.status { restored.status = status }
+            if entry.action == .edited && old.rooms == nil { restored.note = old.note }
+            if let rooms = old.rooms { restored.rooms = rooms }
+            state = restored
+        }
+        return state
+    }
+}

@@ -1,0 +1,157 @@
+import GRDB
+import PlanMarkGeometry
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The annotation store in one SQLite file (GRDB `DatabasePool`, WAL), safe for several processes at once.
+///
+/// Writes run in `BEGIN IMMEDIATE` transactions, so the write lock is taken before anything is read and
+/// the per-drawing number counter cannot race; other writers wait up to `busyTimeout`.
+public final class SQLiteStore: AnnotationStore {
+    /// The store file.
+    public let path: String
+    /// The connection pool (one writer, concurrent readers).
+    let pool: DatabasePool
+
+    /// How long a writer waits for another process's transaction before giving up.
+    public static let busyTimeout: Double = 10
+
+    /// Opens the store at `path`, upgrading an older schema. A missing file is created only when
+    /// `create`; a store written by a newer PlanMark is refused.
+    /// - Parameter migrateUpTo: test hook: apply migrations only up to this identifier.
+    public init(path: String, create: Bool, migrateUpTo: String? = nil) throws(StoreError) {
+        self.path = path
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard create, errno == ENOENT else {
+                if errno == ENOENT || errno == ENOTDIR { throw .missingStore(path: path) }
+                throw .io("\(path): \(String(cString: strerror(errno)))")
+            }
+        } else if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .io("\(path): is a directory, not a store")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "PlanMarkStore"
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+        try Self.migrate(pool, path: path, upTo: migrateUpTo)
+    }
+
+    /// Refuses newer stores and foreign databases, then applies the migrations this store lacks.
+    static func migrate(_ pool: DatabasePool, path: String, upTo target: String?) throws(StoreError) {
+        let migrator = StoreSchema.migrator
+        do {
+            let (applied, objectCount) = try pool.read { db in
+                (try migrator.appliedIdentifiers(db), try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0)
+            }
+            let unknown = applied.subtracting(migrator.migrations)
+            if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
+            if applied.isEmpty && objectCount > 0 {
+                throw StoreError.refused("\(path): an SQLite database that is not a PlanMark store")
+            }
+            let target = target ?? migrator.migrations.last!
+            if applied.contains(target) { return }
+            do {
+                try migrator.migrate(pool, upTo: target)
+            } catch {
+                // Another process may have applied the same migration first: fine if it is now there.
+                let nowApplied = try pool.read { try migrator.appliedIdentifiers($0) }
+                if !nowApplied.contains(target) { throw error }
+            }
+        } catch {
+            throw storeError(error, path: path)
+        }
+    }
+
+    /// The migrations applied to this store, in order.
+    public func appliedMigrations() throws(StoreError) -> [String] {
+        try read { try StoreSchema.migrator.appliedMigrations($0) }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction; a thrown error rolls everything back.
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            var result: T?
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+            }
+            return result!
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Runs `body` in a read transaction (a consistent snapshot).
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Maps GRDB and SQLite errors to `StoreError`.
+    static func storeError(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .io("\(path): the store stayed locked by another process for more than \(Int(busyTimeout)) s")
+            case .SQLITE_NOTADB:
+                return .io("\(path): not an SQLite database")
+            case .SQLITE_CANTOPEN:
+                return .io("\(path): cannot open or create the store")
+            case .SQLITE_READONLY:
+                return .io("\(path): the store is read-only")
+            case .SQLITE_FULL:
+                return .io("\(path): the disk is full")
+            default:
+                return .io("\(path): \(error.message ?? error.description)")
+            }
+        }
+        return .io("\(path): \(error)")
+    }
+
+    // MARK: Shared queries
+
+    /// The drawing named `name`, or `unknownDrawing`.
+    static func fetchDrawing(_ db: Database, named name: String) throws -> Drawing {
+        guard let drawing = try Drawing.filter(Column("name") == name).fetchOne(db) else {
+            throw StoreError.unknownDrawing(name)
+        }
+        return drawing
+    }
+
+    /// The drawing's regions, in file order.
+    static func fetchRegions(_ db: Database, drawingID: Int64) throws -> [Region] {
+        let records = try RegionRecord.filter(Column("drawingId") == drawingID).order(Column("position")).fetchAll(db)
+        return try RegionRecord.regions(records)
+    }
+
+    /// The validator for a drawing: its size, its regions, walls covered.
+    static func validator(for drawing: Drawing, regions: [Region]) -> MarkerValidator {
+        MarkerValidator(regions: regions, size: drawing.size, boundary: .include, requireRoom: false)
+    }
+
+    /// The ids of the rooms among `hits`, in region order.
+    static func rooms(_ hits: [RegionHit], validator: MarkerValidator) -> [String] {
+        hits.compactMap { hit in
+            let region = validator.index.regions[hit.regionIndex].region
+            return region.kind == .room ? region.id : nil
+        }
+    }
+}

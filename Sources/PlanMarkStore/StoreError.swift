@@ -1,0 +1,60 @@
+import PlanMarkFormats
+import PlanMarkGeometry
+
+/// Why a store operation failed or was refused. One user-facing line each; the CLI maps cases to exit codes.
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The store file does not exist (only `drawing add` creates one).
+    case missingStore(path: String)
+    /// No drawing has this name.
+    case unknownDrawing(String)
+    /// The drawing has no marker with this number (never given, or removed).
+    case unknownMarker(drawing: String, number: Int)
+    /// A drawing with this name already exists.
+    case duplicateDrawing(String)
+    /// The geometry core refused a marker position.
+    case invalidMarker(reason: InvalidReason, position: PixelPoint)
+    /// The operation was refused for the reason given (e.g. markers left outside new regions).
+    case refused(String)
+    /// The store was written by a newer PlanMark (unknown migrations); this binary does not touch it.
+    case newerSchema(path: String, unknownMigrations: [String])
+    /// The image file is not a PNG (or its header is damaged).
+    case notPNG(path: String, detail: String)
+    /// The image file does not exist.
+    case missingImage(path: String)
+    /// An input file (regions, markers) is missing or malformed.
+    case input(FormatError)
+    /// A value given by the user is out of range (e.g. a non-finite zoom).
+    case invalidArgument(String)
+    /// SQLite or the file system failed.
+    case io(String)
+
+    /// One line saying what went wrong and where.
+    public var description: String {
+        switch self {
+        case .missingStore(let path):
+            return "\(path): no such store (create one with 'planmark drawing add')"
+        case .unknownDrawing(let name):
+            return "unknown drawing \"\(name)\""
+        case .unknownMarker(let drawing, let number):
+            return "drawing \"\(drawing)\" has no marker \(number)"
+        case .duplicateDrawing(let name):
+            return "a drawing named \"\(name)\" already exists"
+        case .invalidMarker(let reason, let position):
+            return "marker at \(position) refused: \(reason.rawValue)"
+        case .refused(let reason):
+            return reason
+        case .newerSchema(let path, let unknown):
+            return "\(path): written by a newer planmark (unknown schema migrations: \(unknown.joined(separator: ", "))); upgrade planmark to use this store"
+        case .notPNG(let path, let detail):
+            return "\(path): not a PNG image: \(detail)"
+        case .missingImage(let path):
+            return "\(path): no such file"
+        case .input(let error):
+            return error.description
+        case .invalidArgument(let message):
+            return message
+        case .io(let message):
+            return "store: \(message)"
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import PlanMarkGeometry
+
+/// What to store for a new drawing (width and height come from the image's PNG header).
+public struct NewDrawing: Hashable, Sendable {
+    /// Unique name.
+    public var name: String
+    /// Path of the PNG image.
+    public var imagePath: String
+    /// Server zoom (default 8).
+    public var zoom: Zoom
+    /// CRS flavour clients use (default Leaflet).
+    public var crs: CRSFlavour
+    /// Whether a new marker replaces the existing one.
+    public var singleMarker: Bool
+
+    /// Describes a new drawing.
+    public init(name: String, imagePath: String, zoom: Zoom = 8, crs: CRSFlavour = .leaflet, singleMarker: Bool = false) {
+        self.name = name
+        self.imagePath = imagePath
+        self.zoom = zoom
+        self.crs = crs
+        self.singleMarker = singleMarker
+    }
+}
+
+/// A drawing with its counts, as listed.
+public struct DrawingSummary: Hashable, Sendable {
+    /// The drawing.
+    public var drawing: Drawing
+    /// How many markers it has (removed ones excluded).
+    public var markerCount: Int
+    /// How many regions it has.
+    public var regionCount: Int
+
+    /// Creates a summary.
+    public init(drawing: Drawing, markerCount: Int, regionCount: Int) {
+        self.drawing = drawing
+        self.markerCount = markerCount
+        self.regionCount = regionCount
+    }
+}
+
+/// A row an import did not store, and why.
+public struct RejectedRow: Hashable, Sendable {
+    /// The row's id in the file.
+    public var id: String
+    /// Its line in a CSV file (0 when unknown).
+    public var line: Int
+    /// Its position, if the coordinates parsed.
+    public var position: PixelPoint?
+    /// Why the geometry core refused it.
+    public var reason: InvalidReason
+
+    /// Creates a rejected row.
+    public init(id: String, line: Int, position: PixelPoint?, reason: InvalidReason) {
+        self.id = id
+        self.line = line
+        self.position = position
+        self.reason = reason
+    }
+}
+
+/// The result of an import.
+public struct ImportOutcome: Hashable, Sendable {
+    /// Rows read.
+    public var total: Int
+    /// Markers stored.
+    public var stored: Int
+    /// The numbers given to the stored markers (consecutive).
+    public var numbers: Range<Int>
+    /// Rows refused by validation, in file order. Without `skipInvalid`, any of these means nothing was stored.
+    public var rejected: [RejectedRow]
+
+    /// Creates an outcome.
+    public init(total: Int, stored: Int, numbers: Range<Int>, rejected: [RejectedRow]) {
+        self.total = total
+        self.stored = stored
+        self.numbers = numbers
+        self.rejected = rejected
+    }
+}
+
+/// The result of replacing a drawing's regions.
+public struct RegionsReplacement: Hashable, Sendable {
+    /// Regions now stored.
+    public var regionCount: Int
+    /// Markers whose rooms changed.
+    public var markersReassigned: Int
+    /// Numbers of markers now outside the allowed area (kept only with `force`).
+    public var markersOutside: [Int]
+
+    /// Creates a result.
+    public init(regionCount: Int, markersReassigned: Int, markersOutside: [Int]) {
+        self.regionCount = regionCount
+        self.markersReassigned = markersReassigned
+        self.markersOutside = markersOutside
+    }
+}

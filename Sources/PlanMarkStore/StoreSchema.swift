@@ -1,0 +1,80 @@
+import GRDB
+
+/// The store's schema as named GRDB migrations. Never edit a shipped migration: add a new one.
+///
+/// A store remembers the migrations applied to it (`grdb_migrations`). A store with a migration this
+/// binary does not know was written by a newer PlanMark and is refused, never erased.
+public enum StoreSchema {
+    /// The first schema: drawings, regions, markers (numbered per drawing) and their history.
+    public static let v1 = "v1-drawings-regions-markers-history"
+    /// Adds `drawing.regionsRevision` (lets an import validate outside the write lock) and query indexes.
+    public static let v2 = "v2-regions-revision-and-indexes"
+
+    /// Every migration this binary knows, in order.
+    public static var identifiers: [String] { migrator.migrations }
+
+    /// The migrator with every known migration.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(v1) { db in
+            try db.execute(sql: """
+                CREATE TABLE drawing (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    imagePath TEXT NOT NULL,
+                    imageSHA256 TEXT NOT NULL,
+                    width INTEGER NOT NULL CHECK (width > 0),
+                    height INTEGER NOT NULL CHECK (height > 0),
+                    zoom DOUBLE NOT NULL DEFAULT 8,
+                    crs TEXT NOT NULL DEFAULT 'leaflet' CHECK (crs IN ('leaflet', 'flutter')),
+                    singleMarker BOOLEAN NOT NULL DEFAULT 0,
+                    nextNumber INTEGER NOT NULL DEFAULT 1 CHECK (nextNumber > 0),
+                    createdAt INTEGER NOT NULL
+                );
+                CREATE TABLE region (
+                    drawingId INTEGER NOT NULL REFERENCES drawing(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    regionId TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('room', 'allowed')),
+                    name TEXT,
+                    geometry TEXT NOT NULL,
+                    minX DOUBLE NOT NULL, minY DOUBLE NOT NULL, maxX DOUBLE NOT NULL, maxY DOUBLE NOT NULL,
+                    PRIMARY KEY (drawingId, regionId)
+                );
+                CREATE TABLE marker (
+                    drawingId INTEGER NOT NULL REFERENCES drawing(id) ON DELETE CASCADE,
+                    number INTEGER NOT NULL CHECK (number > 0),
+                    x DOUBLE NOT NULL,
+                    y DOUBLE NOT NULL,
+                    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'resolved')),
+                    note TEXT,
+                    author TEXT,
+                    rooms TEXT NOT NULL DEFAULT '[]',
+                    createdAt INTEGER NOT NULL,
+                    updatedAt INTEGER NOT NULL,
+                    PRIMARY KEY (drawingId, number)
+                ) WITHOUT ROWID;
+                CREATE TABLE history (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    drawingId INTEGER NOT NULL REFERENCES drawing(id) ON DELETE CASCADE,
+                    number INTEGER NOT NULL,
+                    lastNumber INTEGER CHECK (lastNumber IS NULL OR lastNumber >= number),
+                    action TEXT NOT NULL CHECK (action IN ('created', 'moved', 'resolved', 'reopened', 'removed', 'edited')),
+                    at INTEGER NOT NULL,
+                    author TEXT,
+                    oldValue TEXT,
+                    newValue TEXT
+                );
+                CREATE INDEX history_marker ON history(drawingId, number);
+                """)
+        }
+        migrator.registerMigration(v2) { db in
+            try db.execute(sql: """
+                ALTER TABLE drawing ADD COLUMN regionsRevision INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX marker_status ON marker(drawingId, status);
+                CREATE INDEX region_bounds ON region(drawingId, minX, maxX);
+                """)
+        }
+        return migrator
+    }
+}

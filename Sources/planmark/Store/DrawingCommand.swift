@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `planmark drawing`: add, list and show drawings.
+struct DrawingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drawing",
+        abstract: "Add, list and show drawings in the store.",
+        subcommands: [DrawingAddCommand.self, DrawingListCommand.self, DrawingShowCommand.self]
+    )
+}

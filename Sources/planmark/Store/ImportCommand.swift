@@ -1,0 +1,76 @@
+import ArgumentParser
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkStore
+
+/// `planmark import NAME MARKERS [--skip-invalid]`: imports a markers file atomically.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a markers file (CSV or GeoJSON, as for validate): all rows or none.",
+        discussion: """
+        Prints how many markers were stored. Invalid rows are listed on stderr; without --skip-invalid \
+        nothing is stored when any row is invalid. Exit status: 0 all stored, 1 invalid rows, \
+        65 malformed file, 66 file or drawing missing, 74 store I/O.
+        """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The drawing's name.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("CSV with a header naming x,y or lat,lng (optionally id, note, author), or a GeoJSON FeatureCollection of Points; - reads stdin.", valueName: "markers"))
+    var markers: String
+
+    @Flag(name: .long, help: "Store the valid rows and report the others (exit 1 if any).")
+    var skipInvalid = false
+
+    @Option(name: .long, parsing: .unconditional, help: "The zoom of lat,lng rows (default: the drawing's zoom), in the drawing's CRS flavour.")
+    var zoom: Zoom?
+
+    @Option(name: .long, help: "The file's format if its extension does not tell: csv or geojson.")
+    var inputFormat: MarkerFileFormat?
+
+    @OptionGroup var author: AuthorOption
+
+    /// Invalid rows listed on stderr before the rest are only counted.
+    static let listedRejections = 100
+
+    func run() throws {
+        let outcome: ImportOutcome = try storeCommand {
+            let store = try storeOptions.open()
+            let drawing = try store.drawing(named: name).drawing
+            var reader: MarkerFileReader
+            do throws(FormatError) {
+                reader = try MarkerFileReader(path: markers, format: inputFormat,
+                                              conversion: LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: zoom ?? drawing.zoom))
+            } catch {
+                throw StoreError.input(error)
+            }
+            return try store.importMarkers(into: name, from: &reader, skipInvalid: skipInvalid, author: author.resolved)
+        }
+        for row in outcome.rejected.prefix(Self.listedRejections) {
+            let place = row.line > 0 ? "\(markers):\(row.line)" : markers
+            let position = row.position.map { " at \($0)" } ?? ""
+            printError("\(place): marker \(row.id)\(position): \(row.reason.rawValue)")
+        }
+        if outcome.rejected.count > Self.listedRejections {
+            printError("... and \(outcome.rejected.count - Self.listedRejections) more invalid rows")
+        }
+        if !outcome.rejected.isEmpty {
+            printError(skipInvalid
+                ? "\(outcome.rejected.count) of \(outcome.total) rows invalid and skipped"
+                : "\(outcome.rejected.count) of \(outcome.total) rows invalid; nothing stored (use --skip-invalid to store the valid ones)")
+        }
+        if outcome.stored > 0 {
+            printError("stored markers \(outcome.numbers.lowerBound)...\(outcome.numbers.upperBound - 1) in \"\(name)\"")
+        }
+        try storeCommand {
+            let out = StandardOutput()
+            try out.write("\(outcome.stored)\n")
+            try out.flush()
+        }
+        if !outcome.rejected.isEmpty { throw ExitCode(Exit.invalid) }
+    }
+}

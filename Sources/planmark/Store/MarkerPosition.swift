@@ -1,0 +1,42 @@
+import ArgumentParser
+import PlanMarkGeometry
+import PlanMarkStore
+
+/// `X Y` in pixels, or `--lat LAT --lng LNG [--zoom Z]` in the drawing's CRS flavour.
+struct MarkerPosition: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The position in pixels of the full-resolution image (x right, y down).", valueName: "x y"))
+    var pixels: [String] = []
+
+    @Option(name: .long, parsing: .unconditional, help: "Latitude in the drawing's CRS flavour (with --lng instead of X Y).")
+    var lat: Double?
+
+    @Option(name: .long, parsing: .unconditional, help: "Longitude in the drawing's CRS flavour (with --lat).")
+    var lng: Double?
+
+    @Option(name: .long, parsing: .unconditional, help: "The client's zoom the latLng was taken at (default: the drawing's zoom).")
+    var zoom: Zoom?
+
+    func validate() throws {
+        switch (pixels.isEmpty, lat, lng) {
+        case (false, nil, nil):
+            guard pixels.count == 2 else { throw ValidationError("give the position as X Y (two numbers), or as --lat and --lng") }
+            for text in pixels where Double(text) == nil {
+                throw ValidationError(text.hasPrefix("-") && Double(text) == nil ? "unknown option '\(text)'" : "'\(text)' is not a number")
+            }
+        case (true, .some, .some):
+            break
+        case (true, nil, nil):
+            throw ValidationError("give the position as X Y, or as --lat LAT --lng LNG")
+        default:
+            throw ValidationError("give either X Y or --lat and --lng together, not both")
+        }
+    }
+
+    /// The position in pixels for `drawing`.
+    func pixel(on drawing: Drawing) -> PixelPoint {
+        if let lat, let lng {
+            return SimpleCRS(drawing.crs).pixel(from: LatLng(lat: lat, lng: lng), at: zoom ?? drawing.zoom)
+        }
+        return PixelPoint(x: Double(pixels[0])!, y: Double(pixels[1])!)
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkStore
+
+/// `planmark markers NAME`: exports a drawing's markers.
+struct MarkersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "markers",
+        abstract: "List or export a drawing's markers: text, json, jsonl, csv or geojson; in pixels, or also as latLng.",
+        discussion: "jsonl: one object a marker: number, x, y (lat, lng with --latlng), status, rooms, note, author, createdAt, updatedAt."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The drawing's name.")
+    var name: String
+
+    @Option(name: .long, help: "text, json, jsonl, csv or geojson.")
+    var format: MarkerExportFormat = .text
+
+    @Flag(name: .long, help: "Add lat and lng in the drawing's CRS flavour (geojson: positions become [lng, lat]).")
+    var latlng = false
+
+    @Option(name: .long, parsing: .unconditional, help: "The client's zoom for --latlng (default: the drawing's zoom).")
+    var zoom: Zoom?
+
+    @Option(name: .long, help: "Only markers with this status: open or resolved.")
+    var status: MarkerStatus?
+
+    func run() throws {
+        try storeCommand {
+            let store = try storeOptions.open()
+            let drawing = try store.drawing(named: name).drawing
+            var conversion: LatLngConversion?
+            if latlng {
+                let crs = SimpleCRS(drawing.crs)
+                let z = zoom ?? drawing.zoom
+                if !crs.representsWithoutClamping(drawing.size, at: z) {
+                    printError("warning: a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(z): latLng is clamped")
+                }
+                conversion = LatLngConversion(crs: crs, zoom: z)
+            }
+            var writer = MarkerExportWriter(format: format, conversion: conversion, drawing: drawing.name)
+            let out = StandardOutput()
+            var failure: OutputError?
+            try out.write(writer.header())
+            try store.forEachMarker(in: name, status: status) { marker in
+                writer.append(marker)
+                if writer.buffer.utf8.count >= 1 << 16 {
+                    do throws(OutputError) { try out.write(writer.take()) } catch { failure = error; return false }
+                }
+                return true
+            }
+            if let failure { throw failure }
+            try out.write(writer.take() + writer.footer())
+            try out.flush()
+        }
+    }
+}
+
+extension MarkerStatus: ExpressibleByArgument {}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import PlanMarkFormats
+import PlanMarkStore
+
+/// `planmark move NAME NUMBER X Y`.
+struct MoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move",
+        abstract: "Move a marker (validated like a new one; its rooms are recomputed)."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The drawing's name.")
+    var name: String
+
+    @Argument(help: "The marker's number.")
+    var number: Int
+
+    @OptionGroup var position: MarkerPosition
+
+    @OptionGroup var author: AuthorOption
+
+    func run() throws {
+        try storeCommand {
+            let store = try storeOptions.open()
+            let drawing = try store.drawing(named: name).drawing
+            let marker = try store.moveMarker(number, in: name, to: position.pixel(on: drawing), author: author.resolved)
+            let out = StandardOutput()
+            try out.write("moved \(marker.number) to " + JSONNumber.text(marker.position.x) + " " + JSONNumber.text(marker.position.y) + "\n")
+            try out.flush()
+        }
+    }
+}

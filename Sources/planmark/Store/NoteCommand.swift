@@ -1,0 +1,22 @@
+import ArgumentParser
+import PlanMarkStore
+
+/// `planmark note NAME NUMBER [TEXT]`: sets or clears a marker's note.
+struct NoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "note", abstract: "Set a marker's note (without TEXT: clear it).")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The drawing's name.") var name: String
+    @Argument(help: "The marker's number.") var number: Int
+    @Argument(help: "The new note.") var text: String?
+    @OptionGroup var author: AuthorOption
+
+    func run() throws {
+        try storeCommand {
+            let marker = try storeOptions.open().setNote(text, ofMarker: number, in: name, author: author.resolved)
+            let out = StandardOutput()
+            try out.write("noted \(marker.number)\n")
+            try out.flush()
+        }
+    }
+}

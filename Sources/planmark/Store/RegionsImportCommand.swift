@@ -1,0 +1,42 @@
+import ArgumentParser
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkStore
+
+/// `planmark regions import NAME FILE [--force]`.
+struct RegionsImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Replace a drawing's regions in one transaction and reassign the markers' rooms.",
+        discussion: "Refused (exit 1, nothing changed) when stored markers would fall outside the new allowed area, unless --force."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The drawing's name.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("A regions GeoJSON file (in pixels).", valueName: "file"))
+    var file: String
+
+    @Flag(name: .long, help: "Replace the regions even if stored markers end up outside the allowed area.")
+    var force = false
+
+    @OptionGroup var author: AuthorOption
+
+    func run() throws {
+        try storeCommand {
+            let store = try storeOptions.open()
+            _ = try store.drawing(named: name)
+            let regions: [Region]
+            do throws(FormatError) { regions = try RegionsFile.read(path: file) } catch { throw StoreError.input(error) }
+            let result = try store.replaceRegions(of: name, with: regions, force: force, author: author.resolved)
+            if !result.markersOutside.isEmpty {
+                printError("warning: \(result.markersOutside.count) marker(s) now outside the allowed area (kept because of --force)")
+            }
+            let out = StandardOutput()
+            try out.write("imported \(result.regionCount) regions; \(result.markersReassigned) markers changed rooms\n")
+            try out.flush()
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import PlanMarkStore
+
+/// `planmark remove NAME NUMBER`.
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove a marker (its history is kept; its number is never given again)."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The drawing's name.") var name: String
+    @Argument(help: "The marker's number.") var number: Int
+    @OptionGroup var author: AuthorOption
+
+    func run() throws {
+        try storeCommand {
+            let marker = try storeOptions.open().removeMarker(number, in: name, author: author.resolved)
+            let out = StandardOutput()
+            try out.write("removed \(marker.number)\n")
+            try out.flush()
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Several real processes writing one store at once, and a process killed in the middle of an import.
+@Suite(.serialized) struct StoreConcurrencyTests {
+    /// Starts `sh -c script` in `folder` and returns the running process with its stdout/stderr pipes.
+    func start(_ script: String, in folder: URL) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["CI"] = "true"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+
+    /// 4 processes x 250 `mark` calls on one drawing: 1000 markers numbered exactly 1...1000, and each
+    /// process saw its own numbers increase.
+    @Test func fourProcessesMarkAThousand() throws {
+        let sandbox = try StoreSandbox.withDrawing()
+        let script = "for i in $(seq 250); do '\(CLIRunner.binary.path)' mark A $((20 + i)) 50 --store '\(sandbox.store)' || exit 1; done"
+        let runs = try (0..<4).map { _ in try start(script, in: sandbox.folder) }
+        var all: [Int] = []
+        for (process, out, err) in runs {
+            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(stderr)")
+            let numbers = stdout.split(separator: "\n").compactMap { Int($0) }
+            #expect(numbers.count == 250)
+            #expect(numbers == numbers.sorted())
+            all += numbers
+        }
+        #expect(all.sorted() == Array(1...1000))
+        let stored = try sandbox.markers().map { $0["number"] as? Int }
+        #expect(stored == Array(1...1000))
+    }
+
+    /// Two imports and two `mark` loops at once: nothing lost, no number skipped, each import's
+    /// numbers consecutive.
+    @Test func importsAndMarksInterleave() throws {
+        let sandbox = try StoreSandbox.withDrawing()
+        var csv = "x,y\n"
+        for i in 0..<5000 { csv += "\(20 + i % 300),\(20 + i % 250)\n" }
+        let file = try sandbox.file("m.csv", csv)
+        let binary = CLIRunner.binary.path
+        let importScript = "'\(binary)' import A '\(file)' --store '\(sandbox.store)'"
+        let markScript = "for i in $(seq 40); do '\(binary)' mark A 30 30 --store '\(sandbox.store)' || exit 1; done"
+        let runs = try [importScript, markScript, importScript, markScript].map { try start($0, in: sandbox.folder) }
+        for (process, out, err) in runs {
+            _ = out.fileHandleForReading.readDataToEndOfFile()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(stderr)")
+        }
+        let markers = try sandbox.markers()
+        #expect(markers.map { $0["number"] as? Int } == Array(1...10080))
+        // Each import's 5000 markers carry consecutive numbers: the rows of one import are the ones at
+        // (20 + i % 300, 20 + i % 250) in file order, which the marks at (30, 30) never equal in sequence.
+        let history = try sandbox.run(["history", "A", "--format", "jsonl"]).stdout.split(separator: "\n")
+        let ranges = history.compactMap { line -> ClosedRange<Int>? in
+            let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            guard let last = object["lastNumber"] as? Int, let first = object["number"] as? Int else { return nil }
+            return first...last
+        }
+        #expect(ranges.count == 2 && ranges.allSatisfy { $0.count == 5000 })
+    }
+
+    /// `kill -9` while an import writes: the store is as it was before, and works on.
+    @Test func killDuringImportLeavesTheStoreAsItWas() throws {
+        let sandbox = try StoreSandbox.withDrawing()
+        #expect(try sandbox.run(["mark", "A", "50", "50"]).stdout == "1\n")
+        let before = try sandbox.snapshot()
+        var csv = "x,y,note\n"
+        csv.reserveCapacity(300_000 * 24)
+        for i in 0..<300_000 { csv += "\(20 + i % 360),\(20 + (i / 360) % 260),n\(i)\n" }
+        let file = try sandbox.file("big.csv", csv)
+        let wal = sandbox.store + "-wal"
+        func walSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0 }
+        let baseline = walSize()
+        let (process, _, _) = try start("exec '\(CLIRunner.binary.path)' import A '\(file)' --store '\(sandbox.store)'", in: sandbox.folder)
+        // Wait until the import's transaction has written several MB to the WAL, then kill it.
+        let deadline = Date().addingTimeInterval(60)
+        var killedMidway = false
+        while process.isRunning && Date() < deadline {
+            if walSize() > baseline + (4 << 20) {
+                kill(process.processIdentifier, SIGKILL)
+                killedMidway = true
+                break
+            }
+            usleep(2000)
+        }
+        process.waitUntilExit()
+        #expect(killedMidway, "the import finished before it could be killed")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
+        #expect(try sandbox.snapshot() == before)
+        // The store works on: the counter was not advanced by the killed import.
+        #expect(try sandbox.run(["mark", "A", "60", "60"]).stdout == "2\n")
+        let small = try sandbox.file("small.csv", "x,y\n20,20\n")
+        #expect(try sandbox.run(["import", "A", small]).stdout == "1\n")
+        #expect(try sandbox.markers().map { $0["number"] as? Int } == [1, 2, 3])
+    }
+}

@@ -1,0 +1,131 @@
+import PlanMarkFormats
+import PlanMarkGeometry
+import Testing
+@testable import PlanMarkStore
+
+/// Marking, moving, resolving, removing: validation, numbering and history.
+@Suite struct MarkerOperationTests {
+    @Test func markAssignsRoomsAndNumbers() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let first = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "crack", author: "ana")
+        let wall = try store.addMarker(to: "A", at: PixelPoint(x: 200, y: 100), note: nil, author: nil)
+        #expect(first.number == 1 && first.rooms == ["R1"] && first.note == "crack" && first.author == "ana")
+        #expect(wall.number == 2 && wall.rooms == ["R1", "R2"])
+        #expect(try store.marker(2, in: "A") == wall)
+    }
+
+    /// Off the drawing or outside the allowed area: the reason, and nothing written.
+    @Test(arguments: [
+        (PixelPoint(x: 5, y: 5), InvalidReason.outsideAllowedArea),
+        (PixelPoint(x: 401, y: 5), .outsideDrawing),
+        (PixelPoint(x: 100, y: -0.5), .outsideDrawing),
+        (PixelPoint(x: .nan, y: 5), .invalidCoordinate),
+    ])
+    func refusedMarkerWritesNothing(point: PixelPoint, reason: InvalidReason) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let before = try StoreFixtures.counts(store)
+        #expect {
+            try store.addMarker(to: "A", at: point, note: nil, author: nil)
+        } throws: { error in
+            guard case StoreError.invalidMarker(let got, _) = error else { return false }
+            return got == reason
+        }
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+
+    /// The allowed area's edge counts as inside (walls are covered).
+    @Test func markerOnAllowedEdgeIsAccepted() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        #expect(try store.addMarker(to: "A", at: PixelPoint(x: 10, y: 10), note: nil, author: nil).rooms == ["R1"])
+    }
+
+    @Test func numbersAreNeverReused() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        for _ in 0..<3 { _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil) }
+        _ = try store.removeMarker(3, in: "A", author: nil)
+        _ = try store.removeMarker(2, in: "A", author: nil)
+        #expect(try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil).number == 4)
+        var numbers: [Int] = []
+        try store.forEachMarker(in: "A", status: nil) { numbers.append($0.number); return true }
+        #expect(numbers == [1, 4])
+        #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try store.marker(2, in: "A") }
+    }
+
+    @Test func historyKeepsOldAndNewValues() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: "ana")
+        _ = try store.moveMarker(1, in: "A", to: PixelPoint(x: 300, y: 100), author: "bo")
+        _ = try store.setStatus(.resolved, ofMarker: 1, in: "A", author: "cy")
+        _ = try store.setStatus(.open, ofMarker: 1, in: "A", author: "cy")
+        _ = try store.setNote("m", ofMarker: 1, in: "A", author: "di")
+        _ = try store.removeMarker(1, in: "A", author: "ed")
+        let history = try store.history(of: "A", number: 1)
+        #expect(history.map(\.action) == [.created, .moved, .resolved, .reopened, .edited, .removed])
+        #expect(history.map(\.author) == ["ana", "bo", "cy", "cy", "di", "ed"])
+        #expect(history[0].old == nil)
+        #expect(history[0].new == MarkerState(x: 50, y: 60, status: .open, note: "n", rooms: ["R1"]))
+        #expect(history[1].old == MarkerState(x: 50, y: 60, rooms: ["R1"]))
+        #expect(history[1].new == MarkerState(x: 300, y: 100, rooms: ["R2"]))
+        #expect(history[2].old == MarkerState(status: .open) && history[2].new == MarkerState(status: .resolved))
+        #expect(history[3].old == MarkerState(status: .resolved) && history[3].new == MarkerState(status: .open))
+        #expect(history[4].old == MarkerState(note: "n") && history[4].new == MarkerState(note: "m"))
+        #expect(history[5].old == MarkerState(x: 300, y: 100, status: .open, note: "m", rooms: ["R2"]) && history[5].new == nil)
+        #expect(history.map(\.sequence) == history.map(\.sequence).sorted())
+        #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try store.history(of: "A", number: 2) }
+    }
+
+    @Test func refusedMoveAndRepeatedStatusChangeNothing() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
+        let before = try StoreFixtures.counts(store)
+        #expect(throws: StoreError.invalidMarker(reason: .outsideAllowedArea, position: PixelPoint(x: 395, y: 100))) {
+            try store.moveMarker(1, in: "A", to: PixelPoint(x: 395, y: 100), author: nil)
+        }
+        #expect(throws: StoreError.refused("marker 1 of \"A\" is already open")) {
+            try store.setStatus(.open, ofMarker: 1, in: "A", author: nil)
+        }
+        #expect(try StoreFixtures.counts(store) == before)
+        #expect(try store.marker(1, in: "A").position == PixelPoint(x: 50, y: 60))
+    }
+
+    @Test func singleMarkerModeReplaces() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(singleMarker: true)
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "old", author: nil)
+        let second = try store.addMarker(to: "A", at: PixelPoint(x: 300, y: 60), note: "new", author: nil)
+        #expect(second.number == 2)
+        var numbers: [Int] = []
+        try store.forEachMarker(in: "A", status: nil) { numbers.append($0.number); return true }
+        #expect(numbers == [2])
+        let history = try store.history(of: "A", number: nil)
+        #expect(history.map { "\($0.number) \($0.action)" } == ["1 created", "1 removed", "2 created"])
+        #expect(history[1].old?.note == "old" && history[1].new == MarkerState(replacedBy: 2))
+    }
+
+    @Test func unknownDrawingAndDuplicate() throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing()
+        let before = try StoreFixtures.counts(store)
+        #expect(throws: StoreError.unknownDrawing("B")) { try store.addMarker(to: "B", at: PixelPoint(x: 50, y: 60), note: nil, author: nil) }
+        #expect(throws: StoreError.duplicateDrawing("A")) {
+            try store.addDrawing(NewDrawing(name: "A", imagePath: try StoreFixtures.png(in: folder, name: "other.png")), regions: [])
+        }
+        let text = folder.appendingPathComponent("plan.txt")
+        try "not a png".write(to: text, atomically: true, encoding: .utf8)
+        #expect(throws: StoreError.notPNG(path: text.path, detail: "the file does not start with the PNG signature")) {
+            try store.addDrawing(NewDrawing(name: "C", imagePath: text.path), regions: [])
+        }
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+
+    @Test func drawingReadsSizeAndHash() throws {
+        let folder = try StoreFixtures.folder()
+        let store = try SQLiteStore(path: folder.appendingPathComponent("s.sqlite").path, create: true)
+        let path = try StoreFixtures.png(in: folder, width: 1234, height: 567)
+        let drawing = try store.addDrawing(NewDrawing(name: "D", imagePath: path, zoom: 2, crs: .flutter), regions: [])
+        #expect(drawing.width == 1234 && drawing.height == 567 && drawing.zoom == 2 && drawing.crs == .flutter)
+        #expect(drawing.imageSHA256 == (try SHA256.hexDigest(ofFile: path)))
+        #expect(drawing.imagePath == path)
+        // Leaflet-free check of the bounds: flutter scale at zoom 2 is 1024, so south-west lat = -567/1024.
+        #expect(drawing.bounds().southWest == LatLng(lat: -567.0 / 1024, lng: 0))
+        #expect(drawing.bounds().northEast == LatLng(lat: 0, lng: 1234.0 / 1024))
+    }
+}
