@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry"], exclude: ["Vectors", "Fixtures"]),
         .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats"]),
         .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"]),
+        .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"], exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,1 +1,465 @@
-int cpng_placeholder(void) { return 0; }
+// CPNG: libpng's low-level API behind error codes. See include/cpng.h for the contract.
+//
+// Every exported function that calls into libpng does its own setjmp(png_jmpbuf(...)); the error
+// callback records the message and longjmps back there, so control never unwinds through Swift.
+// State that must survive a longjmp lives in heap structs reached through pointers, never in
+// automatic variables modified after setjmp.
+
+#define _POSIX_C_SOURCE 200809L
+#include "cpng.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// MARK: - Shared error and warning collection
+
+enum { CPNG_MESSAGE_SIZE = 512, CPNG_WARNINGS_SIZE = 1024, CPNG_MAX_WARNINGS = 8 };
+
+typedef struct cpng_diagnostics {
+    char message[CPNG_MESSAGE_SIZE];
+    char warnings[CPNG_WARNINGS_SIZE];
+    int warning_count;
+} cpng_diagnostics;
+
+static void cpng_error_fn(png_structp png, png_const_charp text) {
+    cpng_diagnostics *diag = (cpng_diagnostics *)png_get_error_ptr(png);
+    // Keep the first message: an I/O callback may already have set a more precise one.
+    if (diag->message[0] == '\0') snprintf(diag->message, sizeof diag->message, "%s", text ? text : "libpng error");
+    png_longjmp(png, 1);
+}
+
+static void cpng_warning_fn(png_structp png, png_const_charp text) {
+    cpng_diagnostics *diag = (cpng_diagnostics *)png_get_error_ptr(png);
+    if (diag->warning_count >= CPNG_MAX_WARNINGS || text == NULL) return;
+    size_t used = strlen(diag->warnings);
+    if (used + 2 >= sizeof diag->warnings) return;
+    snprintf(diag->warnings + used, sizeof diag->warnings - used, "%s%s", used ? "\n" : "", text);
+    diag->warning_count += 1;
+}
+
+static int cpng_is_out_of_memory(const char *message) {
+    return strstr(message, "ut of memory") != NULL || strstr(message, "ut of Memory") != NULL;
+}
+
+// MARK: - Reader
+
+enum cpng_reader_state { READER_CREATED, READER_OPEN, READER_HEADER, READER_DONE, READER_FAILED };
+
+struct cpng_reader {
+    png_structp png;
+    png_infop info;
+    FILE *file;
+    const uint8_t *memory;
+    size_t memory_size;
+    size_t memory_position;
+    uint32_t max_width;
+    uint32_t max_height;
+    size_t chunk_malloc_max;
+    enum cpng_reader_state state;
+    int io_errno;            // errno of a failed read, 0 otherwise
+    uint8_t sniff[24];       // the first 24 bytes seen: signature, IHDR length, type, width, height
+    size_t sniffed;
+    cpng_header header;
+    cpng_diagnostics diag;
+};
+
+// Ancillary chunks the renderer never uses: skipped unread (no allocation, no decompression).
+// gAMA/cHRM/sRGB/iCCP are among them because the gamma rule is "values as stored, treated as sRGB".
+static const png_byte cpng_ignored_chunks[] =
+    "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0sCAL\0sBIT\0sPLT\0sRGB\0sTER\0tEXt\0tIME\0zTXt";
+
+static size_t cpng_raw_read(cpng_reader *r, uint8_t *out, size_t length) {
+    size_t got;
+    if (r->file != NULL) {
+        got = fread(out, 1, length, r->file);
+        if (got < length && ferror(r->file)) r->io_errno = errno ? errno : EIO;
+    } else {
+        size_t available = r->memory_size - r->memory_position;
+        got = length < available ? length : available;
+        if (got > 0) memcpy(out, r->memory + r->memory_position, got);
+        r->memory_position += got;
+    }
+    if (r->sniffed < sizeof r->sniff) {
+        size_t take = sizeof r->sniff - r->sniffed;
+        if (take > got) take = got;
+        memcpy(r->sniff + r->sniffed, out, take);
+        r->sniffed += take;
+    }
+    return got;
+}
+
+static void cpng_read_fn(png_structp png, png_bytep out, size_t length) {
+    cpng_reader *r = (cpng_reader *)png_get_io_ptr(png);
+    if (cpng_raw_read(r, out, length) == length) return;
+    if (r->io_errno != 0) {
+        snprintf(r->diag.message, sizeof r->diag.message, "read error: %s", strerror(r->io_errno));
+    } else {
+        snprintf(r->diag.message, sizeof r->diag.message, "unexpected end of file (truncated PNG)");
+    }
+    png_error(png, r->diag.message);
+}
+
+static uint32_t cpng_be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+// Classifies a failure after libpng longjmp'd back (or a direct failure), marking the reader failed.
+static cpng_status cpng_reader_fail(cpng_reader *r) {
+    r->state = READER_FAILED;
+    if (r->io_errno != 0) return CPNG_ERR_READ;
+    if (r->sniffed >= 24 && memcmp(r->sniff + 12, "IHDR", 4) == 0) {
+        uint32_t width = cpng_be32(r->sniff + 16), height = cpng_be32(r->sniff + 20);
+        if (width > r->max_width || height > r->max_height) {
+            r->header.width = width;
+            r->header.height = height;
+            return CPNG_ERR_TOO_LARGE;
+        }
+    }
+    if (cpng_is_out_of_memory(r->diag.message)) return CPNG_ERR_NO_MEMORY;
+    return CPNG_ERR_CORRUPT;
+}
+
+cpng_reader *cpng_reader_create(uint32_t max_width, uint32_t max_height, size_t chunk_malloc_max) {
+    cpng_reader *r = (cpng_reader *)calloc(1, sizeof *r);
+    if (r == NULL) return NULL;
+    const uint32_t limit = 0x7fffffffU;  // PNG_UINT_31_MAX
+    r->max_width = max_width == 0 || max_width > limit ? limit : max_width;
+    r->max_height = max_height == 0 || max_height > limit ? limit : max_height;
+    r->chunk_malloc_max = chunk_malloc_max;
+    r->state = READER_CREATED;
+    return r;
+}
+
+static cpng_status cpng_reader_start(cpng_reader *r) {
+    r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &r->diag, cpng_error_fn, cpng_warning_fn);
+    if (r->png == NULL) {
+        snprintf(r->diag.message, sizeof r->diag.message, "out of memory");
+        r->state = READER_FAILED;
+        return CPNG_ERR_NO_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(r->png))) return cpng_reader_fail(r);
+    r->info = png_create_info_struct(r->png);
+    if (r->info == NULL) png_error(r->png, "Out of memory");
+    png_set_read_fn(r->png, r, cpng_read_fn);
+    png_set_user_limits(r->png, r->max_width, r->max_height);
+    png_set_chunk_cache_max(r->png, 100);
+    png_set_chunk_malloc_max(r->png, r->chunk_malloc_max);
+    png_set_benign_errors(r->png, 1);
+    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, cpng_ignored_chunks,
+                                (int)(sizeof cpng_ignored_chunks / 5));
+    r->state = READER_OPEN;
+    return CPNG_OK;
+}
+
+cpng_status cpng_reader_open_file(cpng_reader *r, const char *path) {
+    if (r == NULL || path == NULL || r->state != READER_CREATED) return CPNG_ERR_USAGE;
+    r->file = fopen(path, "rb");
+    if (r->file == NULL) {
+        int error = errno;
+        snprintf(r->diag.message, sizeof r->diag.message, "%s", strerror(error));
+        r->state = READER_FAILED;
+        return error == ENOENT ? CPNG_ERR_NOT_FOUND : CPNG_ERR_OPEN;
+    }
+    struct stat info;
+    if (fstat(fileno(r->file), &info) == 0 && S_ISDIR(info.st_mode)) {
+        snprintf(r->diag.message, sizeof r->diag.message, "%s", strerror(EISDIR));
+        r->state = READER_FAILED;
+        return CPNG_ERR_OPEN;
+    }
+    return cpng_reader_start(r);
+}
+
+cpng_status cpng_reader_open_memory(cpng_reader *r, const uint8_t *data, size_t size) {
+    if (r == NULL || (data == NULL && size > 0) || r->state != READER_CREATED) return CPNG_ERR_USAGE;
+    r->memory = data;
+    r->memory_size = size;
+    return cpng_reader_start(r);
+}
+
+cpng_status cpng_reader_read_header(cpng_reader *r, cpng_header *header) {
+    if (r == NULL || header == NULL || r->state != READER_OPEN) return CPNG_ERR_USAGE;
+    // The signature is checked here rather than by libpng, to tell "not a PNG" from corruption.
+    uint8_t signature[8];
+    size_t got = cpng_raw_read(r, signature, sizeof signature);
+    if (r->io_errno != 0) {
+        snprintf(r->diag.message, sizeof r->diag.message, "read error: %s", strerror(r->io_errno));
+        return cpng_reader_fail(r);
+    }
+    if (got < 8 || png_sig_cmp(signature, 0, 8) != 0) {
+        r->state = READER_FAILED;
+        if (got >= 4 && png_sig_cmp(signature, 0, 4) == 0) {
+            snprintf(r->diag.message, sizeof r->diag.message,
+                     got < 8 ? "truncated PNG signature"
+                             : "PNG signature damaged (file corrupted by a text-mode/ASCII transfer)");
+            return CPNG_ERR_CORRUPT;
+        }
+        snprintf(r->diag.message, sizeof r->diag.message, got == 0 ? "not a PNG file (empty)" : "not a PNG file");
+        return CPNG_ERR_NOT_PNG;
+    }
+    if (setjmp(png_jmpbuf(r->png))) return cpng_reader_fail(r);
+    png_set_sig_bytes(r->png, 8);
+    png_read_info(r->png, r->info);
+
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(r->png, r->info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    cpng_header h;
+    memset(&h, 0, sizeof h);
+    h.width = width;
+    h.height = height;
+    h.bit_depth = bit_depth;
+    h.color_type = color_type;
+    h.interlaced = interlace != PNG_INTERLACE_NONE;
+    h.has_trns = png_get_valid(r->png, r->info, PNG_INFO_tRNS) != 0;
+    png_uint_32 res_x = 0, res_y = 0;
+    int unit = 0;
+    if (png_get_pHYs(r->png, r->info, &res_x, &res_y, &unit) != 0) {
+        h.has_phys = 1;
+        h.phys_x = res_x;
+        h.phys_y = res_y;
+        h.phys_unit_metre = unit == PNG_RESOLUTION_METER;
+    }
+    r->header = h;
+    *header = h;
+    r->state = READER_HEADER;
+    return CPNG_OK;
+}
+
+cpng_status cpng_reader_read_rgba(cpng_reader *r, uint8_t *pixels, size_t size) {
+    if (r == NULL || pixels == NULL || r->state != READER_HEADER) return CPNG_ERR_USAGE;
+    const size_t stride = (size_t)r->header.width * 4;
+    if (r->header.height != 0 && stride > SIZE_MAX / r->header.height) return CPNG_ERR_USAGE;
+    if (size != stride * r->header.height) {
+        snprintf(r->diag.message, sizeof r->diag.message, "pixel buffer size mismatch");
+        return CPNG_ERR_USAGE;
+    }
+    if (setjmp(png_jmpbuf(r->png))) return cpng_reader_fail(r);
+    png_structp png = r->png;
+    const int color_type = r->header.color_type;
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && r->header.bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (r->header.has_trns) png_set_tRNS_to_alpha(png);  // compared at full depth, before 16-bit scaling
+    if (r->header.bit_depth == 16) png_set_scale_16(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !r->header.has_trns) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    const int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, r->info);
+    if (png_get_rowbytes(png, r->info) != stride || png_get_bit_depth(png, r->info) != 8 ||
+        png_get_channels(png, r->info) != 4) {
+        png_error(png, "unexpected row layout after normalising to RGBA");
+    }
+    // With interlace handling each pass fills its own pixels of the same final rows in place.
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < r->header.height; y++) png_read_row(png, pixels + (size_t)y * stride, NULL);
+    }
+    png_read_end(png, NULL);
+    r->state = READER_DONE;
+    return CPNG_OK;
+}
+
+void cpng_reader_get_header(const cpng_reader *r, cpng_header *header) {
+    if (r != NULL && header != NULL) *header = r->header;
+}
+
+const char *cpng_reader_message(const cpng_reader *r) { return r ? r->diag.message : ""; }
+
+const char *cpng_reader_warnings(const cpng_reader *r) { return r ? r->diag.warnings : ""; }
+
+void cpng_reader_destroy(cpng_reader *r) {
+    if (r == NULL) return;
+    if (r->png != NULL) png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
+    if (r->file != NULL) fclose(r->file);
+    free(r);
+}
+
+// MARK: - Writer
+
+typedef struct cpng_write_target {
+    FILE *file;        // file output when non-NULL
+    uint8_t *buffer;   // memory output otherwise
+    size_t size;
+    size_t capacity;
+    int io_errno;
+    int out_of_memory;
+    cpng_diagnostics diag;
+} cpng_write_target;
+
+static void cpng_write_fn(png_structp png, png_bytep data, size_t length) {
+    cpng_write_target *t = (cpng_write_target *)png_get_io_ptr(png);
+    if (t->file != NULL) {
+        if (fwrite(data, 1, length, t->file) != length) {
+            t->io_errno = errno ? errno : EIO;
+            snprintf(t->diag.message, sizeof t->diag.message, "%s", strerror(t->io_errno));
+            png_error(png, t->diag.message);
+        }
+        return;
+    }
+    if (length > t->capacity - t->size) {
+        size_t capacity = t->capacity ? t->capacity : 65536;
+        while (capacity - t->size < length) {
+            if (capacity > SIZE_MAX / 2) capacity = SIZE_MAX;
+            else capacity *= 2;
+            if (capacity == SIZE_MAX) break;
+        }
+        uint8_t *grown = capacity - t->size >= length ? (uint8_t *)realloc(t->buffer, capacity) : NULL;
+        if (grown == NULL) {
+            t->out_of_memory = 1;
+            png_error(png, "Out of memory");
+        }
+        t->buffer = grown;
+        t->capacity = capacity;
+    }
+    memcpy(t->buffer + t->size, data, length);
+    t->size += length;
+}
+
+static void cpng_flush_fn(png_structp png) {
+    cpng_write_target *t = (cpng_write_target *)png_get_io_ptr(png);
+    if (t->file != NULL && fflush(t->file) != 0) {
+        t->io_errno = errno ? errno : EIO;
+        snprintf(t->diag.message, sizeof t->diag.message, "%s", strerror(t->io_errno));
+        png_error(png, t->diag.message);
+    }
+}
+
+int cpng_rgba_is_opaque(const uint8_t *rgba, size_t pixel_count) {
+    const uint8_t *alpha = rgba + 3;
+    for (size_t i = 0; i < pixel_count; i++, alpha += 4) {
+        if (*alpha != 0xFF) return 0;
+    }
+    return 1;
+}
+
+static cpng_status cpng_encode(const cpng_write_params *p, cpng_write_target *t) {
+    if (p == NULL || p->rgba == NULL || p->width == 0 || p->height == 0 || p->width > 0x7fffffffU ||
+        p->height > 0x7fffffffU || p->compression_level < 0 || p->compression_level > 9 ||
+        p->strategy < -1 || p->strategy > 3) {
+        snprintf(t->diag.message, sizeof t->diag.message, "invalid image or settings for encoding");
+        return CPNG_ERR_USAGE;
+    }
+    const size_t stride = (size_t)p->width * 4;
+    const int opaque = cpng_rgba_is_opaque(p->rgba, (size_t)p->width * p->height);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &t->diag, cpng_error_fn, cpng_warning_fn);
+    if (png == NULL) {
+        snprintf(t->diag.message, sizeof t->diag.message, "out of memory");
+        return CPNG_ERR_NO_MEMORY;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(t->diag.message, sizeof t->diag.message, "out of memory");
+        return CPNG_ERR_NO_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        if (t->io_errno != 0) return CPNG_ERR_WRITE;
+        if (t->out_of_memory || cpng_is_out_of_memory(t->diag.message)) return CPNG_ERR_NO_MEMORY;
+        return CPNG_ERR_WRITE;
+    }
+    png_set_write_fn(png, t, cpng_write_fn, cpng_flush_fn);
+    png_set_user_limits(png, 0x7fffffffU, 0x7fffffffU);
+    png_set_IHDR(png, info, p->width, p->height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    if (p->has_phys) {
+        png_set_pHYs(png, info, p->phys_x, p->phys_y,
+                     p->phys_unit_metre ? PNG_RESOLUTION_METER : PNG_RESOLUTION_UNKNOWN);
+    }
+    png_set_compression_level(png, p->compression_level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, p->filters);
+    if (p->strategy >= 0) png_set_compression_strategy(png, p->strategy);
+    png_set_compression_buffer_size(png, 256 * 1024);
+    png_write_info(png, info);
+    if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);  // on write: strips the 4th byte
+    for (uint32_t y = 0; y < p->height; y++) png_write_row(png, p->rgba + (size_t)y * stride);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    return CPNG_OK;
+}
+
+static void cpng_copy_message(char *message, size_t message_size, const char *text) {
+    if (message != NULL && message_size > 0) snprintf(message, message_size, "%s", text);
+}
+
+cpng_status cpng_write_memory(const cpng_write_params *params, uint8_t **out, size_t *out_size, char *message,
+                              size_t message_size) {
+    if (out == NULL || out_size == NULL) return CPNG_ERR_USAGE;
+    *out = NULL;
+    *out_size = 0;
+    cpng_write_target *t = (cpng_write_target *)calloc(1, sizeof *t);
+    if (t == NULL) {
+        cpng_copy_message(message, message_size, "out of memory");
+        return CPNG_ERR_NO_MEMORY;
+    }
+    cpng_status status = cpng_encode(params, t);
+    if (status == CPNG_OK) {
+        *out = t->buffer;
+        *out_size = t->size;
+    } else {
+        free(t->buffer);
+        cpng_copy_message(message, message_size, t->diag.message);
+    }
+    free(t);
+    return status;
+}
+
+void cpng_free_buffer(uint8_t *buffer) { free(buffer); }
+
+cpng_status cpng_write_file_atomic(const char *path, const cpng_write_params *params, char *message,
+                                   size_t message_size) {
+    if (path == NULL || path[0] == '\0') return CPNG_ERR_USAGE;
+    const char suffix[] = ".tmp-XXXXXX";
+    size_t length = strlen(path);
+    char *temporary = (char *)malloc(length + sizeof suffix);
+    cpng_write_target *t = (cpng_write_target *)calloc(1, sizeof *t);
+    if (temporary == NULL || t == NULL) {
+        free(temporary);
+        free(t);
+        cpng_copy_message(message, message_size, "out of memory");
+        return CPNG_ERR_NO_MEMORY;
+    }
+    memcpy(temporary, path, length);
+    memcpy(temporary + length, suffix, sizeof suffix);
+
+    cpng_status status = CPNG_OK;
+    int fd = mkstemp(temporary);  // same directory as the target, so rename is atomic
+    if (fd < 0) {
+        cpng_copy_message(message, message_size, strerror(errno));
+        free(temporary);
+        free(t);
+        return CPNG_ERR_CREATE;
+    }
+    (void)fchmod(fd, 0644);
+    t->file = fdopen(fd, "wb");
+    if (t->file == NULL) {
+        cpng_copy_message(message, message_size, strerror(errno));
+        close(fd);
+        status = CPNG_ERR_CREATE;
+    } else {
+        status = cpng_encode(params, t);
+        if (status != CPNG_OK) cpng_copy_message(message, message_size, t->diag.message);
+        if (status == CPNG_OK && (fflush(t->file) != 0 || fsync(fileno(t->file)) != 0)) {
+            cpng_copy_message(message, message_size, strerror(errno));
+            status = CPNG_ERR_WRITE;
+        }
+        if (fclose(t->file) != 0 && status == CPNG_OK) {
+            cpng_copy_message(message, message_size, strerror(errno));
+            status = CPNG_ERR_WRITE;
+        }
+        t->file = NULL;
+    }
+    if (status == CPNG_OK && rename(temporary, path) != 0) {
+        cpng_copy_message(message, message_size, strerror(errno));
+        status = CPNG_ERR_CREATE;
+    }
+    if (status != CPNG_OK) unlink(temporary);
+    free(temporary);
+    free(t);
+    return status;
+}

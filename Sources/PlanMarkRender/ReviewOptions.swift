@@ -1,0 +1,29 @@
+/// Which part of the sheet a review image shows.
+public enum ReviewView: Hashable, Sendable {
+    /// The whole sheet.
+    case wholeSheet
+    /// A square crop of `margin` pixels (full resolution) on each side of the first marker whose
+    /// label is `label`, cut at the sheet's edges.
+    case around(label: String, margin: Int)
+}
+
+/// What to draw besides the drawing, regions and markers, and at what size.
+public struct ReviewOptions: Hashable, Sendable {
+    /// Draw a legend box listing marker states with their counts.
+    public var legend: Bool
+    /// A title drawn at the top left; nil for none.
+    public var title: String?
+    /// The whole sheet or a crop around one marker.
+    public var view: ReviewView
+    /// Output size over input size, in `(0, 1]`; below 1 the drawing is downscaled with an area filter
+    /// before anything is drawn, so strokes and labels stay crisp.
+    public var scale: Double
+
+    /// Creates options; the defaults draw the whole sheet at full size without legend or title.
+    public init(legend: Bool = false, title: String? = nil, view: ReviewView = .wholeSheet, scale: Double = 1) {
+        self.legend = legend
+        self.title = title
+        self.view = view
+        self.scale = scale
+    }
+}

@@ -1,0 +1,81 @@
+/// One entry of the review display list.
+enum ReviewItem {
+    /// Fill `paths[index]` with a colour (non-zero).
+    case path(Int, Colour)
+    /// Fill a marker shape (its path is rebuilt per band: cheaper to keep than thousands of paths).
+    case shape(ReviewMarkerShape, Colour)
+    /// Draw text with its pen at `(x, baseline)`.
+    case text(String, size: Int, x: Int, baseline: Int, Colour)
+}
+
+extension ReviewPainter {
+    /// Files a copy of `path` filled with `colour` in the display list.
+    mutating func record(colour: Colour) {
+        guard colour.alpha > 0, !path.isEmpty else { return }
+        let top = Rasteriser.floorInt(path.minY)
+        paths.append(path)
+        record(.path(paths.count - 1, colour), rows: top..<max(top, Rasteriser.ceilInt(path.maxY)))
+    }
+
+    /// Files text in the display list; `extent` is its measure, used for the rows it touches.
+    mutating func recordText(_ text: String, size: Int, x: Int, baseline: Int, extent: TextFont.Extent, colour: Colour) {
+        guard colour.alpha > 0 else { return }
+        record(.text(text, size: size, x: x, baseline: baseline, colour),
+               rows: (baseline + extent.inkMinY)..<max(baseline + extent.inkMinY, baseline + extent.inkMaxY))
+    }
+
+    /// Files an item that touches only `rows`, dropping it when they are off the image.
+    mutating func record(_ item: ReviewItem, rows: Range<Int>) {
+        let visible = rows.clamped(to: 0..<image.height)
+        guard !visible.isEmpty else { return }
+        items.append(item)
+        itemRows.append(visible)
+    }
+
+    /// Rows per band: about 512 KB of pixels, so one band stays in the cache while every item
+    /// crossing it is drawn.
+    var bandRows: Int { max(8, 524_288 / max(1, image.width * 4)) }
+
+    /// Draws the display list band by band, top to bottom: within a band (flattened onto white first
+    /// when `flatten`), every item crossing it in recorded order, clipped to the band. Each pixel of
+    /// the image is then brought into the cache once instead of once per shape, which is what makes
+    /// thousands of small markers cheap on a large sheet.
+    /// - Complexity: O(pixels) for flattening, plus per item O(edges × bands it crosses + its area).
+    mutating func paint(flatten: Bool) throws(ReviewError) {
+        let height = image.height, width = image.width
+        let rowsPerBand = bandRows
+        let bandCount = (height + rowsPerBand - 1) / rowsPerBand
+        // Items crossing each band, in recorded order: `start[b]..<start[b + 1]` of `members`.
+        var start = [Int](repeating: 0, count: bandCount + 1)
+        for rows in itemRows {
+            for band in (rows.lowerBound / rowsPerBand)...((rows.upperBound - 1) / rowsPerBand) { start[band + 1] += 1 }
+        }
+        for band in 0..<bandCount { start[band + 1] += start[band] }
+        var fillPosition = start
+        var members = [Int](repeating: 0, count: start[bandCount])
+        for (index, rows) in itemRows.enumerated() {
+            for band in (rows.lowerBound / rowsPerBand)...((rows.upperBound - 1) / rowsPerBand) {
+                members[fillPosition[band]] = index
+                fillPosition[band] += 1
+            }
+        }
+        let font = items.contains { if case .text = $0 { true } else { false } } ? try textFont() : nil
+        var shapePath = RasterPath()
+        for band in 0..<bandCount {
+            let top = band * rowsPerBand, bottom = min(height, top + rowsPerBand)
+            if flatten { image.flattenOntoWhite(rows: top..<bottom) }
+            let clip = PixelRect(x0: 0, y0: top, x1: width, y1: bottom)
+            for member in members[start[band]..<start[band + 1]] {
+                switch items[member] {
+                case .path(let index, let colour):
+                    rasteriser.fill(paths[index], colour: colour, into: &image, clip: clip)
+                case .shape(let shape, let colour):
+                    Self.build(shape, into: &shapePath)
+                    rasteriser.fill(shapePath, colour: colour, into: &image, clip: clip)
+                case .text(let text, let size, let x, let baseline, let colour):
+                    font?.draw(text, size: size, x: x, baseline: baseline, colour: colour, into: &image, rows: top..<bottom)
+                }
+            }
+        }
+    }
+}

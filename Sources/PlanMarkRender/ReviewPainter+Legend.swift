@@ -1,0 +1,122 @@
+import PlanMarkGeometry
+
+/// One line of the legend: a swatch and its text.
+struct ReviewLegendEntry: Hashable {
+    /// What the swatch shows.
+    enum Swatch: Hashable {
+        /// A marker disc in this colour.
+        case marker(Colour)
+        /// A filled and outlined square (rooms).
+        case area(fill: Colour, outline: Colour)
+        /// An outlined square (allowed areas).
+        case outline(Colour)
+    }
+
+    /// The swatch.
+    var swatch: Swatch
+    /// The text, e.g. "Valid (12)".
+    var text: String
+
+    /// The legend's lines: rooms and allowed areas when there are any, then valid markers, invalid
+    /// markers per reason (one "Invalid (0)" line when there are none), then resolved markers.
+    /// - Complexity: O(markers + regions).
+    static func entries(markers: [ReviewMarker], regions: [Region], style: ReviewStyle) -> [ReviewLegendEntry] {
+        var valid = 0, resolved = 0
+        var invalid: [InvalidReason: Int] = [:]
+        for marker in markers {
+            switch marker.state {
+            case .valid: valid += 1
+            case .resolved: resolved += 1
+            case .invalid(let reason): invalid[reason, default: 0] += 1
+            }
+        }
+        var entries: [ReviewLegendEntry] = []
+        let rooms = regions.count { $0.kind == .room }
+        let allowed = regions.count - rooms
+        if rooms > 0 { entries.append(.init(swatch: .area(fill: style.roomFill, outline: style.roomOutline), text: "Room (\(rooms))")) }
+        if allowed > 0 { entries.append(.init(swatch: .outline(style.allowedOutline), text: "Allowed area (\(allowed))")) }
+        entries.append(.init(swatch: .marker(style.valid), text: "Valid (\(valid))"))
+        if invalid.isEmpty {
+            entries.append(.init(swatch: .marker(style.invalidFallback), text: "Invalid (0)"))
+        }
+        for reason in InvalidReason.allCases {
+            guard let count = invalid[reason] else { continue }
+            entries.append(.init(swatch: .marker(style.colour(for: .invalid(reason))), text: "Invalid: \(reason.rawValue) (\(count))"))
+        }
+        entries.append(.init(swatch: .marker(style.resolved), text: "Resolved (\(resolved))"))
+        return entries
+    }
+}
+
+extension ReviewPainter {
+    /// Records a white panel at the top left holding the title (when given) and the legend (when asked).
+    /// - Complexity: O(markers) to count, plus the panel's area.
+    mutating func drawPanel(title: String?, legend: Bool, markers: [ReviewMarker], regions: [Region]) throws(ReviewError) {
+        let font = try textFont()
+        let entrySize = max(11, Int((markerRadius * 0.95).rounded()))
+        let titleSize = max(14, Int((markerRadius * 1.3).rounded()))
+        let entries = legend ? ReviewLegendEntry.entries(markers: markers, regions: regions, style: style) : []
+        let entryHeight = Int((Double(entrySize) * 1.5).rounded())
+        let titleHeight = Int((Double(titleSize) * 1.5).rounded())
+        let swatchSpace = entryHeight
+        let pad = Int((Double(entrySize) * 0.8).rounded())
+        var contentWidth = 0
+        if let title { contentWidth = font.measure(title, size: titleSize).advance }
+        for entry in entries {
+            contentWidth = max(contentWidth, swatchSpace + font.measure(entry.text, size: entrySize).advance)
+        }
+        let contentHeight = (title == nil ? 0 : titleHeight) + entries.count * entryHeight
+        let margin = Int(markerRadius.rounded())
+        let left = Double(margin), top = Double(margin)
+        let right = left + Double(contentWidth + 2 * pad), bottom = top + Double(contentHeight + 2 * pad)
+
+        path.removeAll()
+        path.addRoundedRectangle(minX: left, minY: top, maxX: right, maxY: bottom, radius: Double(pad) / 2)
+        record(colour: Colour(rgb: 0xFFFFFF, opacity: 0.92))
+        path.removeAll()
+        path.addStroke(
+            [PixelPoint(x: left, y: top), PixelPoint(x: right, y: top), PixelPoint(x: right, y: bottom),
+             PixelPoint(x: left, y: bottom)], closed: true, width: 1, join: .miter(limit: 4))
+        record(colour: Colour(rgb: 0x374151, opacity: 0.8))
+
+        var lineTop = Int(top) + pad
+        let textLeft = Int(left) + pad
+        if let title {
+            let baseline = lineTop + Int((Double(titleHeight) * 0.72).rounded())
+            recordText(title, size: titleSize, x: textLeft, baseline: baseline,
+                       extent: font.measure(title, size: titleSize), colour: Colour(rgb: 0x111827))
+            lineTop += titleHeight
+        }
+        for entry in entries {
+            let middle = Double(lineTop) + Double(entryHeight) / 2
+            let swatchCentre = PixelPoint(x: Double(textLeft) + Double(swatchSpace) * 0.4, y: middle)
+            let half = Double(entrySize) * 0.42
+            path.removeAll()
+            switch entry.swatch {
+            case .marker(let colour):
+                fill(.disc(centre: swatchCentre, radius: half + 1.5), colour: style.haloEdge)
+                fill(.disc(centre: swatchCentre, radius: half), colour: colour)
+            case .area(let fillColour, let outline):
+                path.addRectangle(minX: swatchCentre.x - half, minY: middle - half, maxX: swatchCentre.x + half, maxY: middle + half)
+                record(colour: fillColour)
+                strokeSquare(centre: swatchCentre, half: half, colour: outline)
+            case .outline(let outline):
+                strokeSquare(centre: swatchCentre, half: half, colour: outline)
+            }
+            let extent = font.measure(entry.text, size: entrySize)
+            let baseline = Int((middle - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())
+            recordText(entry.text, size: entrySize, x: textLeft + swatchSpace, baseline: baseline, extent: extent,
+                       colour: Colour(rgb: 0x111827))
+            lineTop += entryHeight
+        }
+    }
+
+    private mutating func strokeSquare(centre: PixelPoint, half: Double, colour: Colour) {
+        path.removeAll()
+        path.addStroke(
+            [PixelPoint(x: centre.x - half, y: centre.y - half), PixelPoint(x: centre.x + half, y: centre.y - half),
+             PixelPoint(x: centre.x + half, y: centre.y + half), PixelPoint(x: centre.x - half, y: centre.y + half)],
+            closed: true, width: max(1.5, outlineWidth), join: .miter(limit: 4))
+        record(colour: colour)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PlanMarkGeometry
+import Testing
+@testable import PlanMarkRender
+
+/// Golden images of the review drawing at small sizes, checked by eye when they were made
+/// (PLANMARK_UPDATE_GOLDENS=1 rewrites them) and compared with a tolerance since.
+@Suite("Review golden images")
+struct ReviewGoldenTests {
+    /// A light grey "drawing" with a dark wall line, so translucency and halos show.
+    static func drawing(width: Int, height: Int) -> RGBAImage {
+        var image = RasterTesting.image(width: width, height: height, colour: Colour(rgb: 0xF3F4F6))
+        for x in 0..<width {
+            for y in (height / 2)..<(height / 2 + 2) {
+                let o = (y * width + x) * 4
+                image.pixels[o] = 40; image.pixels[o + 1] = 40; image.pixels[o + 2] = 40
+            }
+        }
+        return image
+    }
+
+    static func region(_ id: String, _ rings: [[(Double, Double)]], kind: RegionKind = .room) throws -> Region {
+        try Region(id: id, kind: kind, coordinates: [rings.map { $0.map { PixelPoint(x: $0.0, y: $0.1) } }])
+    }
+
+    static let style: ReviewStyle = {
+        var style = ReviewStyle.standard
+        style.outlineWidth = 1.5
+        style.markerRadius = 12
+        return style
+    }()
+
+    @Test("a square room")
+    func square() throws {
+        let room = try Self.region("A", [[(8.5, 8.5), (31.5, 8.5), (31.5, 31.5), (8.5, 31.5)]])
+        let image = try ReviewRenderer(style: Self.style).render(
+            drawing: Self.drawing(width: 40, height: 40), regions: [room], markers: [])
+        #expect(try Goldens.mismatch(image, name: "square") == nil)
+    }
+
+    @Test("a room with a hole and an allowed area")
+    func roomWithHole() throws {
+        let room = try Self.region("B", [
+            [(6, 6), (58.3, 6), (58.3, 24), (36, 42.7), (6, 42.7)],
+            [(16.5, 14.5), (30.5, 14.5), (30.5, 30.5), (16.5, 30.5)],
+        ])
+        let allowed = try Self.region("C", [[(2, 2), (62, 2), (62, 46), (2, 46)]], kind: .allowed)
+        let image = try ReviewRenderer(style: Self.style).render(
+            drawing: Self.drawing(width: 64, height: 48), regions: [room, allowed], markers: [])
+        #expect(try Goldens.mismatch(image, name: "room-with-hole") == nil)
+    }
+
+    @Test("markers with 1 to 6 digits in every state")
+    func markers() throws {
+        let markers = [
+            ReviewMarker(label: "7", position: PixelPoint(x: 20, y: 22), state: .valid),
+            ReviewMarker(label: "42", position: PixelPoint(x: 55, y: 22), state: .invalid(.outsideAllowedArea)),
+            ReviewMarker(label: "318", position: PixelPoint(x: 95, y: 22), state: .resolved),
+            ReviewMarker(label: "2024", position: PixelPoint(x: 145, y: 22), state: .invalid(.outsideRooms)),
+            ReviewMarker(label: "12345", position: PixelPoint(x: 50, y: 58), state: .valid),
+            ReviewMarker(label: "123456", position: PixelPoint(x: 130, y: 58), state: .invalid(.outsideDrawing)),
+        ]
+        let image = try ReviewRenderer(style: Self.style).render(
+            drawing: Self.drawing(width: 180, height: 80), regions: [], markers: markers)
+        #expect(try Goldens.mismatch(image, name: "markers") == nil)
+    }
+
+    @Test("legend and title")
+    func legend() throws {
+        let room = try Self.region("A", [[(230, 50), (320, 50), (320, 130), (230, 130)]])
+        let markers = [
+            ReviewMarker(label: "1", position: PixelPoint(x: 250, y: 75), state: .valid),
+            ReviewMarker(label: "2", position: PixelPoint(x: 295, y: 110), state: .resolved),
+            ReviewMarker(label: "3", position: PixelPoint(x: 300, y: 25), state: .invalid(.outsideRooms)),
+        ]
+        let image = try ReviewRenderer(style: Self.style).render(
+            drawing: Self.drawing(width: 340, height: 150), regions: [room], markers: markers,
+            options: ReviewOptions(legend: true, title: "Level 2"))
+        #expect(try Goldens.mismatch(image, name: "legend") == nil)
+    }
+}
