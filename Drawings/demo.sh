@@ -1,18 +1,37 @@
 #!/usr/bin/env bash
 # The README demo: installs what is missing, builds planmark, and runs the main job on the sample
-# drawing with the embedded defaults.
+# drawing with the embedded store (SQLite): store the drawing and its markers, validate them, list
+# them, and render the review PNG.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Drawings/install-deps.sh
 swift build --product planmark >&2
-planmark=".build/debug/planmark"
+planmark="$PWD/.build/debug/planmark"
 sample=Drawings/sample
 out=${PLANMARK_DEMO_OUT:-demo-out}
 mkdir -p "$out"
+export PLANMARK_STORE="$out/planmark.sqlite"
+rm -f "$PLANMARK_STORE" "$PLANMARK_STORE-wal" "$PLANMARK_STORE-shm"
 
-echo "== Validate the sample markers against the rooms and the allowed area" >&2
-# Exit status 1 means some markers are invalid, which the sample has on purpose.
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "Validate the sample markers against the rooms and the allowed area (5 are invalid on purpose)"
 "$planmark" validate --regions "$sample/regions.geojson" --size 2400x1600 "$sample/markers.csv" || [ $? -eq 1 ]
 
-echo "== The same markers as JSON Lines, written to $out/validate.jsonl" >&2
-"$planmark" validate --regions "$sample/regions.geojson" --size 2400x1600 --report jsonl "$sample/markers.csv" > "$out/validate.jsonl" || [ $? -eq 1 ]
+step "Store the drawing with its regions in $PLANMARK_STORE"
+"$planmark" drawing add "$sample/plan.png" --name "Level 2" --regions "$sample/regions.geojson"
+
+step "Import the markers: the valid ones are stored and numbered, the invalid ones reported"
+"$planmark" import "Level 2" "$sample/markers.csv" --skip-invalid || [ $? -eq 1 ]
+
+step "A tap from a Leaflet client at zoom 2 (lat -250, lng 300 = pixel 1200, 1000), and one resolved marker"
+"$planmark" mark "Level 2" --lat -250 --lng 300 --zoom 2 --note "cracked tile"
+"$planmark" resolve "Level 2" 3
+
+step "The stored markers"
+"$planmark" markers "Level 2"
+
+step "The review image: $out/review.png"
+"$planmark" render "Level 2" --legend --title "Level 2 - review" -o "$out/review.png"
+"$planmark" render "Level 2" --around 18 --margin 250 -o "$out/marker-18.png"
+echo "wrote $out/review.png and $out/marker-18.png" >&2

@@ -20,6 +20,7 @@ struct PlanMark: ParsableCommand {
             RemoveCommand.self,
             NoteCommand.self,
             HistoryCommand.self,
+            RenderCommand.self,
         ]
     )
 }

@@ -1,0 +1,187 @@
+import ArgumentParser
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkRender
+import PlanMarkStore
+
+/// `planmark render`: the review image, from files or from a stored drawing.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a review PNG: the drawing with room outlines and numbered markers coloured by state.",
+        discussion: """
+        From files:      planmark render --image PLAN.png [--regions FILE] [--markers FILE] -o OUT.png
+        From the store:  planmark render NAME [--status open|resolved|all] -o OUT.png
+        File markers are validated like `planmark validate` against the regions and the image's size and
+        coloured valid or invalid; stored markers are coloured open (validated again) or resolved.
+        `-o -` writes the PNG to stdout. The file appears whole or not at all.
+        Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing file, drawing or marker,
+        73 cannot create the output, 74 I/O error.
+        """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "A stored drawing's name (leave out with --image).")
+    var name: String?
+
+    @Option(name: .long, help: ArgumentHelp("The drawing's PNG (renders from files instead of the store).", valueName: "png"))
+    var image: String?
+
+    @Option(name: .long, help: ArgumentHelp("Regions GeoJSON in pixels (with --image).", valueName: "file"))
+    var regions: String?
+
+    @Option(name: .long, help: ArgumentHelp("Markers CSV or GeoJSON (with --image), as for `planmark validate`.", valueName: "file"))
+    var markers: String?
+
+    @Flag(name: .long, help: "Check markers against the image's size (always done; kept for scripts that pass it).")
+    var sizeFromImage = false
+
+    @Option(name: .long, parsing: .unconditional, help: "The zoom of lat,lng markers (with --image).")
+    var zoom: Zoom?
+
+    @Option(name: .long, help: "The CRS flavour of lat,lng markers: leaflet or flutter.")
+    var crs: CRSFlavour = .leaflet
+
+    @Option(name: .long, help: "The markers file's format, if its extension does not tell: csv or geojson.")
+    var inputFormat: MarkerFileFormat?
+
+    @Option(name: .long, help: "Stored markers to show: open, resolved or all.")
+    var status: StatusFilter = .all
+
+    @Flag(name: .long, help: "Draw a legend with the count of markers in each state.")
+    var legend = false
+
+    @Option(name: .long, help: "A title drawn in the legend panel.")
+    var title: String?
+
+    @Option(name: .long, help: ArgumentHelp("Crop around one marker: its id (files) or number (store).", valueName: "marker"))
+    var around: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --around: pixels of drawing to keep on each side.", valueName: "px"))
+    var margin: Int = 300
+
+    @Option(name: .long, help: ArgumentHelp("Scale the output by F (0 < F <= 1) for a smaller preview.", valueName: "F"))
+    var scale: Double = 1
+
+    @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding).")
+    var maxPixels: Int = PNGDecoder.defaultMaxPixels
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PNG to write; - for stdout.", valueName: "out.png"))
+    var output: String
+
+    /// Which stored markers to draw.
+    enum StatusFilter: String, ExpressibleByArgument, CaseIterable {
+        case open, resolved, all
+    }
+
+    func validate() throws {
+        if (name == nil) == (image == nil) {
+            throw ValidationError("give a stored drawing's NAME or --image PLAN.png (one of them)")
+        }
+        if name != nil && (regions != nil || markers != nil || zoom != nil) {
+            throw ValidationError("--regions, --markers and --zoom go with --image; a stored drawing has its own")
+        }
+        guard scale > 0 && scale <= 1 else { throw ValidationError("--scale must be greater than 0 and at most 1") }
+        guard margin >= 0 else { throw ValidationError("--margin must not be negative") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        guard !output.isEmpty else { throw ValidationError("-o needs a file name or -") }
+    }
+
+    func run() throws {
+        let decoder = PNGDecoder(maxPixels: maxPixels)
+        var drawing: RGBAImage
+        let regionList: [Region]
+        var reviewMarkers: [ReviewMarker] = []
+        do {
+            if let image {
+                regionList = try regions.map { path throws(FormatError) in try RegionsFile.read(path: path) } ?? []
+                var rows: [MarkerRow] = []
+                if let markers {
+                    let conversion = zoom.map { LatLngConversion(crs: SimpleCRS(crs), zoom: $0) }
+                    var reader = try MarkerFileReader(path: markers, format: inputFormat, conversion: conversion)
+                    rows = try reader.readAll()
+                }
+                drawing = try decoder.decode(path: image)
+                let validator = MarkerValidator(
+                    regions: regionList, size: DrawingSize(width: Double(drawing.width), height: Double(drawing.height)))
+                for row in rows {
+                    guard let position = row.position else { continue }
+                    let state: ReviewMarkerState = validator.validate(position).reason.map { .invalid($0) } ?? .valid
+                    reviewMarkers.append(ReviewMarker(label: row.id, position: position, state: state))
+                }
+            } else {
+                let store = try storeOptions.open()
+                let stored = try store.drawing(named: name!).drawing
+                regionList = try store.regions(of: stored.name)
+                let validator = MarkerValidator(regions: regionList, size: stored.size)
+                let filter: MarkerStatus? = status == .all ? nil : MarkerStatus(rawValue: status.rawValue)
+                try store.forEachMarker(in: stored.name, status: filter) { marker in
+                    let state: ReviewMarkerState
+                    if marker.status == .resolved {
+                        state = .resolved
+                    } else {
+                        state = validator.validate(marker.position).reason.map { .invalid($0) } ?? .valid
+                    }
+                    reviewMarkers.append(ReviewMarker(label: String(marker.number), position: marker.position, state: state))
+                    return true
+                }
+                drawing = try decoder.decode(path: stored.imagePath)
+            }
+        } catch let error as FormatError {
+            throw fail(error)
+        } catch let error as StoreError {
+            throw fail(error)
+        } catch let error as RenderError {
+            throw fail(error)
+        }
+        let options = ReviewOptions(
+            legend: legend, title: title,
+            view: around.map { .around(label: $0, margin: margin) } ?? .wholeSheet,
+            scale: scale)
+        let rendered: RGBAImage
+        do {
+            rendered = try ReviewRenderer().render(drawing: consume drawing, regions: regionList, markers: reviewMarkers, options: options)
+        } catch {
+            throw fail(error)
+        }
+        do {
+            let encoder = PNGEncoder()
+            if output == "-" {
+                let bytes = try encoder.encode(rendered)
+                do {
+                    try StandardOutput().write(bytes)
+                    try StandardOutput().flush()
+                } catch {
+                    printError(error.description)
+                    throw ExitCode(Exit.ioError)
+                }
+            } else {
+                try encoder.write(rendered, to: output)
+            }
+        } catch let error as RenderError {
+            throw fail(error)
+        }
+    }
+}
+
+/// Reports a renderer error on stderr and returns its exit code.
+func fail(_ error: RenderError) -> ExitCode {
+    printError(error.description)
+    switch error {
+    case .inputNotFound, .cannotOpenInput: return ExitCode(Exit.noInput)
+    case .notPNG, .corruptPNG, .imageSideTooLarge, .imageTooManyPixels, .outOfMemory: return ExitCode(Exit.dataError)
+    case .cannotCreateOutput: return ExitCode(Exit.cannotCreate)
+    case .inputReadFailed, .outputWriteFailed, .cannotEncode: return ExitCode(Exit.ioError)
+    }
+}
+
+/// Reports a drawing error on stderr and returns its exit code.
+func fail(_ error: ReviewError) -> ExitCode {
+    printError(error.description)
+    switch error {
+    case .fontNotFound, .fontUnreadable, .markerNotFound: return ExitCode(Exit.noInput)
+    case .markerOffDrawing: return ExitCode(Exit.invalid)
+    case .invalidScale, .invalidMargin: return ExitCode(Exit.usage)
+    }
+}
