@@ -67,6 +67,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding).")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels
 
+    @Flag(name: .long, help: "Print how long decoding, drawing and encoding took, on stderr.")
+    var timings = false
+
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PNG to write; - for stdout.", valueName: "out.png"))
     var output: String
 
@@ -89,6 +92,20 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        let clock = ContinuousClock()
+        var phases: [(String, Duration)] = []
+        var phaseStart = clock.now
+        func endPhase(_ name: String) {
+            let now = clock.now
+            phases.append((name, now - phaseStart))
+            phaseStart = now
+        }
+        defer {
+            if timings {
+                let total = phases.reduce(Duration.zero) { $0 + $1.1 }
+                printError((phases + [("total", total)]).map { "\($0.0) \(seconds($0.1))" }.joined(separator: ", "))
+            }
+        }
         let decoder = PNGDecoder(maxPixels: maxPixels)
         var drawing: RGBAImage
         let regionList: [Region]
@@ -135,6 +152,7 @@ struct RenderCommand: ParsableCommand {
         } catch let error as RenderError {
             throw fail(error)
         }
+        endPhase("read+decode")
         let options = ReviewOptions(
             legend: legend, title: title,
             view: around.map { .around(label: $0, margin: margin) } ?? .wholeSheet,
@@ -145,6 +163,8 @@ struct RenderCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
+        endPhase("draw")
+        defer { endPhase("encode+write") }
         do {
             let encoder = PNGEncoder()
             if output == "-" {
@@ -163,6 +183,14 @@ struct RenderCommand: ParsableCommand {
             throw fail(error)
         }
     }
+}
+
+/// `d` in seconds with three decimals, e.g. `0.412 s`.
+func seconds(_ d: Duration) -> String {
+    let (s, attoseconds) = d.components
+    let millis = Int64(s) * 1000 + attoseconds / 1_000_000_000_000_000
+    let fraction = String(millis % 1000)
+    return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
 }
 
 /// Reports a renderer error on stderr and returns its exit code.
