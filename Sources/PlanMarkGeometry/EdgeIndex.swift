@@ -58,6 +58,41 @@ public struct PreparedRing: Sendable {
     /// - Complexity: O(n) unindexed; O(edges in the point's band) indexed.
     @inlinable
     public func locate(_ point: PixelPoint) -> PointLocation {
+        vertices.withUnsafeBufferPointer { v in
+            bandStarts.withUnsafeBufferPointer { starts in
+                bandEdges.withUnsafeBufferPointer { edges in
+                    RingView(vertices: v, bounds: bounds, bandStarts: starts, bandEdges: edges, bandScale: bandScale).locate(point)
+                }
+            }
+        }
+    }
+}
+
+/// A ring's data seen through pointers, so that locating a point costs no reference counting.
+/// `PreparedRing` and the packed region index both locate through it.
+@usableFromInline
+struct RingView {
+    @usableFromInline let vertices: UnsafeBufferPointer<PixelPoint>
+    @usableFromInline let bounds: BoundingBox
+    /// Band offsets (`bandCount + 1` of them), empty when the ring has no band index.
+    @usableFromInline let bandStarts: UnsafeBufferPointer<Int32>
+    @usableFromInline let bandEdges: UnsafeBufferPointer<Int32>
+    @usableFromInline let bandScale: Double
+
+    @inlinable
+    init(vertices: UnsafeBufferPointer<PixelPoint>, bounds: BoundingBox, bandStarts: UnsafeBufferPointer<Int32>,
+         bandEdges: UnsafeBufferPointer<Int32>, bandScale: Double) {
+        self.vertices = vertices
+        self.bounds = bounds
+        self.bandStarts = bandStarts
+        self.bandEdges = bandEdges
+        self.bandScale = bandScale
+    }
+
+    /// Locates `point` against the ring by ray crossing, reading only the point's band when indexed.
+    /// - Complexity: O(n) unindexed; O(edges in the point's band) indexed.
+    @inlinable
+    func locate(_ point: PixelPoint) -> PointLocation {
         guard bounds.contains(point) else { return .outside }
         var counter = RayCrossingCounter(point)
         let n = vertices.count
@@ -81,40 +116,62 @@ public struct PreparedRing: Sendable {
     }
 }
 
+/// Combines ring locations into a region's: inside a polygon's outer ring and no hole is inside
+/// (and ends the search); on any ring is boundary; else outside. Polygon `p` has the rings
+/// `rings(p)`, the first of them its outer ring.
+/// - Complexity: O(rings) calls of `locateRing`.
+@inlinable
+func combineRingLocations(polygonCount: Int, rings: (Int) -> Range<Int>, locateRing: (Int) -> PointLocation) -> PointLocation {
+    var result = PointLocation.outside
+    polygonLoop: for p in 0..<polygonCount {
+        let range = rings(p)
+        switch locateRing(range.lowerBound) {
+        case .outside: continue
+        case .boundary: result = .boundary
+        case .inside:
+            for hole in (range.lowerBound + 1)..<range.upperBound {
+                switch locateRing(hole) {
+                case .outside: continue
+                case .boundary:
+                    result = .boundary
+                    continue polygonLoop
+                case .inside: continue polygonLoop
+                }
+            }
+            return .inside
+        }
+    }
+    return result
+}
+
 /// A region prepared for repeated point location (each ring a `PreparedRing`).
 public struct PreparedRegion: Sendable {
     /// The region itself.
     public let region: Region
-    @usableFromInline let polygons: [(exterior: PreparedRing, holes: [PreparedRing])]
+    /// Every ring, polygon by polygon, outer ring first.
+    @usableFromInline let rings: [PreparedRing]
+    /// The rings of each polygon, as ranges of `rings`.
+    @usableFromInline let polygonRings: [Range<Int>]
 
     /// Prepares every ring of `region`.
     /// - Complexity: O(n) for n vertices.
     public init(_ region: Region) {
         self.region = region
-        polygons = region.polygons.map { (PreparedRing($0.exterior), $0.holes.map(PreparedRing.init)) }
+        var rings: [PreparedRing] = []
+        var ranges: [Range<Int>] = []
+        for polygon in region.polygons {
+            let start = rings.count
+            rings.append(PreparedRing(polygon.exterior))
+            rings.append(contentsOf: polygon.holes.map(PreparedRing.init))
+            ranges.append(start..<rings.count)
+        }
+        self.rings = rings
+        polygonRings = ranges
     }
 
     /// Locates `point`; the same answer as `Region.locate`, faster on rings with many vertices.
     @inlinable
     public func locate(_ point: PixelPoint) -> PointLocation {
-        var result = PointLocation.outside
-        polygonLoop: for polygon in polygons {
-            switch polygon.exterior.locate(point) {
-            case .outside: continue
-            case .boundary: result = .boundary
-            case .inside:
-                for hole in polygon.holes {
-                    switch hole.locate(point) {
-                    case .outside: continue
-                    case .boundary:
-                        result = .boundary
-                        continue polygonLoop
-                    case .inside: continue polygonLoop
-                    }
-                }
-                return .inside
-            }
-        }
-        return result
+        combineRingLocations(polygonCount: polygonRings.count, rings: { polygonRings[$0] }, locateRing: { rings[$0].locate(point) })
     }
 }

@@ -51,6 +51,8 @@ public struct MarkerValidator: Sendable {
     public let requireRoom: Bool
     /// True when at least one region is an allowed area.
     public let hasAllowedAreas: Bool
+    /// Whether each region is an allowed area, by region index.
+    @usableFromInline let isAllowed: [Bool]
 
     /// Creates a validator; building the region index is the main cost.
     /// - Complexity: O(n) for n vertices in all regions.
@@ -59,11 +61,12 @@ public struct MarkerValidator: Sendable {
         self.size = size
         self.boundary = boundary
         self.requireRoom = requireRoom
-        hasAllowedAreas = regions.contains { $0.kind == .allowed }
+        isAllowed = regions.map { $0.kind == .allowed }
+        hasAllowedAreas = isAllowed.contains(true)
     }
 
     /// The regions, in the order given.
-    public var regions: [Region] { index.regions.map(\.region) }
+    public var regions: [Region] { index.regions }
 
     /// Validates one marker, writing the covering regions into `hits` (cleared first) so that a batch
     /// can reuse one buffer.
@@ -78,7 +81,7 @@ public struct MarkerValidator: Sendable {
         index.forEachRegion(containing: point) { regionIndex, location in
             guard rule.covers(location) else { return }
             hits.append(RegionHit(regionIndex: regionIndex, location: location))
-            if index.regions[regionIndex].region.kind == .allowed { inAllowed = true } else { inRoom = true }
+            if isAllowed[regionIndex] { inAllowed = true } else { inRoom = true }
         }
         if let size, !size.contains(point) { return .outsideDrawing }
         if hasAllowedAreas && !inAllowed { return .outsideAllowedArea }

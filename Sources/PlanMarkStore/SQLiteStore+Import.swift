@@ -177,7 +177,7 @@ struct ImportValidation {
     /// Validates `rows` on all cores.
     /// - Complexity: O(n * k) for n rows and k nearby regions, spread over the cores.
     init(_ rows: [MarkerRow], validator: MarkerValidator) {
-        let roomText: [String?] = validator.index.regions.map { $0.region.kind == .room ? JSONString.quoted($0.region.id) : nil }
+        let roomText: [String?] = validator.regions.map { $0.kind == .room ? JSONString.quoted($0.id) : nil }
         let chunk = 1 << 15
         let chunks = (rows.count + chunk - 1) / chunk
         let parts: [(rooms: [String], reasons: [(Int, InvalidReason)])] = parallelMap(chunks) { c in

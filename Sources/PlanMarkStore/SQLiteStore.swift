@@ -150,7 +150,7 @@ public final class SQLiteStore: AnnotationStore {
     /// The ids of the rooms among `hits`, in region order.
     static func rooms(_ hits: [RegionHit], validator: MarkerValidator) -> [String] {
         hits.compactMap { hit in
-            let region = validator.index.regions[hit.regionIndex].region
+            let region = validator.regions[hit.regionIndex]
             return region.kind == .room ? region.id : nil
         }
     }
