@@ -13,27 +13,35 @@ public enum RegionsGeoJSONWriter {
             out += JSONString.quoted(region.id)
             out += ",\"properties\":{\"kind\":\"\(region.kind.rawValue)\""
             if let name = region.name { out += ",\"name\":" + JSONString.quoted(name) }
-            out += "},\"geometry\":{\"type\":"
-            let multi = region.polygons.count > 1
-            out += multi ? "\"MultiPolygon\",\"coordinates\":[" : "\"Polygon\",\"coordinates\":"
-            for (p, polygon) in region.polygons.enumerated() {
-                if p > 0 { out += "," }
+            out += "},\"geometry\":"
+            out += geometry(region, transform: transform)
+            out += "}"
+        }
+        return out + "]}"
+    }
+
+    /// One region's geometry as a GeoJSON `Polygon` or `MultiPolygon` object, rings closed, each
+    /// position `transform(vertex)` written as `[first, second]`.
+    /// - Complexity: O(n) for n vertices.
+    public static func geometry(_ region: Region, transform: (PixelPoint) -> (Double, Double) = { ($0.x, $0.y) }) -> String {
+        let multi = region.polygons.count > 1
+        var out = multi ? "{\"type\":\"MultiPolygon\",\"coordinates\":[" : "{\"type\":\"Polygon\",\"coordinates\":"
+        for (p, polygon) in region.polygons.enumerated() {
+            if p > 0 { out += "," }
+            out += "["
+            for (r, ring) in ([polygon.exterior] + polygon.holes).enumerated() {
+                if r > 0 { out += "," }
                 out += "["
-                for (r, ring) in ([polygon.exterior] + polygon.holes).enumerated() {
-                    if r > 0 { out += "," }
-                    out += "["
-                    for (k, vertex) in (ring.vertices + [ring.vertices[0]]).enumerated() {
-                        if k > 0 { out += "," }
-                        let (a, b) = transform(vertex)
-                        out += "[" + JSONNumber.text(a) + "," + JSONNumber.text(b) + "]"
-                    }
-                    out += "]"
+                for (k, vertex) in (ring.vertices + [ring.vertices[0]]).enumerated() {
+                    if k > 0 { out += "," }
+                    let (a, b) = transform(vertex)
+                    out += "[" + JSONNumber.text(a) + "," + JSONNumber.text(b) + "]"
                 }
                 out += "]"
             }
-            if multi { out += "]" }
-            out += "}}"
+            out += "]"
         }
-        return out + "]}"
+        if multi { out += "]" }
+        return out + "}"
     }
 }

@@ -60,23 +60,7 @@ struct RegionRecord: Hashable, Sendable, FetchableRecord, PersistableRecord {
     /// The region's geometry as GeoJSON (rings closed; coordinates in shortest round-trip form).
     /// - Complexity: O(n) for n vertices.
     static func geometryText(_ region: Region) -> String {
-        var out = region.polygons.count > 1 ? "{\"type\":\"MultiPolygon\",\"coordinates\":[" : "{\"type\":\"Polygon\",\"coordinates\":"
-        for (p, polygon) in region.polygons.enumerated() {
-            if p > 0 { out += "," }
-            out += "["
-            for (r, ring) in ([polygon.exterior] + polygon.holes).enumerated() {
-                if r > 0 { out += "," }
-                out += "["
-                for (k, vertex) in (ring.vertices + [ring.vertices[0]]).enumerated() {
-                    if k > 0 { out += "," }
-                    out += "[" + JSONNumber.text(vertex.x) + "," + JSONNumber.text(vertex.y) + "]"
-                }
-                out += "]"
-            }
-            out += "]"
-        }
-        if region.polygons.count > 1 { out += "]" }
-        return out + "}"
+        RegionsGeoJSONWriter.geometry(region)
     }
 
     /// Rebuilds regions from stored records (in `position` order), checking every ring again.
