@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "planmark", targets: ["planmark"]),
+        .executable(name: "planmark-server", targets: ["planmark-server"]),
         .library(name: "PlanMarkGeometry", targets: ["PlanMarkGeometry"]),
         .library(name: "PlanMarkFormats", targets: ["PlanMarkFormats"]),
         .library(name: "PlanMarkStore", targets: ["PlanMarkStore"]),
@@ -16,6 +17,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // The HTTP service only; `traits: []` leaves out swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // Coordinates, polygons, point location, marker validation. Standard library only.
@@ -45,11 +49,32 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The HTTP service (Hummingbird); kept out of `planmark` so the CLI builds without the HTTP stack.
+        .target(
+            name: "PlanMarkServer",
+            dependencies: [
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `planmark-server`, which `planmark serve` executes.
+        .executableTarget(
+            name: "planmark-server",
+            dependencies: ["PlanMarkServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry"], exclude: ["Vectors", "Fixtures"]),
         .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats"]),
         .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"], exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender"]),
+        .testTarget(
+            name: "PlanMarkServerTests",
+            dependencies: [
+                "PlanMarkServer", "planmark", "planmark-server",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,6 +21,7 @@ struct PlanMark: ParsableCommand {
             NoteCommand.self,
             HistoryCommand.self,
             RenderCommand.self,
+            ServeCommand.self,
         ]
     )
 }

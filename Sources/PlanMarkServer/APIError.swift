@@ -1,0 +1,67 @@
+import Hummingbird
+import PlanMarkFormats
+
+/// An error the service answers with: an HTTP status and `{"error":{"code":"...","message":"..."}}`.
+///
+/// `code` is a stable machine-readable word (`unknown-drawing`, `outside-allowed-area` ...); `message`
+/// is one line a client can show, naming the field or path where that helps.
+public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The response status.
+    public var status: HTTPResponse.Status
+    /// The stable error code.
+    public var code: String
+    /// What went wrong, in the user's words.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// `STATUS code: message`.
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    /// The JSON body.
+    public var jsonBody: String {
+        "{\"error\":{\"code\":\(JSONString.quoted(code)),\"message\":\(JSONString.quoted(message))}}\n"
+    }
+
+    /// The response carrying this error.
+    public func response(headers extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: jsonBody)))
+    }
+}
+
+extension APIError {
+    /// 400 for a body or parameter that is not what the endpoint takes; `field` is its JSON path or name.
+    static func invalidField(_ field: String, _ message: String) -> APIError {
+        APIError(.badRequest, code: "invalid-field", message: "\(field): \(message)")
+    }
+
+    /// 400 for a body that is not JSON at all.
+    static func malformedJSON(_ message: String) -> APIError {
+        APIError(.badRequest, code: "malformed-json", message: message)
+    }
+
+    /// 404 for a drawing name that the store does not know.
+    static func unknownDrawing(_ name: String) -> APIError {
+        APIError(.notFound, code: "unknown-drawing", message: "unknown drawing \"\(name)\"")
+    }
+
+    /// 404 for a marker number the drawing does not have.
+    static func unknownMarker(_ number: Int, drawing: String) -> APIError {
+        APIError(.notFound, code: "unknown-marker", message: "drawing \"\(drawing)\" has no marker \(number)")
+    }
+
+    /// 413 for a body over the limit.
+    static func bodyTooLarge(limit: Int) -> APIError {
+        APIError(.contentTooLarge, code: "body-too-large", message: "the request body is larger than \(limit) bytes")
+    }
+
+    /// 401 for a missing or wrong bearer token.
+    static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "a valid 'Authorization: Bearer TOKEN' header is required")
+}

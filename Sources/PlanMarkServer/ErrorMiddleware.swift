@@ -1,0 +1,33 @@
+import Hummingbird
+import Logging
+
+/// Turns every error below it into `{"error":{"code","message"}}` with a fitting status, so clients
+/// never see Hummingbird's plain-text errors.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Where unexpected errors are reported.
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return error.response()
+        } catch let error as any HTTPResponseError {
+            return Self.apiError(for: error.status).response()
+        } catch {
+            logger.error("\(request.method) \(request.uri.path): \(String(describing: error))")
+            return APIError(.internalServerError, code: "internal", message: "internal error").response()
+        }
+    }
+
+    /// The error for a status raised by Hummingbird itself (no route, wrong method, too large ...).
+    static func apiError(for status: HTTPResponse.Status) -> APIError {
+        switch status {
+        case .notFound: return APIError(status, code: "not-found", message: "no such endpoint")
+        case .methodNotAllowed: return APIError(status, code: "method-not-allowed", message: "this endpoint does not take that method")
+        case .contentTooLarge: return APIError(status, code: "body-too-large", message: "the request body is too large")
+        case .unauthorized: return .unauthorized
+        default: return APIError(status, code: "http-\(status.code)", message: status.reasonPhrase)
+        }
+    }
+}

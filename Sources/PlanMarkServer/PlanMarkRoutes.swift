@@ -1,0 +1,237 @@
+import Hummingbird
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkStore
+
+/// The service's endpoints over one store. Each handler reads its input, does the store work on a
+/// blocking-work thread, and writes JSON (or PNG).
+struct PlanMarkRoutes: Sendable {
+    /// The store.
+    let store: StoreAccess
+    /// Reads bodies within the limit.
+    let bodies: RequestBodyReader
+    /// Draws review images.
+    let review: ReviewImageService
+
+    /// Adds every endpoint to `router`.
+    func add(to router: Router<some RequestContext>) {
+        router.get("/health") { _, _ in JSONResponse.make("{\"status\":\"ok\"}\n") }
+        router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
+        router.post("/validate") { request, _ in try await ValidateEndpoint.respond(to: request, bodies: bodies) }
+        router.get("/drawings") { request, _ in try await listDrawings(request) }
+        router.get("/drawings/:name") { request, context in try await showDrawing(request, name: try Self.name(context)) }
+        router.get("/drawings/:name/image") { request, context in try await image(request, name: try Self.name(context)) }
+        router.get("/drawings/:name/regions") { request, context in try await regions(request, name: try Self.name(context)) }
+        router.get("/drawings/:name/review.png") { request, context in
+            try await review.respond(to: request, name: try Self.name(context), store: store)
+        }
+        router.get("/drawings/:name/markers") { request, context in try await markers(request, name: try Self.name(context)) }
+        router.post("/drawings/:name/markers") { request, context in try await addMarker(request, name: try Self.name(context)) }
+        router.get("/drawings/:name/markers/:number") { request, context in
+            try await marker(request, name: try Self.name(context), number: try Self.number(context))
+        }
+        router.patch("/drawings/:name/markers/:number") { request, context in
+            try await changeMarker(request, name: try Self.name(context), number: try Self.number(context))
+        }
+        router.delete("/drawings/:name/markers/:number") { request, context in
+            try await removeMarker(request, name: try Self.name(context), number: try Self.number(context))
+        }
+        router.get("/drawings/:name/markers/:number/history") { request, context in
+            try await history(request, name: try Self.name(context), number: try Self.number(context))
+        }
+    }
+
+    // MARK: Path parameters
+
+    /// The drawing name from the path, percent-decoded. It is only ever looked up in the store.
+    static func name(_ context: some RequestContext) throws(APIError) -> String {
+        guard let raw = context.parameters.get("name"), let name = PathComponent.decode(raw), !name.isEmpty else {
+            throw .invalidField("name", "not a valid drawing name")
+        }
+        return name
+    }
+
+    /// The marker number from the path.
+    static func number(_ context: some RequestContext) throws(APIError) -> Int {
+        guard let raw = context.parameters.get("number"), let number = Int(raw), number >= 1 else {
+            throw .invalidField("number", "expected a marker number (a whole number >= 1)")
+        }
+        return number
+    }
+
+    // MARK: Drawings
+
+    func listDrawings(_ request: Request) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let list = try await store.run { store throws(StoreError) in try store.drawings() }
+        return JSONResponse.make(DrawingJSON.list(list))
+    }
+
+    func showDrawing(_ request: Request, name: String) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let summary = try await store.run { store throws(StoreError) in try store.drawing(named: name) }
+        return JSONResponse.make(DrawingJSON.object(summary) + "\n")
+    }
+
+    /// The drawing's PNG with a strong ETag (the image's SHA-256 recorded when it was added).
+    func image(_ request: Request, name: String) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let drawing = try await store.run { store throws(StoreError) in try store.drawing(named: name).drawing }
+        let etag = "\"\(drawing.imageSHA256)\""
+        let headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=3600, must-revalidate"]
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingSpaces() == etag || $0.trimmingSpaces() == "*" }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let path = drawing.imagePath
+        let bytes = try await BlockingWork.run { () throws -> [UInt8] in
+            do {
+                return try InputFile.readAll(path: path)
+            } catch {
+                throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read")
+            }
+        }
+        var all = headers
+        all[.contentType] = "image/png"
+        return Response(status: .ok, headers: all, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// Regions as GeoJSON: pixels, or `[lng, lat]` at `zoom` in the drawing's CRS flavour.
+    func regions(_ request: Request, name: String) async throws -> Response {
+        let query = try QueryParameters(request)
+        try query.onlyKeys(["zoom"])
+        let zoom = try query.zoom()
+        let text = try await store.run { store throws(StoreError) -> String in
+            let regions = try store.regions(of: name)
+            guard let zoom else { return RegionsGeoJSONWriter.featureCollection(regions) }
+            let crs = SimpleCRS(try store.drawing(named: name).drawing.crs)
+            return RegionsGeoJSONWriter.featureCollection(regions) { point in
+                let latLng = crs.latLng(from: point, at: zoom)
+                return (latLng.lng, latLng.lat)
+            }
+        }
+        return JSONResponse.geoJSON(Array(text.utf8))
+    }
+
+    // MARK: Markers
+
+    /// Markers as GeoJSON: pixels, or `[lng, lat]` at `zoom`; optionally only one status.
+    func markers(_ request: Request, name: String) async throws -> Response {
+        let query = try QueryParameters(request)
+        try query.onlyKeys(["zoom", "status"])
+        let zoom = try query.zoom()
+        let status = try query.status()
+        let bytes = try await store.run { store throws(StoreError) -> [UInt8] in
+            var conversion: LatLngConversion?
+            if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom) }
+            var writer = MarkerJSON.FeatureCollectionWriter(conversion: conversion)
+            try store.forEachMarker(in: name, status: status) { marker in
+                writer.append(marker)
+                return true
+            }
+            return writer.finish()
+        }
+        return JSONResponse.geoJSON(bytes)
+    }
+
+    func marker(_ request: Request, name: String, number: Int) async throws -> Response {
+        let query = try QueryParameters(request)
+        try query.onlyKeys(["zoom"])
+        let zoom = try query.zoom()
+        let text = try await store.run { store throws(StoreError) -> String in
+            let marker = try store.marker(number, in: name)
+            let conversion = try zoom.map { (zoom) throws(StoreError) in
+                LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom)
+            }
+            return MarkerJSON.object(marker, conversion: conversion)
+        }
+        return JSONResponse.make(text + "\n")
+    }
+
+    /// Validates and stores a tap; 201 with its number, or 422 with the reason and nothing stored.
+    func addMarker(_ request: Request, name: String) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let body = try await bodies.jsonObject(of: request)
+        try body.onlyKeys(["x", "y", "lat", "lng", "zoom", "note", "author"])
+        guard let position = try MarkerPositionInput.read(body, required: true) else { throw APIError.invalidField("$", "no position") }
+        let note = try body.string("note") ?? nil
+        let author = try body.string("author") ?? nil
+        let (marker, conversion) = try await store.run { store throws(StoreError) -> (Marker, LatLngConversion?) in
+            guard position.isLatLng else {
+                // Pixels need nothing from the drawing: one write transaction.
+                return (try store.addMarker(to: name, at: position.pixel(on: nil), note: note, author: author), nil)
+            }
+            let drawing = try store.drawing(named: name).drawing
+            let marker = try store.addMarker(to: name, at: position.pixel(on: drawing), note: note, author: author)
+            return (marker, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
+        }
+        let location = "/drawings/" + PathComponent.encode(name) + "/markers/\(marker.number)"
+        return JSONResponse.make(MarkerJSON.object(marker, conversion: conversion) + "\n", status: .created, extraHeaders: [.location: location])
+    }
+
+    /// Moves (validated like a new marker), resolves or reopens, or changes the note of a marker.
+    /// Everything in the body is checked before anything is changed; a refused move changes nothing.
+    func changeMarker(_ request: Request, name: String, number: Int) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let body = try await bodies.jsonObject(of: request)
+        try body.onlyKeys(["x", "y", "lat", "lng", "zoom", "status", "note", "author"])
+        let position = try MarkerPositionInput.read(body, required: false)
+        let status = try Self.status(in: body)
+        let note = try body.string("note", allowNull: true)
+        let author = try body.string("author") ?? nil
+        guard position != nil || status != nil || note != nil else {
+            throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status or note")
+        }
+        let (marker, conversion) = try await store.run { store throws(StoreError) -> (Marker, LatLngConversion?) in
+            let drawing = try store.drawing(named: name).drawing
+            var marker = try store.marker(number, in: name)
+            if let position {
+                marker = try store.moveMarker(number, in: name, to: position.pixel(on: drawing), author: author)
+            }
+            if let status, status != marker.status {
+                marker = try store.setStatus(status, ofMarker: number, in: name, author: author)
+            }
+            if let note, note != marker.note {
+                marker = try store.setNote(note, ofMarker: number, in: name, author: author)
+            }
+            let conversion = position?.isLatLng == true ? LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position?.zoom ?? drawing.zoom) : nil
+            return (marker, conversion)
+        }
+        return JSONResponse.make(MarkerJSON.object(marker, conversion: conversion) + "\n")
+    }
+
+    /// `status` of a PATCH body, nil when absent.
+    static func status(in body: JSONObject) throws(APIError) -> MarkerStatus? {
+        guard let text = try body.string("status") ?? nil else { return nil }
+        guard let status = MarkerStatus(rawValue: text) else {
+            throw .invalidField(body.path("status"), "expected \"open\" or \"resolved\", found \"\(text)\"")
+        }
+        return status
+    }
+
+    /// Removes a marker; its number is never given again.
+    func removeMarker(_ request: Request, name: String, number: Int) async throws -> Response {
+        let query = try QueryParameters(request)
+        try query.onlyKeys(["author"])
+        let author = query.values["author"]
+        let marker = try await store.run { store throws(StoreError) in try store.removeMarker(number, in: name, author: author) }
+        return JSONResponse.make("{\"number\":\(marker.number),\"removed\":true}\n")
+    }
+
+    /// The marker's changes, oldest first (kept after removal).
+    func history(_ request: Request, name: String, number: Int) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let entries = try await store.run { store throws(StoreError) in try store.history(of: name, number: number) }
+        guard !entries.isEmpty else { throw APIError.unknownMarker(number, drawing: name) }
+        return JSONResponse.make(HistoryJSON.object(drawing: name, number: number, entries: entries))
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,90 @@
+import Hummingbird
+import PlanMarkGeometry
+import PlanMarkRender
+import PlanMarkStore
+
+/// `GET /drawings/{name}/review.png`: the drawing rendered with its regions and numbered markers.
+///
+/// Renders run on blocking-work threads, at most `maxConcurrentRenders` at once (a render holds the
+/// decoded drawing in memory); more wait their turn.
+struct ReviewImageService: Sendable {
+    /// The renderer.
+    let renderer: ReviewRenderer
+    /// Limits simultaneous renders.
+    let gate: AsyncGate
+
+    /// Creates the service allowing `maxConcurrentRenders` renders at once.
+    init(renderer: ReviewRenderer = ReviewRenderer(), maxConcurrentRenders: Int = 2) {
+        self.renderer = renderer
+        gate = AsyncGate(limit: maxConcurrentRenders)
+    }
+
+    /// Query: `around=N` (marker number), `margin=PX` (default 200), `scale=F` in (0, 1], `status=open|resolved|all`
+    /// (default all), `legend=true|false`.
+    func respond(to request: Request, name: String, store: StoreAccess) async throws -> Response {
+        let query = try QueryParameters(request)
+        try query.onlyKeys(["around", "margin", "scale", "status", "legend"])
+        let around = try query.integer("around", minimum: 1)
+        let margin = try query.integer("margin", minimum: 0) ?? 200
+        guard margin <= 100_000 else { throw APIError.invalidField("margin", "expected at most 100000 pixels") }
+        if query.values["margin"] != nil && around == nil { throw APIError.invalidField("margin", "only meaningful with around") }
+        let scale = try query.number("scale") ?? 1
+        guard scale > 0 && scale <= 1 else { throw APIError.invalidField("scale", "expected a number in (0, 1], found \(scale)") }
+        let status = try query.status(allowAll: true)
+        let legend = try query.bool("legend") ?? false
+
+        // Everything from the store in one snapshot-free pass; the render itself is gated.
+        let (drawing, regions, markers) = try await store.run { store throws(StoreError) -> (Drawing, [Region], [Marker]) in
+            let drawing = try store.drawing(named: name).drawing
+            let regions = try store.regions(of: name)
+            var markers: [Marker] = []
+            try store.forEachMarker(in: name, status: status) { markers.append($0); return true }
+            if let around, !markers.contains(where: { $0.number == around }) {
+                _ = try store.marker(around, in: name)  // 404 for an unknown number
+                throw StoreError.unknownMarker(drawing: name, number: around)  // exists, but filtered out by status
+            }
+            return (drawing, regions, markers)
+        }
+        let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale)
+        let renderer = self.renderer
+        let png = try await gate.run {
+            try await BlockingWork.run { () throws -> [UInt8] in
+                let validator = MarkerValidator(regions: regions, size: drawing.size)
+                let reviewMarkers = markers.map { marker -> ReviewMarker in
+                    let state: ReviewMarkerState
+                    if marker.status == .resolved {
+                        state = .resolved
+                    } else if let reason = validator.validate(marker.position).reason {
+                        state = .invalid(reason)
+                    } else {
+                        state = .valid
+                    }
+                    return ReviewMarker(label: String(marker.number), position: marker.position, state: state)
+                }
+                let image: RGBAImage
+                do throws(RenderError) {
+                    image = try PNGDecoder().decode(path: drawing.imagePath)
+                } catch {
+                    throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read: \(error.description)")
+                }
+                do {
+                    let rendered = try renderer.render(drawing: image, regions: regions, markers: reviewMarkers, options: options)
+                    return try PNGEncoder().encode(rendered)
+                } catch let error as ReviewError {
+                    switch error {
+                    case .markerNotFound, .markerOffDrawing:
+                        throw APIError(.unprocessableContent, code: "marker-off-drawing", message: error.description)
+                    case .invalidScale, .invalidMargin:
+                        throw APIError.invalidField("scale", error.description)
+                    case .fontNotFound, .fontUnreadable:
+                        throw APIError(.internalServerError, code: "render-failed", message: error.description)
+                    }
+                } catch let error as RenderError {
+                    throw APIError(.internalServerError, code: "render-failed", message: error.description)
+                }
+            }
+        }
+        return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
+    }
+}

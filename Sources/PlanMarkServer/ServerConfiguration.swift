@@ -1,0 +1,80 @@
+/// How the service listens and whom it serves.
+public struct ServerConfiguration: Sendable, Hashable {
+    /// The address to bind: a hostname or an IP address.
+    public var host: String
+    /// The TCP port; 0 lets the system choose one.
+    public var port: Int
+    /// When set, every request but `/health` must carry `Authorization: Bearer <token>`.
+    public var token: String?
+    /// Request bodies larger than this are refused with 413.
+    public var maxBodyBytes: Int
+    /// When set, browsers on this origin (`*` for any) may call the service (CORS); nil sends no CORS headers.
+    public var corsOrigin: String?
+
+    /// The default body limit: 1 MiB.
+    public static let defaultMaxBodyBytes = 1 << 20
+
+    /// Creates a configuration; the defaults serve loopback port 8080 without a token.
+    public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
+                maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes, corsOrigin: String? = nil) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.maxBodyBytes = maxBodyBytes
+        self.corsOrigin = corsOrigin
+    }
+
+    /// Checks the configuration before anything is bound: a port in range, a positive body limit, a
+    /// non-empty token, and a token whenever the host is not a loopback address.
+    public func validate() throws(ServerConfigurationError) {
+        guard (0...65535).contains(port) else { throw .invalidPort(port) }
+        guard maxBodyBytes > 0 else { throw .invalidBodyLimit(maxBodyBytes) }
+        if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) { throw .invalidToken }
+        if token == nil && !Self.isLoopback(host) { throw .tokenRequired(host: host) }
+    }
+
+    /// True for `localhost`, `127.0.0.0/8` and `::1`: addresses no other machine can reach.
+    /// - Complexity: O(length of `host`).
+    public static func isLoopback(_ host: String) -> Bool {
+        let lower = host.lowercased()
+        if lower == "localhost" || lower == "::1" || lower == "[::1]" || lower == "0:0:0:0:0:0:0:1" { return true }
+        let parts = lower.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return false }
+        for part in parts {
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(part), value <= 255 else {
+                return false
+            }
+        }
+        return parts[0] == "127"
+    }
+}
+
+/// Why the service refuses to start.
+public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Listening beyond loopback without a token would open the store to anyone who can reach the host.
+    case tokenRequired(host: String)
+    /// The port is not in 0...65535.
+    case invalidPort(Int)
+    /// The body limit is not positive.
+    case invalidBodyLimit(Int)
+    /// The token is empty or contains white space.
+    case invalidToken
+    /// The token file could not be read or is empty.
+    case unreadableTokenFile(path: String, detail: String)
+
+    /// One line saying what is wrong.
+    public var description: String {
+        switch self {
+        case .tokenRequired(let host):
+            return "refusing to listen on \(host) without a token: give --token or --token-file, or listen on 127.0.0.1"
+        case .invalidPort(let port):
+            return "--port: \(port) is not in 0...65535"
+        case .invalidBodyLimit(let limit):
+            return "--max-body: \(limit) is not a positive number of bytes"
+        case .invalidToken:
+            return "--token: the token must be non-empty and contain no white space"
+        case .unreadableTokenFile(let path, let detail):
+            return "\(path): cannot read the token: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Hummingbird
+import PlanMarkFormats
+import PlanMarkGeometry
+
+/// `POST /validate`: `{"regions": <GeoJSON>, "size": [W, H], "markers": <GeoJSON or [[x, y], ...]>}`
+/// (optional `"boundary": "include"|"exclude"`, `"requireRoom": true`) -> the report of
+/// `planmark validate --report json`, written by the same `ValidationReport`.
+enum ValidateEndpoint {
+    static func respond(to request: Request, bodies: RequestBodyReader) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let body = try await bodies.jsonObject(of: request)
+        let bytes = try await BlockingWork.run { () throws -> [UInt8] in try Self.report(for: body) }
+        return JSONResponse.make(bytes)
+    }
+
+    /// Validates the request's markers and returns the JSON report's bytes.
+    /// - Complexity: O(m * k) for m markers and k edges tested per marker.
+    static func report(for body: JSONObject) throws(APIError) -> [UInt8] {
+        try body.onlyKeys(["regions", "size", "markers", "boundary", "requireRoom"])
+        guard let regionsValue = body["regions"] else { throw .invalidField(body.path("regions"), "required: a GeoJSON FeatureCollection") }
+        let regions: [Region]
+        do {
+            regions = try RegionsFile.regions(from: regionsValue, source: "request")
+        } catch {
+            throw .invalidField(subPath(error.path, of: body.path("regions")), error.message)
+        }
+        var size: DrawingSize?
+        if let value = body["size"] {
+            guard case .array(let pair) = value, pair.count == 2, case .number(let width) = pair[0], case .number(let height) = pair[1],
+                  width.isFinite, height.isFinite, width > 0, height > 0
+            else { throw .invalidField(body.path("size"), "expected [width, height], two positive numbers") }
+            size = DrawingSize(width: width, height: height)
+        }
+        var boundary = BoundaryRule.include
+        if let text = try body.string("boundary") ?? nil {
+            guard let rule = BoundaryRule(rawValue: text) else { throw .invalidField(body.path("boundary"), "expected \"include\" or \"exclude\"") }
+            boundary = rule
+        }
+        let requireRoom = try body.bool("requireRoom") ?? false
+        guard let markersValue = body["markers"] else { throw .invalidField(body.path("markers"), "required: a GeoJSON FeatureCollection or [[x, y], ...]") }
+        let rows = try markerRows(markersValue, path: body.path("markers"))
+
+        let validator = MarkerValidator(regions: regions, size: size, boundary: boundary, requireRoom: requireRoom)
+        let report = ValidationReport(format: .json, regions: validator.regions)
+        var summary = ValidationSummary()
+        var out = ReportBuffer(capacity: 64 + rows.count * 112)
+        out.append(report.header())
+        var hits: [RegionHit] = []
+        for (index, row) in rows.enumerated() {
+            let reason: InvalidReason?
+            if let position = row.position {
+                reason = validator.validate(position, hits: &hits)
+            } else {
+                hits.removeAll(keepingCapacity: true)
+                reason = .invalidCoordinate
+            }
+            report.entry(row, reason: reason, hits: hits, isFirst: index == 0, into: &out)
+            summary.count(reason)
+        }
+        out.append(report.footer(summary))
+        return out.bytes
+    }
+
+    /// Rows from a GeoJSON FeatureCollection of Points (ids as `planmark validate` gives them: the
+    /// feature's id, else `properties.id`, else its 1-based position) or from `[[x, y], ...]` (ids 1, 2, ...).
+    /// A position that is not two finite numbers is kept as a row without position (`invalid-coordinate`).
+    static func markerRows(_ value: JSONValue, path: String) throws(APIError) -> [MarkerRow] {
+        switch value {
+        case .array(let items):
+            return items.enumerated().map { index, item in
+                var position: PixelPoint?
+                if case .array(let pair) = item, pair.count == 2, case .number(let x) = pair[0], case .number(let y) = pair[1], x.isFinite, y.isFinite {
+                    position = PixelPoint(x: x, y: y)
+                }
+                return MarkerRow(id: String(index + 1), line: 0, position: position)
+            }
+        case .object:
+            guard value["type"] == .string("FeatureCollection") else { throw .invalidField(path + ".type", "expected \"FeatureCollection\"") }
+            guard case .array(let features)? = value["features"] else { throw .invalidField(path + ".features", "expected an array of features") }
+            var rows: [MarkerRow] = []
+            rows.reserveCapacity(features.count)
+            for (index, feature) in features.enumerated() {
+                let featurePath = path + ".features[\(index)]"
+                guard case .object = feature, feature["type"] == .string("Feature") else {
+                    throw .invalidField(featurePath, "expected a GeoJSON Feature object")
+                }
+                let properties = feature["properties"]
+                var id: String
+                switch feature["id"] ?? properties?["id"] {
+                case .string(let text)?: id = text
+                case .number(let number)?: id = JSONNumber.text(number)
+                default: id = ""
+                }
+                if id.isEmpty { id = String(index + 1) }
+                guard let geometry = feature["geometry"], case .object = geometry, geometry["type"] == .string("Point") else {
+                    throw .invalidField(featurePath + ".geometry", "expected a Point geometry")
+                }
+                var position: PixelPoint?
+                if case .array(let pair)? = geometry["coordinates"], pair.count >= 2,
+                   case .number(let x) = pair[0], case .number(let y) = pair[1], x.isFinite, y.isFinite {
+                    position = PixelPoint(x: x, y: y)
+                }
+                rows.append(MarkerRow(id: id, line: 0, position: position))
+            }
+            return rows
+        default:
+            throw .invalidField(path, "expected a GeoJSON FeatureCollection or an array of [x, y], found \(value.typeName)")
+        }
+    }
+
+    /// `inner` (a path from `$`) re-rooted at `outer`: `$.features[0]` under `$.regions` is `$.regions.features[0]`.
+    static func subPath(_ inner: String?, of outer: String) -> String {
+        guard let inner, inner.hasPrefix("$") else { return outer }
+        return outer + inner.dropFirst()
+    }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Logging
+import PlanMarkServer
+import PlanMarkStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `planmark-server`: serves one store over HTTP until SIGINT or SIGTERM. `planmark serve` runs it.
+@main
+struct PlanMarkServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "planmark-server",
+        abstract: "Serve a PlanMark store to map clients over HTTP (JSON, GeoJSON, PNG).",
+        discussion: """
+        Stops on SIGINT or SIGTERM: no new connections, requests in flight finish, the store is closed.
+        Exit status: 0 stopped cleanly, 1 could not start (address in use ...), 64 bad usage \
+        (e.g. a non-loopback host without a token), 66 missing store, 74 store I/O error.
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The store file (default: $PLANMARK_STORE, else planmark.sqlite).", valueName: "path"))
+    var store: String?
+
+    @Option(name: .long, help: "The address to listen on; anything but loopback requires a token.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The TCP port (0: any free port; the chosen one is logged).")
+    var port = 8080
+
+    @Option(name: .long, help: ArgumentHelp("Require 'Authorization: Bearer TOKEN' on every request but /health.", valueName: "token"))
+    var token: String?
+
+    @Option(name: .long, help: ArgumentHelp("Read the token from this file (first line).", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("The largest request body accepted, in bytes (default 1 MiB).", valueName: "bytes"))
+    var maxBody = ServerConfiguration.defaultMaxBodyBytes
+
+    @Option(name: .long, help: ArgumentHelp("Let browser clients on this origin call the service (CORS); * for any.", valueName: "origin"))
+    var corsOrigin: String?
+
+    func validate() throws {
+        if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "planmark-server")
+        let configuration: ServerConfiguration
+        do {
+            configuration = ServerConfiguration(host: host, port: port, token: try resolvedToken(), maxBodyBytes: maxBody, corsOrigin: corsOrigin)
+            try configuration.validate()
+        } catch {
+            printError("planmark-server: \(error.description)")
+            if case .unreadableTokenFile = error { throw ExitCode(66) }
+            throw ExitCode(64)
+        }
+        let path = store ?? environment("PLANMARK_STORE") ?? "planmark.sqlite"
+        let access: StoreAccess
+        do {
+            access = StoreAccess(try SQLiteStore(path: path, create: false))
+        } catch {
+            printError("planmark-server: \(error.description)")
+            switch error {
+            case .missingStore: throw ExitCode(66)
+            case .newerSchema, .refused: throw ExitCode(1)
+            default: throw ExitCode(74)
+            }
+        }
+        let host = configuration.host
+        let app = try PlanMarkApplication.application(configuration: configuration, store: access, logger: logger) { port in
+            logger.info("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(path))")
+        }
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            printError("planmark-server: \(error)")
+            throw ExitCode(1)
+        }
+        logger.info("stopped; store closed")
+    }
+
+    /// `--token`, else the first line of `--token-file`, else nil.
+    func resolvedToken() throws(ServerConfigurationError) -> String? {
+        if let token { return token }
+        guard let tokenFile else { return nil }
+        guard let file = fopen(tokenFile, "rb") else {
+            throw .unreadableTokenFile(path: tokenFile, detail: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= 64 << 10 {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        let line = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).first.map(String.init) ?? ""
+        let token = line.trimmingCharacters()
+        guard !token.isEmpty else { throw .unreadableTokenFile(path: tokenFile, detail: "the file is empty") }
+        return token
+    }
+}
+
+/// The value of environment variable `name`, nil when unset or empty.
+func environment(_ name: String) -> String? {
+    guard let value = getenv(name), value.pointee != 0 else { return nil }
+    return String(cString: value)
+}
+
+/// Writes `line` to stderr.
+func printError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+extension String {
+    /// The text without leading and trailing white space.
+    func trimmingCharacters() -> String {
+        String(self.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+    }
+}

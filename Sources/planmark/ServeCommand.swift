@@ -1,0 +1,73 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `planmark serve`: replaces this process with `planmark-server` from the same folder, so the CLI
+/// itself never links the HTTP stack.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store to map clients over HTTP (runs planmark-server from the same folder).",
+        discussion: """
+        Endpoints: GET /health, /drawings, /drawings/NAME (bounds for an image overlay), /drawings/NAME/image, \
+        /drawings/NAME/regions[?zoom=Z], /drawings/NAME/markers[?zoom=Z&status=open], /drawings/NAME/review.png; \
+        POST /drawings/NAME/markers; PATCH and DELETE /drawings/NAME/markers/N; POST /validate; GET /openapi.json.
+        Stops on SIGINT or SIGTERM after finishing requests in flight.
+        """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .long, help: "The address to listen on; anything but loopback requires a token.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The TCP port (0: any free port; the chosen one is logged).")
+    var port = 8080
+
+    @Option(name: .long, help: ArgumentHelp("Require 'Authorization: Bearer TOKEN' on every request but /health.", valueName: "token"))
+    var token: String?
+
+    @Option(name: .long, help: ArgumentHelp("Read the token from this file (first line).", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("The largest request body accepted, in bytes (default 1048576).", valueName: "bytes"))
+    var maxBody: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Let browser clients on this origin call the service (CORS); * for any.", valueName: "origin"))
+    var corsOrigin: String?
+
+    func validate() throws {
+        if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+    }
+
+    func run() throws {
+        var arguments = ["--store", storeOptions.path, "--host", host, "--port", String(port)]
+        if let token { arguments += ["--token", token] }
+        if let tokenFile { arguments += ["--token-file", tokenFile] }
+        if let maxBody { arguments += ["--max-body", String(maxBody)] }
+        if let corsOrigin { arguments += ["--cors-origin", corsOrigin] }
+        let server = Self.serverPath()
+        guard access(server, X_OK) == 0 else {
+            printError("planmark serve: planmark-server is not built; run: swift build --product planmark-server")
+            throw ExitCode(69)
+        }
+        let argv = ([server] + arguments).map { strdup($0) } + [nil]
+        execv(server, argv)
+        // Only reached when execv failed.
+        printError("planmark serve: cannot run \(server): \(String(cString: strerror(errno)))")
+        throw ExitCode(69)
+    }
+
+    /// `planmark-server` in the folder of this executable (`/proc/self/exe`, else argv[0]).
+    static func serverPath() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let executable = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        return (folder.isEmpty ? "" : folder) + "/planmark-server"
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PlanMarkGeometry
+import PlanMarkStore
+import Testing
+@testable import PlanMarkServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tests through real sockets: the in-process server on a loopback port, and the built executables.
+@Suite(.serialized) struct LiveServerTests {
+    @Test func endpointsThroughARealSocket() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application(token: "live-token").test(.live) { client in
+            #expect(client.port != nil)
+            let auth: HTTPFields = [.authorization: "Bearer live-token"]
+            #expect(try await client.get("/health").status == .ok)
+            #expect(try await client.get("/drawings").status == .unauthorized)
+            let posted = try await client.send(.post, "/drawings/plan/markers", json: #"{"lat":-50,"lng":56.25,"zoom":3}"#, headers: auth)
+            #expect(posted.status == .created)
+            let markers = try await client.get("/drawings/plan/markers?zoom=3", headers: auth)
+            #expect(features(markers).map(\.coordinates) == [[56.25, -50]])
+            let image = try await client.get("/drawings/plan/image", headers: auth)
+            #expect(pngSize(image.body)! == (2400, 1600))
+        }
+    }
+
+    @Test func serverExecutableStopsGracefullyOnSIGTERM() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        let server = try RunningServer(executable: BuiltProducts.path("planmark-server"), arguments: ["--store", fixture.storePath, "--port", "0"])
+        let port = server.port
+        // A slow request (a full-size review image) in flight when the signal arrives still completes.
+        async let slow = TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            try await client.get("/drawings/plan/review.png")
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        let status = server.stop(signal: SIGTERM)
+        let response = try await slow
+        #expect(response.status == .ok)
+        #expect(pngSize(response.body!)! == (2400, 1600))
+        #expect(status == 0, "\(server.stderr)")
+        #expect(server.stderr.contains("GET /drawings/plan/review.png 200"))
+        #expect(server.stderr.contains("stopped; store closed"))
+        // Nothing listens any more.
+        await #expect(throws: (any Error).self) {
+            try await TestClient.withClient(host: "127.0.0.1", port: port) { try await $0.get("/health") }
+        }
+        // The store is intact and usable by the CLI.
+        let cli = try ProcessRunner.run(BuiltProducts.path("planmark"), ["markers", "plan", "--store", fixture.storePath, "--format", "jsonl"])
+        #expect(cli.status == 0)
+        #expect(cli.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func planmarkServeUsesPLANMARK_STOREAndStopsOnSIGINT() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let server = try RunningServer(executable: BuiltProducts.path("planmark"), arguments: ["serve", "--port", "0", "--token", "abc"],
+                                       environment: ["PLANMARK_STORE": fixture.storePath])
+        #expect(server.stderr.contains("(store \(fixture.storePath))"))
+        let response = try await TestClient.withClient(host: "127.0.0.1", port: server.port) { client in
+            try await client.get("/drawings/plan", headers: [.authorization: "Bearer abc"])
+        }
+        #expect(response.status == .ok)
+        #expect(server.stop(signal: SIGINT) == 0)
+    }
+
+    @Test func serverRefusesNonLoopbackWithoutTokenAndMissingStore() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let open = try ProcessRunner.run(BuiltProducts.path("planmark"), ["serve", "--store", fixture.storePath, "--host", "0.0.0.0", "--port", "0"])
+        #expect(open.status == 64)
+        #expect(open.stderr.contains("refusing to listen on 0.0.0.0 without a token"))
+        let missing = try ProcessRunner.run(BuiltProducts.path("planmark-server"), ["--store", fixture.folder.appendingPathComponent("none.sqlite").path, "--port", "0"])
+        #expect(missing.status == 66)
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.appendingPathComponent("none.sqlite").path))
+        let both = try ProcessRunner.run(BuiltProducts.path("planmark"), ["serve", "--token", "a", "--token-file", "f"])
+        #expect(both.status == 64)
+    }
+
+    @Test func tokenFileIsRead() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let tokenFile = fixture.folder.appendingPathComponent("token")
+        try "from-file\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        let server = try RunningServer(
+            executable: BuiltProducts.path("planmark-server"),
+            arguments: ["--store", fixture.storePath, "--port", "0", "--token-file", tokenFile.path])
+        let (without, with) = try await TestClient.withClient(host: "127.0.0.1", port: server.port) { client in
+            (try await client.get("/drawings").status, try await client.get("/drawings", headers: [.authorization: "Bearer from-file"]).status)
+        }
+        #expect(without == .unauthorized)
+        #expect(with == .ok)
+        #expect(server.stop() == 0)
+    }
+}
+

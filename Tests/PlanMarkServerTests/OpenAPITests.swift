@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import PlanMarkServer
+
+/// `GET /openapi.json`: an OpenAPI 3.1 document describing every endpoint the router serves.
+@Suite struct OpenAPITests {
+    /// The endpoints the router serves (method, path template), written out independently of the document.
+    static let endpoints: [(String, String)] = [
+        ("get", "/health"), ("get", "/openapi.json"), ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"),
+        ("get", "/drawings/{name}/image"), ("get", "/drawings/{name}/regions"), ("get", "/drawings/{name}/markers"),
+        ("post", "/drawings/{name}/markers"), ("get", "/drawings/{name}/markers/{number}"), ("patch", "/drawings/{name}/markers/{number}"),
+        ("delete", "/drawings/{name}/markers/{number}"), ("get", "/drawings/{name}/markers/{number}/history"),
+        ("get", "/drawings/{name}/review.png"),
+    ]
+
+    @Test func documentDescribesEveryEndpoint() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application().test(.router) { client in
+            let response = try await client.get("/openapi.json")
+            #expect(response.status == .ok)
+            let document = response.object
+            #expect((document["openapi"] as? String)?.hasPrefix("3.1.") == true)
+            let paths = document["paths"] as? [String: [String: Any]] ?? [:]
+            for (method, path) in Self.endpoints {
+                #expect(paths[path]?[method] != nil, "\(method) \(path) is not documented")
+            }
+            let documented = paths.flatMap { path, item in item.keys.filter { $0 != "parameters" }.map { "\($0) \(path)" } }
+            #expect(Set(documented) == Set(Self.endpoints.map { "\($0.0) \($0.1)" }))
+            // Every documented endpoint answers something other than "no such endpoint".
+            for (method, path) in Self.endpoints {
+                let concrete = path.replacingOccurrences(of: "{name}", with: "plan").replacingOccurrences(of: "{number}", with: "1")
+                let answer = try await client.execute(uri: concrete, method: HTTPRequest.Method(method.uppercased())!, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}"))
+                #expect(answer.errorCode != "not-found", "\(method) \(concrete)")
+            }
+            // /health needs no token; the rest use the bearer scheme.
+            #expect(((paths["/health"]?["get"] as? [String: Any])?["security"] as? [Any])?.isEmpty == true)
+            #expect((document["components"] as? [String: Any]).flatMap { ($0["securitySchemes"] as? [String: Any])?["bearer"] } != nil)
+        }
+    }
+
+    /// Checks the document with the `openapi-spec-validator` package (`pip install openapi-spec-validator`).
+    @Test(.enabled(if: OpenAPITests.validatorAvailable, "python3 with openapi-spec-validator is not installed"))
+    func documentPassesTheValidator() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-openapi-\(UUID().uuidString).json")
+        try OpenAPIDocument.json.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", """
+            import json, sys
+            from openapi_spec_validator import validate
+            from openapi_spec_validator.validation import OpenAPIV31SpecValidator
+            document = json.load(open(sys.argv[1]))
+            validate(document, cls=OpenAPIV31SpecValidator)
+            print("valid")
+            """, file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "valid\n")
+    }
+
+    static let validatorAvailable: Bool = {
+        (try? ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import openapi_spec_validator"]).status) == 0
+    }()
+}

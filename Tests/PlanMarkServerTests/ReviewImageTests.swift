@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import PlanMarkServer
+
+/// `GET /drawings/{name}/review.png` through the renderer.
+@Suite struct ReviewImageTests {
+    @Test func wholeSheetScaledAndCropped() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
+        _ = try fixture.store.setStatus(.resolved, ofMarker: 2, in: "plan", author: nil)
+        try await fixture.application().test(.router) { client in
+            let whole = try await client.get("/drawings/plan/review.png")
+            #expect(whole.status == .ok)
+            #expect(whole.headers[.contentType] == "image/png")
+            #expect(pngSize(whole.body)! == (2400, 1600))
+            let half = try await client.get("/drawings/plan/review.png?scale=0.5&legend=true&status=open")
+            #expect(pngSize(half.body)! == (1200, 800))
+            // A square of 2 x 100 pixels around marker 1, well inside the sheet.
+            let crop = try await client.get("/drawings/plan/review.png?around=1&margin=100")
+            #expect(pngSize(crop.body)! == (200, 200))
+        }
+    }
+
+    @Test(arguments: [
+        ("/drawings/plan/review.png?around=9", 404, "unknown-marker"),
+        ("/drawings/plan/review.png?around=2&status=open", 404, "unknown-marker"),
+        ("/drawings/plan/review.png?scale=2", 400, "invalid-field"),
+        ("/drawings/plan/review.png?scale=0", 400, "invalid-field"),
+        ("/drawings/plan/review.png?margin=10", 400, "invalid-field"),
+        ("/drawings/plan/review.png?status=done", 400, "invalid-field"),
+    ])
+    func badReviewRequests(path: String, status: Int, code: String) async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
+        _ = try fixture.store.setStatus(.resolved, ofMarker: 2, in: "plan", author: nil)
+        try await fixture.application().test(.router) { client in
+            let response = try await client.get(path)
+            #expect(response.status.code == status)
+            #expect(response.errorCode == code)
+        }
+    }
+}

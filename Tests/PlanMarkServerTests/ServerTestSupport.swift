@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkStore
+import Testing
+@testable import PlanMarkServer
+
+/// A temporary store holding the sample drawing (2400x1600, Leaflet, zoom 8) with its regions, and
+/// the application over it.
+struct ServerFixture {
+    /// The repository's root folder.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The sample drawing's image.
+    static let samplePlan = repositoryRoot.appendingPathComponent("Drawings/sample/plan.png").path
+    /// The sample drawing's regions.
+    static let sampleRegions = repositoryRoot.appendingPathComponent("Drawings/sample/regions.geojson").path
+
+    /// The temporary folder.
+    let folder: URL
+    /// The store file.
+    let storePath: String
+    /// The store.
+    let store: SQLiteStore
+
+    /// Creates a store with the sample drawing named `plan` (and any `extra` drawings).
+    init(extra: [NewDrawing] = []) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        storePath = folder.appendingPathComponent("store.sqlite").path
+        store = try SQLiteStore(path: storePath, create: true)
+        let regions = try RegionsFile.read(path: Self.samplePlanRegionsPath)
+        _ = try store.addDrawing(NewDrawing(name: "plan", imagePath: Self.samplePlan), regions: regions)
+        for drawing in extra { _ = try store.addDrawing(drawing, regions: regions) }
+    }
+
+    static var samplePlanRegionsPath: String { sampleRegions }
+
+    /// The router-level application (no socket).
+    func application(token: String? = nil, maxBody: Int = ServerConfiguration.defaultMaxBodyBytes, corsOrigin: String? = nil,
+                     logger: Logger = quietLogger) throws -> some ApplicationProtocol
+    {
+        try PlanMarkApplication.application(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, token: token, maxBodyBytes: maxBody, corsOrigin: corsOrigin),
+            store: StoreAccess(store), logger: logger)
+    }
+
+    /// Removes the folder.
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+/// A logger that drops everything below errors.
+let quietLogger: Logger = {
+    var logger = Logger(label: "test")
+    logger.logLevel = .error
+    return logger
+}()
+
+extension TestResponse {
+    /// The body as text.
+    var text: String { String(buffer: body) }
+
+    /// The body parsed as JSON.
+    var json: Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) }
+
+    /// `error.code` of a JSON error body.
+    var errorCode: String? { ((json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String }
+
+    /// `error.message` of a JSON error body.
+    var errorMessage: String? { ((json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String }
+
+    /// The body as a JSON object.
+    var object: [String: Any] { (json as? [String: Any]) ?? [:] }
+}
+
+extension TestClientProtocol {
+    /// POSTs or PATCHes `json` text.
+    func send(_ method: HTTPRequest.Method, _ uri: String, json: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        var all: HTTPFields = [.contentType: "application/json"]
+        all.append(contentsOf: headers)
+        return try await execute(uri: uri, method: method, headers: all, body: ByteBuffer(string: json))
+    }
+
+    /// GETs `uri`.
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await execute(uri: uri, method: .get, headers: headers)
+    }
+}
+
+/// The `[lng, lat]` or `[x, y]` coordinates and properties of every Point feature of a GeoJSON response.
+/// Coordinates are read from the text with `Double(String)` (correctly rounded), not through
+/// JSONSerialization, whose number parsing on Linux can be off by a few units in the last place.
+func features(_ response: TestResponse) -> [(coordinates: [Double], properties: [String: Any])] {
+    let list = response.object["features"] as? [[String: Any]] ?? []
+    let points = response.text.matches(of: /"coordinates":\[([^\[\],]+),([^\[\],]+)\]/).map { [Double($0.1)!, Double($0.2)!] }
+    return list.enumerated().map { index, feature in
+        (index < points.count ? points[index] : [], feature["properties"] as? [String: Any] ?? [:])
+    }
+}
+
+/// Width and height from a PNG's IHDR chunk; nil when the bytes are not a PNG.
+func pngSize(_ buffer: ByteBuffer) -> (width: Int, height: Int)? {
+    let bytes = Array(buffer.readableBytesView)
+    guard bytes.count >= 24, bytes[0..<8] == [137, 80, 78, 71, 13, 10, 26, 10] else { return nil }
+    func be32(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+    return (be32(16), be32(20))
+}
+
+/// Built executables next to the test bundle.
+enum BuiltProducts {
+    /// The folder holding the test bundle and the built executables.
+    static let folder: URL = {
+        var candidates: [URL] = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        for bundle in Bundle.allBundles { candidates.append(bundle.bundleURL.deletingLastPathComponent()) }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("planmark").path) } ?? candidates[0]
+    }()
+
+    /// The path of executable `name`.
+    static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+}
