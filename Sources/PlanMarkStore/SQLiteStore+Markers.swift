@@ -5,11 +5,11 @@ import PlanMarkGeometry
 extension SQLiteStore {
     /// Validates `position` against the drawing and stores a new marker with the next number. In
     /// single-marker mode the existing markers are removed first (their history says which replaced them).
-    /// - Complexity: O(region vertices) to rebuild the validator, plus O(log n) for the insert.
+    /// - Complexity: O(log n) for the insert, plus O(region vertices) when the regions changed since the last write.
     public func addMarker(to name: String, at position: PixelPoint, note: String?, author: String?) throws(StoreError) -> Marker {
         try write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
-            let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
+            let validator = try currentValidator(db, for: drawing)
             let verdict = validator.validate(position)
             if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
             let now = Timestamp.now()
@@ -79,7 +79,7 @@ extension SQLiteStore {
         try write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             var marker = try Self.fetchMarker(db, drawing, number)
-            let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
+            let validator = try currentValidator(db, for: drawing)
             let verdict = validator.validate(position)
             if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
             let old = MarkerState(x: marker.position.x, y: marker.position.y, rooms: marker.rooms)

@@ -16,6 +16,8 @@ public final class SQLiteStore: AnnotationStore {
     public let path: String
     /// The connection pool (one writer, concurrent readers).
     let pool: DatabasePool
+    /// Validators by drawing, reused while the drawing's regions are unchanged.
+    let validatorCache = ValidatorCache()
 
     /// How long a writer waits for another process's transaction before giving up.
     public static let busyTimeout: Double = 10
