@@ -67,6 +67,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding).")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels
 
+    @Option(name: .long, help: ArgumentHelp("zlib level of the output, 0 (fastest) to 9 (smallest).", valueName: "level"))
+    var compression: Int = PNGEncoder.defaultCompressionLevel
+
     @Flag(name: .long, help: "Print how long decoding, drawing and encoding took, on stderr.")
     var timings = false
 
@@ -88,6 +91,7 @@ struct RenderCommand: ParsableCommand {
         guard scale > 0 && scale <= 1 else { throw ValidationError("--scale must be greater than 0 and at most 1") }
         guard margin >= 0 else { throw ValidationError("--margin must not be negative") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        guard (0...9).contains(compression) else { throw ValidationError("--compression takes a level from 0 to 9") }
         guard !output.isEmpty else { throw ValidationError("-o needs a file name or -") }
     }
 
@@ -166,7 +170,7 @@ struct RenderCommand: ParsableCommand {
         endPhase("draw")
         defer { endPhase("encode+write") }
         do {
-            let encoder = PNGEncoder()
+            let encoder = PNGEncoder(compressionLevel: compression)
             if output == "-" {
                 let bytes = try encoder.encode(rendered)
                 do {
