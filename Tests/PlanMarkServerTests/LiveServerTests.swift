@@ -39,7 +39,8 @@ import Glibc
         async let slow = TestClient.withClient(host: "127.0.0.1", port: port) { client in
             try await client.get("/drawings/plan/review.png")
         }
-        try await Task.sleep(for: .milliseconds(150))
+        // Long enough for the request to arrive on a loaded machine; the debug render takes over a second.
+        try await Task.sleep(for: .milliseconds(600))
         let status = server.stop(signal: SIGTERM)
         let response = try await slow
         #expect(response.status == .ok)
