@@ -13,6 +13,26 @@ public struct BatchValidation {
         report = ValidationReport(format: format, regions: validator.regions)
     }
 
+    /// Validates `rows` and formats their report entries (the first one without a leading comma).
+    /// - Complexity: O(n * k) for n rows and k edges tested per row.
+    func validateAndFormat(_ rows: [MarkerRow]) -> (ReportBuffer, ValidationSummary) {
+        var out = ReportBuffer(capacity: rows.count * 112)
+        var summary = ValidationSummary()
+        var hits: [RegionHit] = []
+        for (index, row) in rows.enumerated() {
+            let reason: InvalidReason?
+            if let position = row.position {
+                reason = validator.validate(position, hits: &hits)
+            } else {
+                hits.removeAll(keepingCapacity: true)
+                reason = .invalidCoordinate
+            }
+            report.entry(row, reason: reason, hits: hits, isFirst: index == 0, into: &out)
+            summary.count(reason)
+        }
+        return (out, summary)
+    }
+
     /// Reads every row of `reader`, validates it, and hands report text to `write` in input order.
     /// `progress` is called after each batch with the number of markers done.
     /// - Complexity: O(n * k) for n markers and k edges tested per marker, spread over the cores;
@@ -25,35 +45,15 @@ public struct BatchValidation {
         var summary = ValidationSummary()
         var wroteHeading = false
         try write(Array(report.header().utf8))
-        while let rows = try reader.nextBatch() {
-            let isFirstBatch = summary.total == 0
-            let parts = rows.count < 4096 ? 1 : processorCount * 2
-            let step = (rows.count + parts - 1) / parts
-            let results: [(ReportBuffer, ValidationSummary)] = parallelMap(parts) { part in
-                var out = ReportBuffer()
-                var partSummary = ValidationSummary()
-                var hits: [RegionHit] = []
-                let lower = part * step, upper = min(rows.count, lower + step)
-                guard lower < upper else { return (out, partSummary) }
-                out.bytes.reserveCapacity((upper - lower) * 112)
-                for index in lower..<upper {
-                    let row = rows[index]
-                    let reason: InvalidReason?
-                    if let position = row.position {
-                        reason = validator.validate(position, hits: &hits)
-                    } else {
-                        hits.removeAll(keepingCapacity: true)
-                        reason = .invalidCoordinate
-                    }
-                    report.entry(row, reason: reason, hits: hits, isFirst: isFirstBatch && index == 0, into: &out)
-                    partSummary.count(reason)
-                }
-                return (out, partSummary)
-            }
+        while let results = try reader.nextBlock({ rows in validateAndFormat(rows) }) {
             for (text, partSummary) in results {
                 if report.format == .text && !wroteHeading && partSummary.invalid > 0 {
                     try write(Array(report.textTableHeading().utf8))
                     wroteHeading = true
+                }
+                // Each part's first entry has no comma; parts after the first need one in json.
+                if report.format == .json && summary.total > 0 && partSummary.total > 0 {
+                    try write(Array(",".utf8))
                 }
                 try write(text.bytes)
                 summary.merge(partSummary)

@@ -116,7 +116,30 @@ public struct MarkerFileReader {
     }
 
     private mutating func fillPending() throws(FormatError) {
-        guard let parser else { return }
+        if let pieces = try nextBlock({ $0 }) {
+            pending = Array(pieces.joined())
+            pendingStart = 0
+        }
+    }
+
+    /// Reads the next block of rows and hands it to `transform` in pieces, on all cores; returns the
+    /// results in file order, or nil at the end of the file. Parsing and the caller's work on a piece
+    /// run in one task, so rows never have to be gathered in one array.
+    /// - Complexity: O(bytes in the block), spread over the cores.
+    public mutating func nextBlock<T>(_ transform: ([MarkerRow]) -> T) throws(FormatError) -> [T]? {
+        if pendingStart < pending.count {
+            // Rows already parsed (GeoJSON, or left by `nextBatch`): up to a block's worth of them.
+            let end = min(pending.count, pendingStart + Self.rowsPerBlock)
+            let rows = pending[pendingStart..<end]
+            pendingStart = end
+            let parts = rows.count < 4096 ? 1 : processorCount * 2
+            let step = (rows.count + parts - 1) / parts
+            return parallelMap(parts) { part in
+                let lower = rows.startIndex + part * step
+                return transform(Array(rows[lower..<min(rows.endIndex, lower + step)]))
+            }
+        }
+        guard let parser, !(atEnd && buffer.isEmpty) else { return nil }
         // Gather a block of complete lines (or the rest of the file).
         var cut = 0
         while true {
@@ -136,42 +159,40 @@ public struct MarkerFileReader {
                 try readMore()
             }
         }
-        if cut == 0 { return }
-        let firstLine = nextLine
-        let firstRow = nextRow
-        let rows: [MarkerRow] = try buffer.withUnsafeBufferPointer { (all) throws(FormatError) -> [MarkerRow] in
+        if cut == 0 { return nil }
+        var line = nextLine, row = nextRow
+        let results: [Result<T, FormatError>] = buffer.withUnsafeBufferPointer { all in
             let block = UnsafeBufferPointer(rebasing: all[0..<cut])
             let pieces = Self.split(block, into: processorCount * 2)
             var starts: [(line: Int, row: Int)] = []
-            var line = firstLine, row = firstRow
             for piece in pieces {
                 starts.append((line, row))
                 let counts = CSVMarkerParser.lineCounts(UnsafeBufferPointer(rebasing: block[piece]))
                 line += counts.lines
                 row += counts.rows
             }
-            let parsed: [Result<[MarkerRow], FormatError>] = parallelMap(pieces.count) { index in
+            return parallelMap(pieces.count) { index in
                 var rows: [MarkerRow] = []
                 do throws(FormatError) {
                     try parser.parse(UnsafeBufferPointer(rebasing: block[pieces[index]]),
                                      firstLine: starts[index].line, firstRow: starts[index].row, into: &rows)
-                    return .success(rows)
                 } catch {
                     return .failure(error)
                 }
+                return .success(transform(rows))
             }
-            var rows: [MarkerRow] = []
-            rows.reserveCapacity(parsed.reduce(0) { total, result in total + ((try? result.get())?.count ?? 0) })
-            for result in parsed { rows.append(contentsOf: try result.get()) }
-            return rows
         }
-        let counts = buffer.withUnsafeBufferPointer { CSVMarkerParser.lineCounts(UnsafeBufferPointer(rebasing: $0[0..<cut])) }
-        nextLine += counts.lines
-        nextRow += counts.rows
+        nextLine = line
+        nextRow = row
         buffer.removeSubrange(0..<cut)
-        pending = rows
-        pendingStart = 0
+        var values: [T] = []
+        values.reserveCapacity(results.count)
+        for result in results { values.append(try result.get()) }
+        return values
     }
+
+    /// Rows handed out per block when they are already parsed.
+    static let rowsPerBlock = 1 << 17
 
     /// Splits `block` into about `parts` ranges that end at line breaks.
     static func split(_ block: UnsafeBufferPointer<UInt8>, into parts: Int) -> [Range<Int>] {
