@@ -1,18 +1,17 @@
-import Foundation
 import GRDB
 import PlanMarkGeometry
 
 /// The validators of a store's drawings, kept between writes: building one reads and indexes every
 /// region, which costs more than the marker write itself. An entry is valid for one regions revision
 /// of its drawing, so a change by any process (which bumps the revision) is seen at the next write.
+///
+/// Used only inside write transactions, which the pool's single writer runs one at a time; that
+/// serialisation is its lock (hence `@unchecked Sendable`).
 final class ValidatorCache: @unchecked Sendable {
-    private let lock = NSLock()
     private var entries: [Int64: (revision: Int, validator: MarkerValidator)] = [:]
 
     /// The cached validator of `drawing` at its current regions revision, if any.
     func validator(for drawing: Drawing) -> MarkerValidator? {
-        lock.lock()
-        defer { lock.unlock() }
         guard let id = drawing.id, let entry = entries[id], entry.revision == drawing.regionsRevision else { return nil }
         return entry.validator
     }
@@ -20,15 +19,13 @@ final class ValidatorCache: @unchecked Sendable {
     /// Keeps `validator` for `drawing` at its current regions revision.
     func store(_ validator: MarkerValidator, for drawing: Drawing) {
         guard let id = drawing.id else { return }
-        lock.lock()
         entries[id] = (drawing.regionsRevision, validator)
-        lock.unlock()
     }
 }
 
 extension SQLiteStore {
     /// The validator for `drawing` as stored in `db`: from the cache when its regions revision is
-    /// unchanged, else built from the stored regions and cached.
+    /// unchanged, else built from the stored regions and cached. Call it inside a write transaction only.
     /// - Complexity: O(1) on a hit; O(region vertices) to rebuild.
     func currentValidator(_ db: Database, for drawing: Drawing) throws -> MarkerValidator {
         if let cached = validatorCache.validator(for: drawing) { return cached }
