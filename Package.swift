@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats"]),
         .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"], exclude: ["Fixtures"]),
-        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender"]),
+        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PlanMarkServerTests",
             dependencies: [
