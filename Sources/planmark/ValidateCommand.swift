@@ -57,17 +57,17 @@ struct ValidateCommand: ParsableCommand {
         }
         let validator = MarkerValidator(regions: regionList, size: size, boundary: boundary, requireRoom: requireRoom)
         let batch = BatchValidation(validator: validator, format: report)
-        let out = StandardOutput()
+        let out = BackgroundWriter()
         let showProgress = stderrIsTerminal
         let summary: ValidationSummary
         do {
-            summary = try batch.run(&reader, write: { try out.write($0) }, progress: { done in
+            summary = try batch.run(&reader, write: { out.write($0) }, progress: { done in
                 if showProgress { printProgress("validated \(done) markers") }
             })
-            try out.flush()
+            try out.finish()
             if showProgress { printProgress(nil) }
         } catch let error as FormatError {
-            try? out.flush()
+            try? out.finish()
             throw fail(error)
         } catch let error as OutputError {
             printError(error.description)
