@@ -15,6 +15,12 @@ public struct ReportBuffer: Sendable {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends bytes prepared in advance.
+    @inlinable
+    public mutating func append(bytes more: [UInt8]) {
+        bytes.append(contentsOf: more)
+    }
+
     /// Appends text.
     @inlinable
     public mutating func append(_ text: String) {

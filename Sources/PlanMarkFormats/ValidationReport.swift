@@ -21,6 +21,8 @@ public struct ValidationReport: Sendable {
     let regionIDs: [String]
     let regionKinds: [RegionKind]
     let quotedRegionIDs: [String]
+    /// Each region's JSON entry up to its location: `{"id":"R1","kind":"room","location":"`.
+    let regionEntryPrefixes: [[UInt8]]
 
     /// Creates a report for results against `regions` (the validator's list, in order).
     public init(format: ValidationReportFormat, regions: [Region]) {
@@ -28,6 +30,9 @@ public struct ValidationReport: Sendable {
         regionIDs = regions.map(\.id)
         regionKinds = regions.map(\.kind)
         quotedRegionIDs = regions.map { JSONString.quoted($0.id) }
+        regionEntryPrefixes = regions.map { region in
+            Array("{\"id\":\(JSONString.quoted(region.id)),\"kind\":\"\(region.kind.rawValue)\",\"location\":\"".utf8)
+        }
     }
 
     /// Text before the first marker.
@@ -120,18 +125,39 @@ public struct ValidationReport: Sendable {
             out.append(",\"x\":null,\"y\":null")
         }
         if let reason {
-            out.append(",\"valid\":false,\"reason\":\""); out.append(reason.rawValue); out.append("\"")
+            out.append(",\"valid\":false,\"reason\":\"")
+            out.append(Self.text(reason))
+            out.append("\"")
         } else {
             out.append(",\"valid\":true,\"reason\":null")
         }
         out.append(",\"regions\":[")
         for (k, hit) in hits.enumerated() {
             if k > 0 { out.append(",") }
-            out.append("{\"id\":"); out.append(quotedRegionIDs[hit.regionIndex])
-            out.append(",\"kind\":\""); out.append(regionKinds[hit.regionIndex].rawValue)
-            out.append("\",\"location\":\""); out.append(hit.location.rawValue); out.append("\"}")
+            out.append(bytes: regionEntryPrefixes[hit.regionIndex])
+            out.append(Self.text(hit.location))
+            out.append("\"}")
         }
         out.append("]}")
+    }
+
+    /// A reason's name as static text (no string to count references to).
+    static func text(_ reason: InvalidReason) -> StaticString {
+        switch reason {
+        case .invalidCoordinate: return "invalid-coordinate"
+        case .outsideDrawing: return "outside-drawing"
+        case .outsideAllowedArea: return "outside-allowed-area"
+        case .outsideRooms: return "outside-rooms"
+        }
+    }
+
+    /// A location's name as static text.
+    static func text(_ location: PointLocation) -> StaticString {
+        switch location {
+        case .inside: return "inside"
+        case .boundary: return "boundary"
+        case .outside: return "outside"
+        }
     }
 
     func csvField(_ text: String) -> String {
