@@ -19,15 +19,16 @@ public struct BatchValidation {
         var out = ReportBuffer(capacity: rows.count * 112)
         var summary = ValidationSummary()
         var hits: [RegionHit] = []
-        for (index, row) in rows.enumerated() {
+        for index in rows.indices {
             let reason: InvalidReason?
-            if let position = row.position {
+            if let position = rows[index].position {
                 reason = validator.validate(position, hits: &hits)
             } else {
                 hits.removeAll(keepingCapacity: true)
                 reason = .invalidCoordinate
             }
-            report.entry(row, reason: reason, hits: hits, isFirst: index == 0, into: &out)
+            // Passing the element in place lends it to `entry` without copying its strings.
+            report.entry(rows[index], reason: reason, hits: hits, isFirst: index == 0, into: &out)
             summary.count(reason)
         }
         return (out, summary)
