@@ -33,6 +33,11 @@ public struct ReportBuffer: Sendable {
     public mutating func appendNumber(_ value: Double) {
         if value == value.rounded(.towardZero) && abs(value) < 9_007_199_254_740_992 {
             appendInteger(Int64(value))
+        } else if abs(value) < 4_503_599_627_370_496 && (value * 2) == (value * 2).rounded(.towardZero) {
+            // A half-integer (common for pixel centres): its shortest form is the integer part and ".5".
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            appendInteger(Int64(abs(value).rounded(.towardZero)))
+            append(".5")
         } else {
             append(JSONNumber.text(value))
         }

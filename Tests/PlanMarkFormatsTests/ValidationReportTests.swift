@@ -56,3 +56,25 @@ private func ring(_ list: [[Double]]) -> [PixelPoint] { list.map { PixelPoint(x:
         #expect(JSONNumber.text(value) == text)
     }
 }
+
+/// The byte writer spells numbers exactly as `JSONNumber.text` does (the reference: Swift's own
+/// shortest round-trip `description`, with integers and `-0` as JavaScript prints them).
+@Suite struct ReportBufferTests {
+    @Test(arguments: [0.5, -0.5, 1.5, -1.5, 1234.5, -0.0, 0, 40, 12.25, 1e-7, 4503599627370495.5, 2251799813685247.5,
+                      9007199254740991, 9007199254740992, 1e300, -7.125, 0.1, 123456789.5, 3e15 + 0.5])
+    func numbersMatchJSONNumber(_ value: Double) {
+        var buffer = ReportBuffer()
+        buffer.appendNumber(value)
+        #expect(buffer.text == JSONNumber.text(value))
+    }
+
+    @Test func randomHalfAndQuarterPixels() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20000 {
+            let value = Double(Int.random(in: -40_000_000...40_000_000, using: &generator)) / [1, 2, 4, 8, 1000].randomElement(using: &generator)!
+            var buffer = ReportBuffer()
+            buffer.appendNumber(value)
+            #expect(buffer.text == JSONNumber.text(value), "\(value)")
+        }
+    }
+}
