@@ -233,7 +233,10 @@ public struct MarkerFileReader {
         return rows
     }
 
-    static func row(from feature: JSONValue, index: Int, source: String) throws(FormatError) -> MarkerRow {
+    /// One GeoJSON Point feature as a row: its id is the feature's `id`, else `properties.id`, else its
+    /// 1-based position; a position that is not two finite numbers gives a row without position.
+    /// Errors name the feature's JSON path (`$.features[index]...`).
+    public static func row(from feature: JSONValue, index: Int, source: String) throws(FormatError) -> MarkerRow {
         let path = "$.features[\(index)]"
         guard case .object = feature, feature["type"] == .string("Feature") else {
             throw FormatError(.malformed, source: source, path: path, message: "expected a GeoJSON Feature object")

@@ -80,27 +80,11 @@ enum ValidateEndpoint {
             var rows: [MarkerRow] = []
             rows.reserveCapacity(features.count)
             for (index, feature) in features.enumerated() {
-                let featurePath = path + ".features[\(index)]"
-                guard case .object = feature, feature["type"] == .string("Feature") else {
-                    throw .invalidField(featurePath, "expected a GeoJSON Feature object")
+                do {
+                    rows.append(try MarkerFileReader.row(from: feature, index: index, source: "request"))
+                } catch {
+                    throw .invalidField(subPath(error.path, of: path), error.message)
                 }
-                let properties = feature["properties"]
-                var id: String
-                switch feature["id"] ?? properties?["id"] {
-                case .string(let text)?: id = text
-                case .number(let number)?: id = JSONNumber.text(number)
-                default: id = ""
-                }
-                if id.isEmpty { id = String(index + 1) }
-                guard let geometry = feature["geometry"], case .object = geometry, geometry["type"] == .string("Point") else {
-                    throw .invalidField(featurePath + ".geometry", "expected a Point geometry")
-                }
-                var position: PixelPoint?
-                if case .array(let pair)? = geometry["coordinates"], pair.count >= 2,
-                   case .number(let x) = pair[0], case .number(let y) = pair[1], x.isFinite, y.isFinite {
-                    position = PixelPoint(x: x, y: y)
-                }
-                rows.append(MarkerRow(id: id, line: 0, position: position))
             }
             return rows
         default:
