@@ -19,7 +19,7 @@ extension APIError {
             self.init(.badRequest, code: "invalid-field", message: message)
         case .input(let formatError):
             self.init(.badRequest, code: "invalid-field", message: formatError.description)
-        case .missingStore, .newerSchema, .notPNG, .missingImage, .io:
+        case .missingStore, .newerSchema, .notPNG, .missingImage, .io, .busy:
             self.init(.internalServerError, code: "store-error", message: error.description)
         }
     }

@@ -112,7 +112,7 @@ public final class SQLiteStore: AnnotationStore {
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return .io("\(path): the store stayed locked by another process for more than \(Int(busyTimeout)) s")
+                return .busy(path: path, seconds: Int(busyTimeout))
             case .SQLITE_NOTADB:
                 return .io("\(path): not an SQLite database")
             case .SQLITE_CANTOPEN:

@@ -25,6 +25,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case input(FormatError)
     /// A value given by the user is out of range (e.g. a non-finite zoom).
     case invalidArgument(String)
+    /// Another writer held the store's lock for longer than the busy timeout; trying again later may work.
+    case busy(path: String, seconds: Int)
     /// SQLite or the file system failed.
     case io(String)
 
@@ -53,6 +55,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return error.description
         case .invalidArgument(let message):
             return message
+        case .busy(let path, let seconds):
+            return "\(path): the store stayed locked by another process for more than \(seconds) s"
         case .io(let message):
             return "store: \(message)"
         }

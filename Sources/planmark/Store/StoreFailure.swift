@@ -20,7 +20,7 @@ func fail(_ error: StoreError) -> ExitCode {
         return ExitCode(Exit.dataError)
     case .invalidArgument:
         return ExitCode(Exit.usage)
-    case .io:
+    case .io, .busy:
         return ExitCode(Exit.ioError)
     case .input:
         return ExitCode(Exit.dataError)
