@@ -19,14 +19,19 @@ public final class SQLiteStore: AnnotationStore {
     /// Validators by drawing, reused while the drawing's regions are unchanged.
     let validatorCache = ValidatorCache()
 
-    /// How long a writer waits for another process's transaction before giving up.
+    /// How long a writer waits for another process's transaction before giving up, by default.
     public static let busyTimeout: Double = 10
+    /// How long this store's writers wait for another process's transaction before giving up.
+    public let busyTimeout: Double
 
     /// Opens the store at `path`, upgrading an older schema. A missing file is created only when
     /// `create`; a store written by a newer PlanMark is refused.
     /// - Parameter migrateUpTo: test hook: apply migrations only up to this identifier.
-    public init(path: String, create: Bool, migrateUpTo: String? = nil) throws(StoreError) {
+    /// - Parameter busyTimeout: seconds a writer waits for another process's lock before `StoreError.busy`.
+    public init(path: String, create: Bool, busyTimeout: Double = SQLiteStore.busyTimeout,
+                migrateUpTo: String? = nil) throws(StoreError) {
         self.path = path
+        self.busyTimeout = busyTimeout
         var info = stat()
         if stat(path, &info) != 0 {
             guard create, errno == ENOENT else {
@@ -37,19 +42,19 @@ public final class SQLiteStore: AnnotationStore {
             throw .io("\(path): is a directory, not a store")
         }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
         configuration.label = "PlanMarkStore"
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw Self.storeError(error, path: path)
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
-        try Self.migrate(pool, path: path, upTo: migrateUpTo)
+        try Self.migrate(pool, path: path, upTo: migrateUpTo, busyTimeout: busyTimeout)
     }
 
     /// Refuses newer stores and foreign databases, then applies the migrations this store lacks.
-    static func migrate(_ pool: DatabasePool, path: String, upTo target: String?) throws(StoreError) {
+    static func migrate(_ pool: DatabasePool, path: String, upTo target: String?, busyTimeout: Double) throws(StoreError) {
         let migrator = StoreSchema.migrator
         do {
             let (applied, objectCount) = try pool.read { db in
@@ -70,7 +75,7 @@ public final class SQLiteStore: AnnotationStore {
                 if !nowApplied.contains(target) { throw error }
             }
         } catch {
-            throw storeError(error, path: path)
+            throw storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
@@ -93,7 +98,7 @@ public final class SQLiteStore: AnnotationStore {
             }
             return result!
         } catch {
-            throw Self.storeError(error, path: path)
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
@@ -102,17 +107,17 @@ public final class SQLiteStore: AnnotationStore {
         do {
             return try pool.read(body)
         } catch {
-            throw Self.storeError(error, path: path)
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
     /// Maps GRDB and SQLite errors to `StoreError`.
-    static func storeError(_ error: any Error, path: String) -> StoreError {
+    static func storeError(_ error: any Error, path: String, busyTimeout: Double) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return .busy(path: path, seconds: Int(busyTimeout))
+                return .busy(path: path, seconds: Int(busyTimeout.rounded(.up)))
             case .SQLITE_NOTADB:
                 return .io("\(path): not an SQLite database")
             case .SQLITE_CANTOPEN:
