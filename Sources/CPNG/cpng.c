@@ -231,15 +231,8 @@ cpng_status cpng_reader_read_header(cpng_reader *r, cpng_header *header) {
     return CPNG_OK;
 }
 
-cpng_status cpng_reader_read_rgba(cpng_reader *r, uint8_t *pixels, size_t size) {
-    if (r == NULL || pixels == NULL || r->state != READER_HEADER) return CPNG_ERR_USAGE;
-    const size_t stride = (size_t)r->header.width * 4;
-    if (r->header.height != 0 && stride > SIZE_MAX / r->header.height) return CPNG_ERR_USAGE;
-    if (size != stride * r->header.height) {
-        snprintf(r->diag.message, sizeof r->diag.message, "pixel buffer size mismatch");
-        return CPNG_ERR_USAGE;
-    }
-    if (setjmp(png_jmpbuf(r->png))) return cpng_reader_fail(r);
+/// Asks libpng to normalise every row to 8-bit RGBA; returns the number of interlace passes.
+static int cpng_reader_set_rgba(cpng_reader *r) {
     png_structp png = r->png;
     const int color_type = r->header.color_type;
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
@@ -250,6 +243,20 @@ cpng_status cpng_reader_read_rgba(cpng_reader *r, uint8_t *pixels, size_t size) 
     if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !r->header.has_trns) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
     const int passes = png_set_interlace_handling(png);
     png_read_update_info(png, r->info);
+    return passes;
+}
+
+cpng_status cpng_reader_read_rgba(cpng_reader *r, uint8_t *pixels, size_t size) {
+    if (r == NULL || pixels == NULL || r->state != READER_HEADER) return CPNG_ERR_USAGE;
+    const size_t stride = (size_t)r->header.width * 4;
+    if (r->header.height != 0 && stride > SIZE_MAX / r->header.height) return CPNG_ERR_USAGE;
+    if (size != stride * r->header.height) {
+        snprintf(r->diag.message, sizeof r->diag.message, "pixel buffer size mismatch");
+        return CPNG_ERR_USAGE;
+    }
+    if (setjmp(png_jmpbuf(r->png))) return cpng_reader_fail(r);
+    png_structp png = r->png;
+    const int passes = cpng_reader_set_rgba(r);
     if (png_get_rowbytes(png, r->info) != stride || png_get_bit_depth(png, r->info) != 8 ||
         png_get_channels(png, r->info) != 4) {
         png_error(png, "unexpected row layout after normalising to RGBA");
@@ -259,6 +266,33 @@ cpng_status cpng_reader_read_rgba(cpng_reader *r, uint8_t *pixels, size_t size) 
         for (uint32_t y = 0; y < r->header.height; y++) png_read_row(png, pixels + (size_t)y * stride, NULL);
     }
     png_read_end(png, NULL);
+    r->state = READER_DONE;
+    return CPNG_OK;
+}
+
+cpng_status cpng_reader_check_rows(cpng_reader *r) {
+    if (r == NULL || r->state != READER_HEADER) return CPNG_ERR_USAGE;
+    // Rows are normalised exactly as cpng_reader_read_rgba does, into one reused row buffer, so the
+    // whole IDAT stream, its CRCs, filters and palette indices are checked with memory for one row only.
+    uint8_t *volatile row = NULL;
+    if (setjmp(png_jmpbuf(r->png))) {
+        free(row);
+        return cpng_reader_fail(r);
+    }
+    png_structp png = r->png;
+    const int passes = cpng_reader_set_rgba(r);
+    const size_t rowbytes = png_get_rowbytes(png, r->info);
+    row = malloc(rowbytes > 0 ? rowbytes : 1);
+    if (row == NULL) {
+        snprintf(r->diag.message, sizeof r->diag.message, "out of memory for one row");
+        return CPNG_ERR_NO_MEMORY;
+    }
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < r->header.height; y++) png_read_row(png, row, NULL);
+    }
+    png_read_end(png, NULL);
+    free(row);
+    row = NULL;
     r->state = READER_DONE;
     return CPNG_OK;
 }

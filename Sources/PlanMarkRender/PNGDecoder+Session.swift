@@ -55,6 +55,12 @@ final class PNGReadSession {
         return pixels
     }
 
+    /// Reads every row without keeping the pixels (memory for one row).
+    func checkRows() throws(RenderError) {
+        let status = cpng_reader_check_rows(reader)
+        guard status == CPNG_OK else { throw Self.error(status, reader: reader, source: source, maxSide: maxSide) }
+    }
+
     /// libpng's warnings so far, one per element.
     var warnings: [String] {
         String(cString: cpng_reader_warnings(reader)).split(separator: "\n").map(String.init)

@@ -60,6 +60,23 @@ public struct PNGDecoder: Sendable {
         return try result.get()
     }
 
+    /// Checks that a PNG held in memory decodes under this decoder's limits, as `decode` would, without
+    /// keeping its pixels: what `verify` accepts, `decode` accepts (given the memory for the pixels).
+    /// Drawings are checked this way when they enter the store.
+    /// - Complexity: O(width × height) time, O(width) memory.
+    public func verify(data: [UInt8], source: String) throws(RenderError) -> PNGFileHeader {
+        let result: Result<PNGFileHeader, RenderError> = data.withUnsafeBufferPointer { bytes in
+            Result { () throws(RenderError) -> PNGFileHeader in
+                let session = try PNGReadSession(bytes: bytes, source: source, decoder: self)
+                let header = try session.readHeader()
+                try checkLimits(header, source: source)
+                try session.checkRows()
+                return header
+            }
+        }
+        return try result.get()
+    }
+
     private func decode(_ session: PNGReadSession) throws(RenderError) -> RGBAImage {
         let header = try session.readHeader()
         try checkLimits(header, source: session.source)

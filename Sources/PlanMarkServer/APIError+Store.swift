@@ -17,6 +17,11 @@ extension APIError {
             self.init(.conflict, code: "refused", message: error.description)
         case .invalidArgument(let message):
             self.init(.badRequest, code: "invalid-field", message: message)
+        case .imageChanged(let drawing, _):
+            self.init(.conflict, code: "image-changed",
+                      message: "the image of drawing \"\(drawing)\" changed since it was added; add the drawing again")
+        case .invalidText(let field, let problem):
+            self = .invalidField("$." + field, problem)
         case .input(let formatError):
             self.init(.badRequest, code: "invalid-field", message: formatError.description)
         case .missingStore, .newerSchema, .notPNG, .missingImage, .io, .busy:

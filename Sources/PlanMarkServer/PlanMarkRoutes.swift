@@ -73,26 +73,20 @@ struct PlanMarkRoutes: Sendable {
         return JSONResponse.make(DrawingJSON.object(summary) + "\n")
     }
 
-    /// The drawing's PNG with a strong ETag (the image's SHA-256 recorded when it was added).
+    /// The drawing's PNG, exactly the bytes it was added with (kept in the store), with a strong ETag
+    /// (their SHA-256).
     func image(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let drawing = try await store.run { store throws(StoreError) in try store.drawing(named: name).drawing }
-        let etag = "\"\(drawing.imageSHA256)\""
+        let etag = try await store.run { store throws(StoreError) in "\"\(try store.drawing(named: name).drawing.imageSHA256)\"" }
         let headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=3600, must-revalidate"]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingSpaces() == etag || $0.trimmingSpaces() == "*" }) {
             return Response(status: .notModified, headers: headers)
         }
-        let path = drawing.imagePath
-        let bytes = try await BlockingWork.run { () throws -> [UInt8] in
-            do {
-                return try InputFile.readAll(path: path)
-            } catch {
-                throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read")
-            }
-        }
+        let image = try await store.run { store throws(StoreError) in try store.image(of: name) }
         var all = headers
+        all[.eTag] = "\"\(image.sha256)\""
         all[.contentType] = "image/png"
-        return Response(status: .ok, headers: all, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: all, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.bytes)))
     }
 
     /// Regions as GeoJSON: pixels, or `[lng, lat]` at `zoom` in the drawing's CRS flavour.
@@ -168,8 +162,8 @@ struct PlanMarkRoutes: Sendable {
         return JSONResponse.make(MarkerJSON.object(marker, conversion: conversion) + "\n", status: .created, extraHeaders: [.location: location])
     }
 
-    /// Moves (validated like a new marker), resolves or reopens, or changes the note of a marker.
-    /// Everything in the body is checked before anything is changed; a refused move changes nothing.
+    /// Moves (validated like a new marker), resolves or reopens, and changes the note of a marker, all in
+    /// one store transaction: a refused or failed PATCH changes nothing and writes no history.
     func changeMarker(_ request: Request, name: String, number: Int) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let body = try await bodies.jsonObject(of: request)
@@ -182,17 +176,10 @@ struct PlanMarkRoutes: Sendable {
             throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status or note")
         }
         let (marker, conversion) = try await store.run { store throws(StoreError) -> (Marker, LatLngConversion?) in
+            // One store transaction for every field: all of them or none, one history entry.
             let drawing = try store.drawing(named: name).drawing
-            var marker = try store.marker(number, in: name)
-            if let position {
-                marker = try store.moveMarker(number, in: name, to: position.pixel(on: drawing), author: author)
-            }
-            if let status, status != marker.status {
-                marker = try store.setStatus(status, ofMarker: number, in: name, author: author)
-            }
-            if let note, note != marker.note {
-                marker = try store.setNote(note, ofMarker: number, in: name, author: author)
-            }
+            let change = MarkerChange(position: position.map { $0.pixel(on: drawing) }, status: status, note: note)
+            let marker = try store.updateMarker(number, in: name, change, author: author)
             let conversion = position?.isLatLng == true ? LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position?.zoom ?? drawing.zoom) : nil
             return (marker, conversion)
         }

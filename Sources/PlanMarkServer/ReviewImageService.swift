@@ -34,7 +34,7 @@ struct ReviewImageService: Sendable {
         let legend = try query.bool("legend") ?? false
 
         // Everything from the store in one snapshot-free pass; the render itself is gated.
-        let (drawing, regions, markers) = try await store.run { store throws(StoreError) -> (Drawing, [Region], [Marker]) in
+        let (drawing, regions, markers, imageBytes) = try await store.run { store throws(StoreError) -> (Drawing, [Region], [Marker], [UInt8]) in
             let drawing = try store.drawing(named: name).drawing
             let regions = try store.regions(of: name)
             var markers: [Marker] = []
@@ -43,7 +43,7 @@ struct ReviewImageService: Sendable {
                 _ = try store.marker(around, in: name)  // 404 for an unknown number
                 throw StoreError.unknownMarker(drawing: name, number: around)  // exists, but filtered out by status
             }
-            return (drawing, regions, markers)
+            return (drawing, regions, markers, try store.image(of: name).bytes)
         }
         let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale)
         let renderer = self.renderer
@@ -63,7 +63,7 @@ struct ReviewImageService: Sendable {
                 }
                 let image: RGBAImage
                 do throws(RenderError) {
-                    image = try PNGDecoder().decode(path: drawing.imagePath)
+                    image = try PNGDecoder().decode(data: imageBytes, source: "drawing \"\(drawing.name)\"")
                 } catch {
                     throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read: \(error.description)")
                 }

@@ -12,6 +12,8 @@ public protocol AnnotationStore: AnyObject {
     func drawings() throws(StoreError) -> [DrawingSummary]
     /// The drawing named `name` with its counts.
     func drawing(named name: String) throws(StoreError) -> DrawingSummary
+    /// The image the drawing was added with, byte for byte.
+    func image(of drawing: String) throws(StoreError) -> DrawingImage
     /// The drawing's regions, in file order.
     func regions(of drawing: String) throws(StoreError) -> [Region]
     /// Replaces the drawing's regions in one transaction; refused when stored markers would be left
@@ -31,6 +33,8 @@ public protocol AnnotationStore: AnyObject {
     func setStatus(_ status: MarkerStatus, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
     /// Changes a marker's note.
     func setNote(_ note: String?, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
+    /// Applies every field of `change` in one transaction, or none, with one history entry.
+    func updateMarker(_ number: Int, in drawing: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker
     /// Removes a marker; its number is never given again and its history is kept.
     func removeMarker(_ number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
     /// The drawing's history (of one marker when `number` is given), oldest first.

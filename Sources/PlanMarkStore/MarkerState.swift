@@ -1,7 +1,8 @@
 import PlanMarkFormats
 
 /// The values of a marker before or after a change, as kept in its history. Only the fields the change
-/// touched are set (a move sets `x`, `y` and `rooms`; a resolve sets `status`).
+/// touched are set (a move sets `x`, `y` and `rooms`; a resolve sets `status`). A note that was
+/// absent is recorded as such (`note == .some(nil)`, `"note":null`), so old values are exact.
 public struct MarkerState: Hashable, Sendable {
     /// Pixel x.
     public var x: Double?
@@ -9,15 +10,15 @@ public struct MarkerState: Hashable, Sendable {
     public var y: Double?
     /// Open or resolved.
     public var status: MarkerStatus?
-    /// The note.
-    public var note: String?
+    /// The note: nil when the change did not touch it, `.some(nil)` when there was no note.
+    public var note: String??
     /// The covering rooms.
     public var rooms: [String]?
     /// For a marker removed because a single-marker drawing got a new one: that marker's number.
     public var replacedBy: Int?
 
     /// Creates a state; unset fields were not part of the change.
-    public init(x: Double? = nil, y: Double? = nil, status: MarkerStatus? = nil, note: String? = nil,
+    public init(x: Double? = nil, y: Double? = nil, status: MarkerStatus? = nil, note: String?? = nil,
                 rooms: [String]? = nil, replacedBy: Int? = nil) {
         self.x = x
         self.y = y
@@ -38,7 +39,7 @@ public struct MarkerState: Hashable, Sendable {
         if let x { key("x"); out += JSONNumber.text(x) }
         if let y { key("y"); out += JSONNumber.text(y) }
         if let status { key("status"); out += "\"\(status.rawValue)\"" }
-        if let note { key("note"); out += JSONString.quoted(note) }
+        if let note { key("note"); out += note.map(JSONString.quoted) ?? "null" }
         if let rooms { key("rooms"); out += RoomList.jsonText(rooms) }
         if let replacedBy { key("replacedBy"); out += String(replacedBy) }
         return out + "}"
@@ -53,7 +54,8 @@ public struct MarkerState: Hashable, Sendable {
             case ("x", .number(let n)): x = n
             case ("y", .number(let n)): y = n
             case ("status", .string(let s)): status = MarkerStatus(rawValue: s)
-            case ("note", .string(let s)): note = s
+            case ("note", .string(let s)): note = .some(s)
+            case ("note", .null): note = .some(nil)
             case ("rooms", .array(let items)): rooms = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
             case ("replacedBy", .number(let n)): replacedBy = Int(exactly: n)
             default: return nil

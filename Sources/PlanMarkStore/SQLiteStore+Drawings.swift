@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import PlanMarkFormats
 import PlanMarkGeometry
 
 #if canImport(Glibc)
@@ -8,14 +10,17 @@ import Darwin
 #endif
 
 extension SQLiteStore {
-    /// Adds a drawing: reads the PNG header for the size, hashes the image, stores the drawing and its
-    /// regions in one transaction.
+    /// Adds a drawing: reads the image (or takes the bytes the caller already read and checked), takes
+    /// the size from its PNG header and its SHA-256, and stores the drawing, its image bytes
+    /// (content-addressed: one copy per SHA-256) and its regions in one transaction.
     /// - Complexity: O(image bytes + region vertices).
     public func addDrawing(_ new: NewDrawing, regions: [Region]) throws(StoreError) -> Drawing {
-        guard !new.name.isEmpty else { throw .invalidArgument("a drawing needs a non-empty name") }
-        guard new.zoom.value.isFinite else { throw .invalidArgument("the zoom must be a finite number") }
-        let header = try PNGHeader(path: new.imagePath)
-        let digest = try SHA256.hexDigest(ofFile: new.imagePath)
+        try new.validate()
+        try Self.checkText(of: regions)
+        let bytes: [UInt8]
+        if let given = new.imageBytes { bytes = given } else { bytes = try Self.readImage(path: new.imagePath) }
+        let header = try PNGHeader(bytes: bytes, path: new.imagePath)
+        let digest = SHA256.hexDigest(of: bytes)
         var drawing = Drawing(
             name: new.name, imagePath: Self.absolutePath(new.imagePath), imageSHA256: digest,
             width: header.width, height: header.height, zoom: new.zoom, crs: new.crs,
@@ -26,10 +31,54 @@ extension SQLiteStore {
                 throw StoreError.duplicateDrawing(new.name)
             }
             try drawing.insert(db)
+            try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, bytes) VALUES (?, ?)",
+                           arguments: [digest, Data(bytes)])
             for (position, region) in regions.enumerated() {
                 try RegionRecord(drawingID: drawing.id!, position: position, region: region).insert(db)
             }
             return drawing
+        }
+    }
+
+    /// The image the drawing was added with, exactly those bytes (their SHA-256 is `imageSHA256`).
+    ///
+    /// A store made before images were kept inside it may lack them: then the file the drawing was added
+    /// from is read and used only if its SHA-256 is still the recorded one (`imageChanged` otherwise).
+    /// - Complexity: O(image bytes).
+    public func image(of name: String) throws(StoreError) -> DrawingImage {
+        let (drawing, stored) = try read { db -> (Drawing, Data?) in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM image WHERE sha256 = ?", arguments: [drawing.imageSHA256])
+            return (drawing, bytes)
+        }
+        if let stored { return DrawingImage(sha256: drawing.imageSHA256, bytes: [UInt8](stored)) }
+        let bytes: [UInt8]
+        do throws(StoreError) {
+            bytes = try Self.readImage(path: drawing.imagePath)
+        } catch {
+            throw .imageChanged(drawing: name, path: drawing.imagePath)
+        }
+        guard SHA256.hexDigest(of: bytes) == drawing.imageSHA256 else {
+            throw .imageChanged(drawing: name, path: drawing.imagePath)
+        }
+        return DrawingImage(sha256: drawing.imageSHA256, bytes: bytes)
+    }
+
+    /// Reads a whole image file.
+    static func readImage(path: String) throws(StoreError) -> [UInt8] {
+        do {
+            return try InputFile.readAll(path: path)
+        } catch {
+            if error.kind == .missingInput { throw .missingImage(path: path) }
+            throw .io("\(path): \(error.message)")
+        }
+    }
+
+    /// Refuses region ids and names that cannot be stored exactly.
+    static func checkText(of regions: [Region]) throws(StoreError) {
+        for region in regions {
+            try TextField.check(region.id, field: "region id")
+            try TextField.check(region.name, field: "region \(region.id): name")
         }
     }
 

@@ -44,7 +44,7 @@ extension SQLiteStore {
             if let x = old.x { restored.x = x }
             if let y = old.y { restored.y = y }
             if let status = old.status { restored.status = status }
-            if entry.action == .edited && old.rooms == nil { restored.note = old.note }
+            if let note = old.note { restored.note = note }
             if let rooms = old.rooms { restored.rooms = rooms }
             state = restored
         }

@@ -17,11 +17,17 @@ extension SQLiteStore {
     /// - Complexity: O(n * k) validation for n rows and k nearby regions, O(n log n) inserts.
     public func importMarkers<Source: MarkerRowSource>(into name: String, from source: inout Source, skipInvalid: Bool,
                                                        author: String?) throws(StoreError) -> ImportOutcome {
+        try TextField.check(author, field: "author")
         var rows: [MarkerRow] = []
         do {
             while let batch = try source.nextBatch(maxCount: 1 << 20) { rows.append(contentsOf: batch) }
         } catch {
             throw .input(error)
+        }
+        for row in rows {
+            let at = row.line > 0 ? "line \(row.line): " : "marker \(row.id): "
+            try TextField.check(row.note, field: at + "note")
+            try TextField.check(row.author, field: at + "author")
         }
         let snapshot: (drawing: Drawing, regions: [Region]) = try read { db in
             let drawing = try Self.fetchDrawing(db, named: name)

@@ -7,7 +7,9 @@ extension SQLiteStore {
     /// single-marker mode the existing markers are removed first (their history says which replaced them).
     /// - Complexity: O(log n) for the insert, plus O(region vertices) when the regions changed since the last write.
     public func addMarker(to name: String, at position: PixelPoint, note: String?, author: String?) throws(StoreError) -> Marker {
-        try write { db in
+        try TextField.check(note, field: "note")
+        try TextField.check(author, field: "author")
+        return try write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let validator = try currentValidator(db, for: drawing)
             let verdict = validator.validate(position)
@@ -76,58 +78,79 @@ extension SQLiteStore {
 
     /// Moves a marker; the new position is validated like a new marker's and its rooms recomputed.
     public func moveMarker(_ number: Int, in name: String, to position: PixelPoint, author: String?) throws(StoreError) -> Marker {
-        try write { db in
-            let drawing = try Self.fetchDrawing(db, named: name)
-            var marker = try Self.fetchMarker(db, drawing, number)
-            let validator = try currentValidator(db, for: drawing)
-            let verdict = validator.validate(position)
-            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
-            let old = MarkerState(x: marker.position.x, y: marker.position.y, rooms: marker.rooms)
-            marker.position = position
-            marker.rooms = Self.rooms(verdict.hits, validator: validator)
-            marker.updatedAt = .now()
-            try marker.update(db)
-            try Self.record(db, marker, .moved, at: marker.updatedAt, author: author, old: old,
-                            new: MarkerState(x: position.x, y: position.y, rooms: marker.rooms))
-            return marker
-        }
+        try updateMarker(number, in: name, MarkerChange(position: position), author: author)
     }
 
     /// Resolves or reopens a marker; refused when it already has that status.
     public func setStatus(_ status: MarkerStatus, ofMarker number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
-        try write { db in
-            let drawing = try Self.fetchDrawing(db, named: name)
-            var marker = try Self.fetchMarker(db, drawing, number)
-            guard marker.status != status else {
-                throw StoreError.refused("marker \(number) of \"\(name)\" is already \(status.rawValue)")
-            }
-            let old = MarkerState(status: marker.status)
-            marker.status = status
-            marker.updatedAt = .now()
-            try marker.update(db)
-            try Self.record(db, marker, status == .resolved ? .resolved : .reopened, at: marker.updatedAt,
-                            author: author, old: old, new: MarkerState(status: status))
-            return marker
-        }
+        try updateMarker(number, in: name, MarkerChange(status: status), author: author, refuseSameStatus: true)
     }
 
     /// Changes a marker's note (nil clears it).
     public func setNote(_ note: String?, ofMarker number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
-        try write { db in
+        try updateMarker(number, in: name, MarkerChange(note: .some(note)), author: author)
+    }
+
+    /// Applies every field of `change` in one transaction, or none: a refused position (or any failure)
+    /// leaves the marker and its history as they were. One history entry records all the fields that
+    /// changed, with their exact old values; a change that changes nothing writes nothing.
+    /// - Complexity: O(log n), plus O(region vertices) when the regions changed since the last write.
+    public func updateMarker(_ number: Int, in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker {
+        try updateMarker(number, in: name, change, author: author, refuseSameStatus: false)
+    }
+
+    func updateMarker(_ number: Int, in name: String, _ change: MarkerChange, author: String?, refuseSameStatus: Bool) throws(StoreError) -> Marker {
+        try TextField.check(author, field: "author")
+        if case .some(let note) = change.note { try TextField.check(note, field: "note") }
+        return try write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             var marker = try Self.fetchMarker(db, drawing, number)
-            let old = MarkerState(note: marker.note)
-            marker.note = note
+            var old = MarkerState(), new = MarkerState()
+            if let position = change.position, position != marker.position {
+                let validator = try currentValidator(db, for: drawing)
+                let verdict = validator.validate(position)
+                if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
+                let rooms = Self.rooms(verdict.hits, validator: validator)
+                old.x = marker.position.x; old.y = marker.position.y; old.rooms = marker.rooms
+                new.x = position.x; new.y = position.y; new.rooms = rooms
+                marker.position = position
+                marker.rooms = rooms
+            }
+            if let status = change.status {
+                if status == marker.status && refuseSameStatus {
+                    throw StoreError.refused("marker \(number) of \"\(name)\" is already \(status.rawValue)")
+                }
+                if status != marker.status {
+                    old.status = marker.status
+                    new.status = status
+                    marker.status = status
+                }
+            }
+            if case .some(let note) = change.note, note != marker.note {
+                old.note = .some(marker.note)
+                new.note = .some(note)
+                marker.note = note
+            }
+            guard old != MarkerState() else { return marker }
             marker.updatedAt = .now()
             try marker.update(db)
-            try Self.record(db, marker, .edited, at: marker.updatedAt, author: author, old: old, new: MarkerState(note: note))
+            let action: HistoryAction
+            if let status = new.status {
+                action = status == .resolved ? .resolved : .reopened
+            } else if new.x != nil {
+                action = .moved
+            } else {
+                action = .edited
+            }
+            try Self.record(db, marker, action, at: marker.updatedAt, author: author, old: old, new: new)
             return marker
         }
     }
 
     /// Removes a marker; the history keeps its last values and the number is never given again.
     public func removeMarker(_ number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
-        try write { db in
+        try TextField.check(author, field: "author")
+        return try write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             let marker = try Self.fetchMarker(db, drawing, number)
             try marker.delete(db)

@@ -7,7 +7,9 @@ extension SQLiteStore {
     /// the new allowed area, unless `force` (the markers are then kept where they are).
     /// - Complexity: O(v + m * k) for v region vertices and m markers tested against k nearby regions.
     public func replaceRegions(of name: String, with regions: [Region], force: Bool, author: String?) throws(StoreError) -> RegionsReplacement {
-        try write { db in
+        try TextField.check(author, field: "author")
+        try Self.checkText(of: regions)
+        return try write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let drawingID = drawing.id!
             let validator = Self.validator(for: drawing, regions: regions)

@@ -137,7 +137,8 @@ public final class SQLiteStore: AnnotationStore {
 
     /// The drawing named `name`, or `unknownDrawing`.
     static func fetchDrawing(_ db: Database, named name: String) throws -> Drawing {
-        guard let drawing = try Drawing.filter(Column("name") == name).fetchOne(db) else {
+        // A name is bound as a C string: text after a NUL would be cut off and find another drawing.
+        guard !name.utf8.contains(0), let drawing = try Drawing.filter(Column("name") == name).fetchOne(db) else {
             throw StoreError.unknownDrawing(name)
         }
         return drawing

@@ -21,10 +21,14 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case notPNG(path: String, detail: String)
     /// The image file does not exist.
     case missingImage(path: String)
+    /// The store does not hold the drawing's image and the file it was added from has changed or gone.
+    case imageChanged(drawing: String, path: String)
     /// An input file (regions, markers) is missing or malformed.
     case input(FormatError)
     /// A value given by the user is out of range (e.g. a non-finite zoom).
     case invalidArgument(String)
+    /// Text that cannot be stored exactly (a NUL character) or a name with control characters.
+    case invalidText(field: String, problem: String)
     /// Another writer held the store's lock for longer than the busy timeout; trying again later may work.
     case busy(path: String, seconds: Int)
     /// SQLite or the file system failed.
@@ -51,10 +55,14 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path): not a PNG image: \(detail)"
         case .missingImage(let path):
             return "\(path): no such file"
+        case .imageChanged(let drawing, let path):
+            return "\(path): the image of drawing \"\(drawing)\" changed or disappeared since it was added (its SHA-256 differs); add the drawing again"
         case .input(let error):
             return error.description
         case .invalidArgument(let message):
             return message
+        case .invalidText(let field, let problem):
+            return "\(field): \(problem)"
         case .busy(let path, let seconds):
             return "\(path): the store stayed locked by another process for more than \(seconds) s"
         case .io(let message):

@@ -4,8 +4,10 @@ import PlanMarkGeometry
 public struct NewDrawing: Hashable, Sendable {
     /// Unique name.
     public var name: String
-    /// Path of the PNG image.
+    /// Path of the PNG image (kept as where the drawing came from).
     public var imagePath: String
+    /// The image's bytes, when the caller has read (and checked) them already; nil reads `imagePath`.
+    public var imageBytes: [UInt8]?
     /// Server zoom (default 8).
     public var zoom: Zoom
     /// CRS flavour clients use (default Leaflet).
@@ -14,12 +16,39 @@ public struct NewDrawing: Hashable, Sendable {
     public var singleMarker: Bool
 
     /// Describes a new drawing.
-    public init(name: String, imagePath: String, zoom: Zoom = 8, crs: CRSFlavour = .leaflet, singleMarker: Bool = false) {
+    public init(name: String, imagePath: String, imageBytes: [UInt8]? = nil, zoom: Zoom = 8, crs: CRSFlavour = .leaflet,
+                singleMarker: Bool = false) {
         self.name = name
         self.imagePath = imagePath
+        self.imageBytes = imageBytes
         self.zoom = zoom
         self.crs = crs
         self.singleMarker = singleMarker
+    }
+}
+
+extension NewDrawing {
+    /// Checks what can be checked before anything is opened or written: a name without control
+    /// characters and a supported zoom.
+    public func validate() throws(StoreError) {
+        try TextField.checkName(name, field: "name")
+        guard zoom.isSupported else {
+            throw .invalidArgument("zoom: \(zoom) is outside the supported range \(Zoom.supportedDescription)")
+        }
+    }
+}
+
+/// A drawing's image as stored: the PNG bytes it was added with.
+public struct DrawingImage: Hashable, Sendable {
+    /// SHA-256 of `bytes`, hexadecimal (a strong ETag).
+    public var sha256: String
+    /// The PNG file's bytes.
+    public var bytes: [UInt8]
+
+    /// Creates an image.
+    public init(sha256: String, bytes: [UInt8]) {
+        self.sha256 = sha256
+        self.bytes = bytes
     }
 }
 

@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import PlanMarkFormats
 
 /// The store's schema as named GRDB migrations. Never edit a shipped migration: add a new one.
 ///
@@ -9,6 +11,11 @@ public enum StoreSchema {
     public static let v1 = "v1-drawings-regions-markers-history"
     /// Adds `drawing.regionsRevision` (lets an import validate outside the write lock) and query indexes.
     public static let v2 = "v2-regions-revision-and-indexes"
+
+    /// Keeps each drawing's image bytes in the store, content-addressed by SHA-256, so a drawing serves
+    /// and renders exactly the image it was added with. Existing drawings get their image copied in when
+    /// the file still has the recorded SHA-256.
+    public static let v3 = "v3-images-in-store"
 
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
@@ -74,6 +81,15 @@ public enum StoreSchema {
                 CREATE INDEX marker_status ON marker(drawingId, status);
                 CREATE INDEX region_bounds ON region(drawingId, minX, maxX);
                 """)
+        }
+        migrator.registerMigration(v3) { db in
+            try db.execute(sql: "CREATE TABLE image (sha256 TEXT PRIMARY KEY NOT NULL, bytes BLOB NOT NULL)")
+            let rows = try Row.fetchAll(db, sql: "SELECT imagePath, imageSHA256 FROM drawing")
+            for row in rows {
+                let path: String = row["imagePath"], digest: String = row["imageSHA256"]
+                guard let bytes = try? InputFile.readAll(path: path), SHA256.hexDigest(of: bytes) == digest else { continue }
+                try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, bytes) VALUES (?, ?)", arguments: [digest, Data(bytes)])
+            }
         }
         return migrator
     }

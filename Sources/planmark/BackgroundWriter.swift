@@ -1,20 +1,21 @@
 import Dispatch
 
-/// Writes results to stdout on a background queue, so the next block is computed while the last one
+/// Writes results to stdout (or another sink) on a background queue, so the next block is computed while the last one
 /// is written. At most `depth` pieces wait at once, which bounds the memory it holds.
 final class BackgroundWriter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "planmark.stdout")
     private let slots: DispatchSemaphore
-    private let output = StandardOutput()
+    private let output: any OutputSink
     /// The first failure; read and written on `queue` only.
     private var failure: OutputError?
 
     /// Creates a writer that lets `depth` pieces wait.
-    init(depth: Int = 4) {
+    init(depth: Int = 4, to output: any OutputSink = StandardOutput()) {
         slots = DispatchSemaphore(value: depth)
+        self.output = output
     }
 
-    /// Queues `bytes` for stdout; blocks while `depth` pieces are already waiting.
+    /// Queues `bytes` for the output; blocks while `depth` pieces are already waiting.
     func write(_ bytes: [UInt8]) {
         slots.wait()
         queue.async {

@@ -18,7 +18,7 @@ struct CRSCommand: ParsableCommand {
 
 /// Options shared by the conversion subcommands.
 struct CRSOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: "The client's zoom (any finite number; negative and fractional allowed).")
+    @Option(name: .long, parsing: .unconditional, help: "The client's zoom, in -64...64 (negative and fractional allowed).")
     var zoom: Zoom
 
     @Option(name: .long, help: "The client library: leaflet (L.CRS.Simple) or flutter (flutter_map CrsSimple).")
@@ -34,25 +34,32 @@ struct CoordinatePair: ParsableArguments {
         guard numbers.isEmpty || numbers.count == 2 else {
             throw ValidationError("give two numbers, or none to read pairs from stdin")
         }
-        for text in numbers where Double(text).map({ !$0.isFinite }) ?? true {
-            throw ValidationError("'\(text)' is not a finite number")
+        for text in numbers where decimalNumber(text) == nil {
+            throw ValidationError("'\(text)' is not a finite decimal number")
         }
     }
 
     /// The pair, if given.
     var pair: (Double, Double)? {
-        guard numbers.count == 2, let a = Double(numbers[0]), let b = Double(numbers[1]) else { return nil }
+        guard numbers.count == 2, let a = decimalNumber(numbers[0]), let b = decimalNumber(numbers[1]) else { return nil }
         return (a, b)
     }
 }
 
 /// Converts pairs from the arguments or stdin with `convert`, one result a line, as `A B`.
+/// A result that is not finite (a number too large for the zoom) is an error, never printed: exit 65.
 func convertPairs(_ pair: (Double, Double)?, _ convert: (Double, Double) -> (Double, Double, clamped: Bool)) throws {
     let out = StandardOutput()
     func emit(_ a: Double, _ b: Double, line: Int?) throws {
         let (p, q, clamped) = convert(a, b)
+        let at = line.map { "-:\($0): " } ?? ""
+        guard p.isFinite, q.isFinite else {
+            printError("planmark: \(at)\(a.description) \(b.description) converts to a number too large to represent at this zoom")
+            try out.flush()
+            throw ExitCode(Exit.dataError)
+        }
         if clamped {
-            printError("warning: \(line.map { "line \($0): " } ?? "")clamped to flutter_map's [-90, 90] x [-180, 180]")
+            printError("planmark: warning: \(at)clamped to flutter_map's [-90, 90] x [-180, 180]")
         }
         try out.write("\(p.description) \(q.description)\n")
     }
@@ -66,12 +73,12 @@ func convertPairs(_ pair: (Double, Double)?, _ convert: (Double, Double) -> (Dou
                 let fields = line.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\r" })
                 if fields.isEmpty { continue }
                 guard fields.count == 2 else {
-                    printError("line \(lineNumber): expected two numbers, found \(fields.count) fields")
+                    printError("planmark: -:\(lineNumber): expected two numbers, found \(fields.count) fields")
                     try out.flush()
                     throw ExitCode(Exit.dataError)
                 }
-                guard let a = Double(fields[0]), let b = Double(fields[1]), a.isFinite, b.isFinite else {
-                    printError("line \(lineNumber): expected two finite numbers, found '\(line)'")
+                guard let a = decimalNumber(fields[0]), let b = decimalNumber(fields[1]) else {
+                    printError("planmark: -:\(lineNumber): expected two finite decimal numbers, found '\(line)'")
                     try out.flush()
                     throw ExitCode(Exit.dataError)
                 }

@@ -72,6 +72,8 @@ struct StandardOutput {
 /// A failure to write results.
 struct OutputError: Error, CustomStringConvertible {
     var message: String
+    /// 74 (I/O error) by default; 73 when the output cannot be created.
+    var exitCode: Int32 = Exit.ioError
     var description: String { message }
 }
 

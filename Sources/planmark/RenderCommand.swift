@@ -147,7 +147,7 @@ struct RenderCommand: ParsableCommand {
                     reviewMarkers.append(ReviewMarker(label: String(marker.number), position: marker.position, state: state))
                     return true
                 }
-                drawing = try decoder.decode(path: stored.imagePath)
+                drawing = try decoder.decode(data: try store.image(of: stored.name).bytes, source: "drawing \"\(stored.name)\"")
             }
         } catch let error as FormatError {
             throw fail(error)
@@ -170,21 +170,26 @@ struct RenderCommand: ParsableCommand {
         endPhase("draw")
         defer { endPhase("encode+write") }
         do {
-            let encoder = PNGEncoder(compressionLevel: compression)
+            // The temporary file exists before encoding starts, so an interrupt during the encode
+            // removes it (AtomicFile), and the target appears whole or not at all.
+            let sink: any OutputSink
+            let file: AtomicFile?
             if output == "-" {
-                let bytes = try encoder.encode(rendered)
-                do {
-                    try StandardOutput().write(bytes)
-                    try StandardOutput().flush()
-                } catch {
-                    printError(error.description)
-                    throw ExitCode(Exit.ioError)
-                }
+                file = nil
+                sink = StandardOutput()
             } else {
-                try encoder.write(rendered, to: output)
+                file = try AtomicFile(path: output)
+                sink = file!
             }
+            let bytes = try PNGEncoder(compressionLevel: compression).encode(rendered)
+            try sink.write(bytes)
+            try sink.flush()
+            try file?.commit()
         } catch let error as RenderError {
             throw fail(error)
+        } catch let error as OutputError {
+            printError(error.description)
+            throw ExitCode(error.exitCode)
         }
     }
 }
@@ -200,11 +205,16 @@ func seconds(_ d: Duration) -> String {
 /// Reports a renderer error on stderr and returns its exit code.
 func fail(_ error: RenderError) -> ExitCode {
     printError(error.description)
+    return ExitCode(renderExitCode(for: error))
+}
+
+/// The exit code of a renderer error.
+func renderExitCode(for error: RenderError) -> Int32 {
     switch error {
-    case .inputNotFound, .cannotOpenInput: return ExitCode(Exit.noInput)
-    case .notPNG, .corruptPNG, .imageSideTooLarge, .imageTooManyPixels, .outOfMemory: return ExitCode(Exit.dataError)
-    case .cannotCreateOutput: return ExitCode(Exit.cannotCreate)
-    case .inputReadFailed, .outputWriteFailed, .cannotEncode: return ExitCode(Exit.ioError)
+    case .inputNotFound, .cannotOpenInput: return Exit.noInput
+    case .notPNG, .corruptPNG, .imageSideTooLarge, .imageTooManyPixels, .outOfMemory: return Exit.dataError
+    case .cannotCreateOutput: return Exit.cannotCreate
+    case .inputReadFailed, .outputWriteFailed, .cannotEncode: return Exit.ioError
     }
 }
 

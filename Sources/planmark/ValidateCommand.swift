@@ -11,7 +11,10 @@ struct ValidateCommand: ParsableCommand {
         Reasons, checked in this order: invalid-coordinate, outside-drawing, outside-allowed-area, \
         outside-rooms (only with --require-room). Every region covering a marker is listed with its \
         location (inside or boundary), so a marker on a shared wall lists both rooms.
-        Exit status: 0 all valid, 1 at least one invalid, 64 bad usage, 65 bad input data, 66 input missing.
+        The report goes to stdout as it is computed, or with -o FILE to a file that appears whole when \
+        the report is complete (never half-written, also when interrupted).
+        Exit status: 0 all valid, 1 at least one invalid, 64 bad usage, 65 bad input data, 66 input missing, \
+        73 the output cannot be created, 74 I/O error.
         """
     )
 
@@ -33,8 +36,11 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .long, help: "The CRS flavour of lat,lng markers: leaflet or flutter.")
     var crs: CRSFlavour = .leaflet
 
-    @Option(name: .long, help: "The report on stdout: text, json, jsonl or csv.")
+    @Option(name: .long, help: "The report: text, json, jsonl or csv.")
     var report: ValidationReportFormat = .text
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the report to this file, whole or not at all (default: stdout, or -).", valueName: "file"))
+    var output: String = "-"
 
     @Option(name: .long, help: "The markers file's format, if its extension does not tell: csv or geojson.")
     var inputFormat: MarkerFileFormat?
@@ -43,6 +49,14 @@ struct ValidateCommand: ParsableCommand {
     var markers: String
 
     func run() throws {
+        // The output's temporary file first: from here on an interrupt leaves no trace of it.
+        let file: AtomicFile?
+        do {
+            file = output == "-" ? nil : try AtomicFile(path: output)
+        } catch {
+            printError(error.description)
+            throw ExitCode(error.exitCode)
+        }
         let regionList: [Region]
         var reader: MarkerFileReader
         do {
@@ -57,7 +71,7 @@ struct ValidateCommand: ParsableCommand {
         }
         let validator = MarkerValidator(regions: regionList, size: size, boundary: boundary, requireRoom: requireRoom)
         let batch = BatchValidation(validator: validator, format: report)
-        let out = BackgroundWriter()
+        let out = file.map { BackgroundWriter(to: $0) } ?? BackgroundWriter()
         let showProgress = stderrIsTerminal
         let summary: ValidationSummary
         do {
@@ -65,13 +79,16 @@ struct ValidateCommand: ParsableCommand {
                 if showProgress { printProgress("validated \(done) markers") }
             })
             try out.finish()
+            try file?.commit()
             if showProgress { printProgress(nil) }
         } catch let error as FormatError {
             try? out.finish()
+            file?.discard()
             throw fail(error)
         } catch let error as OutputError {
+            file?.discard()
             printError(error.description)
-            throw ExitCode(Exit.ioError)
+            throw ExitCode(error.exitCode)
         }
         if summary.invalid > 0 { throw ExitCode(Exit.invalid) }
     }

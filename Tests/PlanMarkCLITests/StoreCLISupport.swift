@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkRender
 import Testing
 
 /// A temporary folder with a store path, for running store commands through the built binary.
@@ -23,12 +24,11 @@ struct StoreSandbox {
         return url.path
     }
 
-    /// Writes the first bytes of a PNG of `width` x `height` (signature and IHDR: all the store reads).
-    func png(_ name: String = "plan.png", width: UInt32 = 400, height: UInt32 = 300) throws -> String {
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)] }
-        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + be(width) + be(height) + [8, 2, 0, 0, 0, 0, 0, 0, 0]
+    /// Writes a white PNG of `width` x `height` (a whole, decodable image: `drawing add` decodes it).
+    func png(_ name: String = "plan.png", width: Int = 400, height: Int = 300) throws -> String {
+        let image = RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 255, count: width * height * 4))
         let url = folder.appendingPathComponent(name)
-        try Data(bytes).write(to: url)
+        try Data(try PNGEncoder().encode(image)).write(to: url)
         return url.path
     }
 

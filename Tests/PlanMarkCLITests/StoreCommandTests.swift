@@ -68,7 +68,7 @@ import Testing
     @Test(arguments: [
         (["mark", "B", "50", "50"], Int32(66), "planmark: unknown drawing \"B\""),
         (["drawing", "add", "plan.png", "--name", "A"], 1, "planmark: a drawing named \"A\" already exists"),
-        (["drawing", "add", "regions.geojson", "--name", "B"], 65, "planmark: regions.geojson: not a PNG image: the file does not start with the PNG signature"),
+        (["drawing", "add", "regions.geojson", "--name", "B"], 65, "planmark: regions.geojson: not a PNG file"),
         (["drawing", "add", "nothing.png", "--name", "B"], 66, "planmark: nothing.png: no such file"),
         (["import", "A", "wrong.csv"], 65, "wrong.csv:1: "),
         (["import", "A", "regions.geojson"], 65, "regions.geojson: $.features[0].geometry: "),

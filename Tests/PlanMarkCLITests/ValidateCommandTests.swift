@@ -104,7 +104,7 @@ let validateCases: [String] = {
         let result = try CLIRunner.run(["crs", "to-pixel", "--zoom", "0"], stdin: Data("1 2\n3 x\n5 6\n".utf8))
         #expect(result.status == 65)
         #expect(result.stdout == "2.0 -1.0\n")
-        #expect(result.stderr.hasPrefix("line 2: "))
+        #expect(result.stderr.hasPrefix("planmark: -:2: "))
     }
 
     @Test func usageErrors() throws {

@@ -25,7 +25,7 @@ import Testing
         let history = try store.history(of: "A", number: 3)
         #expect(history.count == 1 && history[0].action == .created && history[0].author == "bot")
         #expect(history[0].number == 3 && history[0].lastNumber == nil)
-        #expect(history[0].new == MarkerState(x: 200, y: 150, status: .open, rooms: ["R1", "R2"]))
+        #expect(history[0].new == MarkerState(x: 200, y: 150, status: .open, note: .some(nil), rooms: ["R1", "R2"]))
     }
 
     /// An imported marker changed many times (and removed): its history still shows the values it was
@@ -43,11 +43,11 @@ import Testing
         _ = try store.removeMarker(2, in: "A", author: "ed")
         let history = try store.history(of: "A", number: 2)
         #expect(history.map(\.action) == [.created, .moved, .edited, .resolved, .edited, .moved, .removed])
-        #expect(history[0].new == MarkerState(x: 30, y: 30, status: .open, rooms: ["R1"]))
+        #expect(history[0].new == MarkerState(x: 30, y: 30, status: .open, note: .some(nil), rooms: ["R1"]))
         #expect(history[0].author == "bot")
         #expect(history[6].old == MarkerState(x: 5, y: 5, status: .resolved, note: "checked", rooms: ["Z"]))
         // Marker 1 was untouched: its creation values are its current ones.
-        #expect(try store.history(of: "A", number: 1)[0].new == MarkerState(x: 20, y: 20, status: .open, rooms: ["R1"]))
+        #expect(try store.history(of: "A", number: 1)[0].new == MarkerState(x: 20, y: 20, status: .open, note: .some(nil), rooms: ["R1"]))
     }
 
     /// One bad row in the middle: nothing is stored, and every bad row is reported.

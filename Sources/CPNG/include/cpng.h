@@ -66,6 +66,10 @@ cpng_status cpng_reader_read_header(cpng_reader *reader, cpng_header *header);
 /// Decodes the image into `pixels` (exactly width*height*4 bytes, rows top to bottom, RGBA 8-bit).
 cpng_status cpng_reader_read_rgba(cpng_reader *reader, uint8_t *pixels, size_t size);
 
+/// Reads every row (after cpng_reader_read_header) without keeping the pixels: checks the whole image
+/// data stream with memory for one row. The reader is done afterwards.
+cpng_status cpng_reader_check_rows(cpng_reader *reader);
+
 /// The header as far as known: complete after cpng_reader_read_header; after CPNG_ERR_TOO_LARGE,
 /// width and height as the IHDR chunk stated them.
 void cpng_reader_get_header(const cpng_reader *reader, cpng_header *header);

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PlanMarkFormats
 import PlanMarkGeometry
+import PlanMarkRender
 import PlanMarkStore
 
 /// `planmark drawing add IMAGE --name NAME`: adds a drawing (creates the store if needed).
@@ -8,7 +9,13 @@ struct DrawingAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a drawing: a PNG floor plan (its size is read from the PNG header), optionally with regions.",
-        discussion: "Creates the store if it does not exist. Exit status: 0 added, 1 a drawing has that name, 65 not a PNG or bad regions, 66 image missing, 74 store I/O."
+        discussion: """
+        The image is decoded in full under the same limits as 'planmark render' (a PNG that render would \
+        refuse, truncated or a decompression bomb, is refused here), and its bytes are kept in the store, \
+        so the drawing always serves and renders the image it was added with. Creates the store if it does \
+        not exist. Exit status: 0 added, 1 a drawing has that name, 64 bad zoom, 65 not a PNG, a refused \
+        PNG, bad regions or a name with control characters, 66 image missing, 74 store I/O.
+        """
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -19,7 +26,7 @@ struct DrawingAddCommand: ParsableCommand {
     @Option(name: .long, help: "The drawing's unique name.")
     var name: String
 
-    @Option(name: .long, parsing: .unconditional, help: "The server zoom: image pixels are CRS pixels at this zoom.")
+    @Option(name: .long, parsing: .unconditional, help: "The server zoom, in -64...64: image pixels are CRS pixels at this zoom.")
     var zoom: Zoom = 8
 
     @Option(name: .long, help: "The CRS flavour of the map clients: leaflet or flutter.")
@@ -36,12 +43,24 @@ struct DrawingAddCommand: ParsableCommand {
         if let regions {
             do { regionList = try RegionsFile.read(path: regions) } catch { throw fail(error) }
         }
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.readAll(path: image)
+            // Check the image (all of it, as render decodes it) before creating a store file for it.
+            _ = try PNGDecoder().verify(data: bytes, source: image)
+        } catch let error as FormatError {
+            if error.kind == .missingInput { throw fail(StoreError.missingImage(path: image)) }
+            printError("planmark: " + error.description)
+            throw ExitCode(error.kind == .unreadable ? Exit.ioError : Exit.dataError)
+        } catch let error as RenderError {
+            printError("planmark: " + error.description)
+            throw ExitCode(renderExitCode(for: error))
+        }
+        let new = NewDrawing(name: name, imagePath: image, imageBytes: bytes, zoom: zoom, crs: crs, singleMarker: singleMarker)
         try storeCommand {
-            // Check the image before creating a store file for it.
-            _ = try PNGHeader(path: image)
+            try new.validate()
             let store = try storeOptions.open(create: true)
-            let drawing = try store.addDrawing(NewDrawing(name: name, imagePath: image, zoom: zoom, crs: crs, singleMarker: singleMarker),
-                                               regions: regionList)
+            let drawing = try store.addDrawing(new, regions: regionList)
             if !SimpleCRS(crs).representsWithoutClamping(drawing.size, at: zoom) {
                 printError("warning: a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): latLng is clamped; use a lower zoom")
             }

@@ -8,20 +8,20 @@ struct MarkerPosition: ParsableArguments {
     var pixels: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: "Latitude in the drawing's CRS flavour (with --lng instead of X Y).")
-    var lat: Double?
+    var lat: DecimalArgument?
 
     @Option(name: .long, parsing: .unconditional, help: "Longitude in the drawing's CRS flavour (with --lat).")
-    var lng: Double?
+    var lng: DecimalArgument?
 
-    @Option(name: .long, parsing: .unconditional, help: "The client's zoom the latLng was taken at (default: the drawing's zoom).")
+    @Option(name: .long, parsing: .unconditional, help: "The client's zoom the latLng was taken at, in -64...64 (default: the drawing's zoom).")
     var zoom: Zoom?
 
     func validate() throws {
         switch (pixels.isEmpty, lat, lng) {
         case (false, nil, nil):
             guard pixels.count == 2 else { throw ValidationError("give the position as X Y (two numbers), or as --lat and --lng") }
-            for text in pixels where Double(text) == nil {
-                throw ValidationError(text.hasPrefix("-") && Double(text) == nil ? "unknown option '\(text)'" : "'\(text)' is not a number")
+            for text in pixels where decimalNumber(text) == nil {
+                throw ValidationError(text.hasPrefix("-") && Double(text) == nil ? "unknown option '\(text)'" : "'\(text)' is not a finite decimal number")
             }
         case (true, .some, .some):
             break
@@ -35,8 +35,8 @@ struct MarkerPosition: ParsableArguments {
     /// The position in pixels for `drawing`.
     func pixel(on drawing: Drawing) -> PixelPoint {
         if let lat, let lng {
-            return SimpleCRS(drawing.crs).pixel(from: LatLng(lat: lat, lng: lng), at: zoom ?? drawing.zoom)
+            return SimpleCRS(drawing.crs).pixel(from: LatLng(lat: lat.value, lng: lng.value), at: zoom ?? drawing.zoom)
         }
-        return PixelPoint(x: Double(pixels[0])!, y: Double(pixels[1])!)
+        return PixelPoint(x: decimalNumber(pixels[0]) ?? .nan, y: decimalNumber(pixels[1]) ?? .nan)
     }
 }

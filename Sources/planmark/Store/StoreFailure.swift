@@ -16,7 +16,7 @@ func fail(_ error: StoreError) -> ExitCode {
         return ExitCode(Exit.noInput)
     case .duplicateDrawing, .invalidMarker, .refused, .newerSchema:
         return ExitCode(Exit.invalid)
-    case .notPNG:
+    case .notPNG, .invalidText, .imageChanged:
         return ExitCode(Exit.dataError)
     case .invalidArgument:
         return ExitCode(Exit.usage)

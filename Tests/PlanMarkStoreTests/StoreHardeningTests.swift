@@ -1,0 +1,258 @@
+import Foundation
+import GRDB
+import PlanMarkFormats
+import PlanMarkGeometry
+import Testing
+@testable import PlanMarkStore
+
+/// All-or-nothing changes, exact text, images kept in the store, zoom range, a lock held too long.
+@Suite struct StoreHardeningTests {
+    // MARK: One change, one transaction
+
+    /// A change whose position is refused changes nothing else either: status and note stay, no history.
+    @Test func refusedPositionLeavesStatusAndNoteUnchanged() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "crack", author: "ana")
+        let before = try StoreFixtures.counts(store)
+        let change = MarkerChange(position: PixelPoint(x: 5, y: 5), status: .resolved, note: .some("fixed"))
+        #expect(throws: StoreError.invalidMarker(reason: .outsideAllowedArea, position: PixelPoint(x: 5, y: 5))) {
+            try store.updateMarker(1, in: "A", change, author: "bo")
+        }
+        let marker = try store.marker(1, in: "A")
+        #expect(marker.status == .open && marker.note == "crack" && marker.position == PixelPoint(x: 50, y: 60))
+        #expect(try StoreFixtures.counts(store) == before)
+        #expect(try store.history(of: "A", number: 1).map(\.action) == [.created])
+    }
+
+    /// Every field at once: one history entry holding every old and new value, the absent note as null.
+    @Test func oneChangeIsOneHistoryEntry() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: "ana")
+        let change = MarkerChange(position: PixelPoint(x: 300, y: 100), status: .resolved, note: .some("done"))
+        let marker = try store.updateMarker(1, in: "A", change, author: "bo")
+        #expect(marker.position == PixelPoint(x: 300, y: 100) && marker.rooms == ["R2"])
+        #expect(marker.status == .resolved && marker.note == "done")
+        let history = try store.history(of: "A", number: 1)
+        #expect(history.count == 2)
+        let entry = try #require(history.last)
+        #expect(entry.action == .resolved && entry.author == "bo")
+        #expect(entry.old?.jsonText == #"{"x":50,"y":60,"status":"open","note":null,"rooms":["R1"]}"#)
+        #expect(entry.new?.jsonText == #"{"x":300,"y":100,"status":"resolved","note":"done","rooms":["R2"]}"#)
+    }
+
+    /// A change that changes nothing writes nothing.
+    @Test func unchangedFieldsWriteNoHistory() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: nil)
+        let before = try StoreFixtures.counts(store)
+        _ = try store.updateMarker(1, in: "A", MarkerChange(position: PixelPoint(x: 50, y: 60), status: .open, note: .some("n")), author: nil)
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+
+    /// Clearing a note records the old text and the new null; the old null of a first note is exact too.
+    @Test func historyRecordsNullNotesExactly() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
+        _ = try store.setNote("first", ofMarker: 1, in: "A", author: nil)
+        _ = try store.setNote(nil, ofMarker: 1, in: "A", author: nil)
+        let history = try store.history(of: "A", number: 1)
+        #expect(history.map(\.action) == [.created, .edited, .edited])
+        #expect(history[1].old?.jsonText == #"{"note":null}"# && history[1].new?.jsonText == #"{"note":"first"}"#)
+        #expect(history[2].old?.jsonText == #"{"note":"first"}"# && history[2].new?.jsonText == #"{"note":null}"#)
+        // Read back from its JSON text, a null note stays a null note (not "no note recorded").
+        #expect(MarkerState(jsonText: #"{"note":null}"#)?.note == .some(nil))
+        #expect(MarkerState(jsonText: #"{"x":1}"#)?.note == nil)
+    }
+
+    /// Racing changes of one marker from several threads: each either applied whole or not at all, and
+    /// the history holds one entry per applied change whose new values are the marker's state then.
+    @Test func racingChangesAreEachWholeOrAbsent() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
+        // Even workers move inside R1 with a note; odd workers try a refused position with a note.
+        let lock = NSLock()
+        nonisolated(unsafe) let shared = store  // SQLiteStore is thread-safe (a GRDB pool), not declared Sendable
+        nonisolated(unsafe) var outcomes: [Bool] = []
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            let position = worker % 2 == 0 ? PixelPoint(x: 20 + Double(worker), y: 30) : PixelPoint(x: 1, y: 1)
+            let change = MarkerChange(position: position, status: worker % 4 == 0 ? .resolved : .open, note: .some("w\(worker)"))
+            let ok = (try? shared.updateMarker(1, in: "A", change, author: "w\(worker)")) != nil
+            lock.withLock { outcomes.append(ok) }
+        }
+        #expect(outcomes.filter { $0 }.count == 4)
+        let history = try store.history(of: "A", number: 1).dropFirst()
+        #expect(history.count == 4)
+        for entry in history {
+            let author = try #require(entry.author)
+            let worker = try #require(Int(author.dropFirst()))
+            #expect(worker % 2 == 0, "a refused change wrote history: \(author)")
+            #expect(entry.new?.x == nil || entry.new?.x == 20 + Double(worker))
+            #expect(entry.new?.note == nil || entry.new?.note == .some("w\(worker)"))
+        }
+        let marker = try store.marker(1, in: "A")
+        #expect(marker.position.y == 30 && [20, 22, 24, 26].contains(marker.position.x))
+        #expect(marker.note == "w\(Int(marker.position.x) - 20)")
+    }
+
+    // MARK: Exact text
+
+    @Test(arguments: ["note", "author"])
+    func textWithNULIsRefusedAndNothingStored(field: String) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let before = try StoreFixtures.counts(store)
+        #expect(throws: StoreError.invalidText(field: field, problem: "contains a NUL character")) {
+            try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: field == "note" ? "a\u{0}b" : "a",
+                                author: field == "author" ? "x\u{0}" : nil)
+        }
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+
+    @Test func noteWithNULIsRefusedOnChange() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "kept", author: nil)
+        #expect(throws: StoreError.invalidText(field: "note", problem: "contains a NUL character")) {
+            try store.setNote("cut\u{0}here", ofMarker: 1, in: "A", author: nil)
+        }
+        #expect(try store.marker(1, in: "A").note == "kept")
+    }
+
+    /// Names with control characters (or empty) are refused before anything is written.
+    @Test(arguments: [
+        ("Level\u{0}2", "contains the control character U+0000"),
+        ("tab\there", "contains the control character U+0009"),
+        ("bell\u{7}", "contains the control character U+0007"),
+        ("del\u{7F}", "contains the control character U+007F"),
+        ("c1\u{85}", "contains the control character U+0085"),
+        ("", "is empty"),
+    ])
+    func drawingNamesWithControlCharactersAreRefused(name: String, problem: String) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing()
+        let before = try StoreFixtures.counts(store)
+        #expect(throws: StoreError.invalidText(field: "name", problem: problem)) {
+            try store.addDrawing(NewDrawing(name: name, imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: [])
+        }
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+
+    /// A name with text after a NUL does not find the drawing named by the text before it.
+    @Test func nameWithNULFindsNothing() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        #expect(throws: StoreError.unknownDrawing("A\u{0}garbage")) { try store.drawing(named: "A\u{0}garbage") }
+        #expect(throws: StoreError.unknownDrawing("A\u{0}")) { try store.marker(1, in: "A\u{0}") }
+    }
+
+    /// Text that is not ASCII, and text with tabs and newlines, is stored and read back byte for byte.
+    @Test func unusualTextRoundTrips() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let note = "Riss\tin der Wand\nÉtage 2 — 日本 🧱 \u{FEFF}"
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: note, author: "Zoë")
+        let marker = try store.marker(1, in: "A")
+        #expect(Array(marker.note!.utf8) == Array(note.utf8) && marker.author == "Zoë")
+    }
+
+    // MARK: The image a drawing was added with
+
+    /// The store keeps the bytes: replacing or deleting the file afterwards changes nothing served.
+    @Test func imageBytesAreKeptInTheStore() throws {
+        let folder = try StoreFixtures.folder()
+        let path = try StoreFixtures.png(in: folder, width: 7, height: 5)
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let store = try SQLiteStore(path: folder.appendingPathComponent("s.sqlite").path, create: true)
+        let drawing = try store.addDrawing(NewDrawing(name: "P", imagePath: path), regions: [])
+        #expect(drawing.imageSHA256 == SHA256Reference.hex(original))
+        try Data(StoreFixtures.pngHeader(width: 9, height: 9)).write(to: URL(fileURLWithPath: path))
+        var image = try store.image(of: "P")
+        #expect(image.bytes == original && image.sha256 == drawing.imageSHA256)
+        try FileManager.default.removeItem(atPath: path)
+        image = try store.image(of: "P")
+        #expect(image.bytes == original)
+        // Two drawings with the same image share one copy.
+        try Data(original).write(to: URL(fileURLWithPath: path))
+        _ = try store.addDrawing(NewDrawing(name: "Q", imagePath: path), regions: [])
+        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM image") } == 1)
+    }
+
+    /// Bytes handed over by the caller (already read and checked) are the ones stored, not the file's.
+    @Test func givenBytesAreStored() throws {
+        let folder = try StoreFixtures.folder()
+        let bytes = StoreFixtures.pngHeader(width: 3, height: 2)
+        let store = try SQLiteStore(path: folder.appendingPathComponent("s.sqlite").path, create: true)
+        let drawing = try store.addDrawing(NewDrawing(name: "P", imagePath: "/nonexistent/p.png", imageBytes: bytes), regions: [])
+        #expect(drawing.width == 3 && drawing.height == 2)
+        #expect(try store.image(of: "P").bytes == bytes)
+    }
+
+    /// A store from before images were kept: the migration copies an unchanged file in; a drawing whose
+    /// file changed is refused with `imageChanged` rather than served under its old SHA-256.
+    @Test func migrationCopiesUnchangedImagesAndRefusesChangedOnes() throws {
+        let folder = try StoreFixtures.folder()
+        let path = folder.appendingPathComponent("old.sqlite").path
+        let same = try StoreFixtures.png(in: folder, name: "same.png", width: 4, height: 4)
+        let changed = try StoreFixtures.png(in: folder, name: "changed.png", width: 6, height: 6)
+        let sameBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: same)))
+        let changedBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: changed)))
+        do {
+            let old = try SQLiteStore(path: path, create: true, migrateUpTo: StoreSchema.v2)
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO drawing (name, imagePath, imageSHA256, width, height, createdAt) VALUES (?, ?, ?, 4, 4, 0), (?, ?, ?, 6, 6, 0)
+                    """, arguments: ["S", same, SHA256Reference.hex(sameBytes), "C", changed, SHA256Reference.hex(changedBytes)])
+            }
+        }
+        try Data(StoreFixtures.pngHeader(width: 8, height: 8)).write(to: URL(fileURLWithPath: changed))
+        let store = try SQLiteStore(path: path, create: false)
+        #expect(try store.image(of: "S").bytes == sameBytes)
+        try FileManager.default.removeItem(atPath: same)
+        #expect(try store.image(of: "S").bytes == sameBytes)
+        #expect(throws: StoreError.imageChanged(drawing: "C", path: changed)) { try store.image(of: "C") }
+    }
+
+    // MARK: Zoom range and a lock held too long
+
+    @Test(arguments: [(64.0, true), (-64, true), (64.5, false), (-65, false), (5000, false), (.infinity, false), (.nan, false)])
+    func zoomOutsideTheRangeIsRefused(zoom: Double, accepted: Bool) throws {
+        let folder = try StoreFixtures.folder()
+        let store = try SQLiteStore(path: folder.appendingPathComponent("s.sqlite").path, create: true)
+        let new = NewDrawing(name: "Z", imagePath: try StoreFixtures.png(in: folder), zoom: Zoom(zoom))
+        if accepted {
+            #expect(try store.addDrawing(new, regions: []).zoom == Zoom(zoom))
+        } else {
+            #expect(throws: StoreError.self) { try store.addDrawing(new, regions: []) }
+            #expect(try store.drawings().isEmpty)
+        }
+    }
+
+    /// Another connection holds the write lock: a writer gives up after its busy timeout with `busy`.
+    @Test func lockHeldTooLongIsBusy() throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing()
+        let path = folder.appendingPathComponent("store.sqlite").path
+        let impatient = try SQLiteStore(path: path, create: false, busyTimeout: 0.2)
+        let holder = try DatabaseQueue(path: path)
+        try holder.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            #expect(throws: StoreError.busy(path: path, seconds: 1)) {
+                try impatient.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
+            }
+            try db.execute(sql: "ROLLBACK")
+        }
+        #expect(try impatient.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil).number == 1)
+        _ = store
+    }
+}
+
+/// SHA-256 of test bytes by an independent implementation: the system's `sha256sum`.
+enum SHA256Reference {
+    static func hex(_ bytes: [UInt8]) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try? process.run()
+        input.fileHandleForWriting.write(Data(bytes))
+        try? input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data.prefix(64), as: UTF8.self)
+    }
+}
