@@ -31,7 +31,7 @@ enum OpenAPIDocument {
                 ],
                 "parameters": [
                     "DrawingName": pathParameter("name", "The drawing's name (percent-encoded).", ["type": "string", "minLength": 1]),
-                    "MarkerNumber": pathParameter("number", "The marker's number.", ["type": "integer", "minimum": 1]),
+                    "MarkerNumber": pathParameter("number", "The marker's number.", ["type": "integer", "minimum": 1, "maximum": .integer(Int.max)]),
                     "Zoom": queryParameter(
                         "zoom", "Answer in latLng at this zoom ([lng, lat] in GeoJSON) in the drawing's CRS flavour; without it, pixels.",
                         zoomSchema),
@@ -123,7 +123,7 @@ enum OpenAPIDocument {
             ("/drawings/{name}/review.png", withPath(["DrawingName"], getAndHead(
                 id: "getReviewImage", summary: "The drawing with its regions and numbered markers, drawn by the renderer.",
                 parameters: [
-                    queryParameter("around", "Crop around this marker number.", ["type": "integer", "minimum": 1]),
+                    queryParameter("around", "Crop around this marker number.", ["type": "integer", "minimum": 1, "maximum": .integer(Int.max)]),
                     queryParameter("margin", "Crop margin in pixels; only with around (default 200).",
                                    ["type": "integer", "minimum": 0, "maximum": 100_000]),
                     queryParameter("scale", "Output size over full size, in (0, 1].", ["type": "number", "exclusiveMinimum": 0, "maximum": 1]),
@@ -241,7 +241,7 @@ enum OpenAPIDocument {
                 "type": ["const": "FeatureCollection"],
                 "features": ["type": "array", "items": object([
                     "type": ["const": "Feature"], "id": ["type": ["string", "number", "null"]],
-                    "properties": ["type": ["object", "null"], "properties": [
+                    "properties": ["description": "Read when an object: id, kind, name.", "properties": [
                         "id": ["type": ["string", "number", "null"]], "kind": ["enum": ["room", "allowed", nil]], "name": ["type": ["string", "null"]],
                     ]],
                     "geometry": ["oneOf": [
@@ -250,15 +250,16 @@ enum OpenAPIDocument {
                                required: ["type", "coordinates"]),
                     ]],
                 ], required: ["type", "geometry"])],
-            ], required: ["type", "features"], description: "Rooms and allowed areas in pixels; region ids unique; rings closed and simple.")),
+            ], required: ["type", "features"],
+               description: "Rooms and allowed areas in pixels. Also checked, and 400 otherwise: region ids unique, rings closed and simple.")),
             ("ValidateRequest", object([
                 "regions": ref("RegionCollection"),
                 "size": pair(description: "[width, height] in pixels.", item: ["type": "number", "exclusiveMinimum": 0]),
                 "markers": ["oneOf": [
                     object(["type": ["const": "FeatureCollection"], "features": ["type": "array", "items": object([
-                        "type": ["const": "Feature"], "id": ["type": ["string", "number", "null"]], "properties": ["type": ["object", "null"]],
-                        "geometry": object(["type": ["const": "Point"], "coordinates": ["type": "array", "items": ["type": ["number", "null"]]]],
-                                           required: ["type", "coordinates"]),
+                        "type": ["const": "Feature"],
+                        "geometry": object(["type": ["const": "Point"], "coordinates": ["description": "[x, y]; anything else is reported as invalid-coordinate."]],
+                                           required: ["type"]),
                     ], required: ["type", "geometry"])]], required: ["type", "features"]),
                     ["type": "array", "items": ["description": "[x, y]; anything else is reported as invalid-coordinate."]],
                 ], "description": "At most --max-markers (default 100000) markers."],
