@@ -46,15 +46,18 @@ cat <&3 >>"$WORK/server.log" &
 URL="http://127.0.0.1:$PORT"
 echo "planmark-server on $URL (store $STORE)"
 set +e
-schemathesis --config-file Benchmarks/schemathesis/schemathesis.toml run "$URL/openapi.json" \
+ROOT=$(pwd)
+# From the temporary folder, so schemathesis's own files (.schemathesis/) stay out of the checkout.
+(cd "$WORK" && schemathesis --config-file "$ROOT/Benchmarks/schemathesis/schemathesis.toml" run "$URL/openapi.json" \
     --url "$URL" \
     --header "Authorization: Bearer $TOKEN" \
     --checks all \
     --max-examples "$MAX_EXAMPLES" \
     --seed "$SEED" \
+    --generation-database none \
     --request-timeout 30 \
     --no-color \
-    ${SCHEMATHESIS_ARGS:-}
+    ${SCHEMATHESIS_ARGS:-})
 STATUS=$?
 set -e
 echo "server answers with status 5xx in its log: $(grep -cE ' 5[0-9][0-9] [0-9.]+ms' "$WORK/server.log" || true)"
