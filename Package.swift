@@ -73,6 +73,8 @@ let package = Package(
             dependencies: [
                 "PlanMarkServer", "planmark", "planmark-server",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // SQLite's C API, to hold a lock on a store file (the 503 test).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
     ],

@@ -3,7 +3,9 @@ import PlanMarkStore
 
 extension APIError {
     /// The HTTP form of a store error: unknown names 404, refused markers 422 with the validator's
-    /// reason as the code, refusals 409, store failures 500.
+    /// reason as the code, refusals 409, a store locked past the busy timeout 503 with `Retry-After: 1`,
+    /// other store failures 500. Errors that carry server paths answer with a generic message and keep
+    /// the description as `detail` for the log.
     init(_ error: StoreError) {
         switch error {
         case .unknownDrawing(let name):
@@ -24,8 +26,12 @@ extension APIError {
             self = .invalidField("$." + field, problem)
         case .input(let formatError):
             self.init(.badRequest, code: "invalid-field", message: formatError.description)
-        case .missingStore, .newerSchema, .notPNG, .missingImage, .io, .busy:
-            self.init(.internalServerError, code: "store-error", message: error.description)
+        case .busy:
+            self = .unavailable(code: "store-busy", message: "the store is locked by another writer; retry shortly", detail: error.description)
+        case .missingImage, .notPNG:
+            self.init(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
+        case .missingStore, .newerSchema, .io:
+            self.init(.internalServerError, code: "store-error", message: "the store failed; see the server log", detail: error.description)
         }
     }
 }

@@ -10,14 +10,20 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var status: HTTPResponse.Status
     /// The stable error code.
     public var code: String
-    /// What went wrong, in the user's words.
+    /// What went wrong, in the user's words. Never a server path or other internal detail.
     public var message: String
+    /// Extra response headers (`Allow`, `Retry-After` ...).
+    public var headers: HTTPFields
+    /// What the server log gets (paths, SQLite messages ...); never sent to the client.
+    public var detail: String?
 
     /// Creates an error.
-    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], detail: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
+        self.detail = detail
     }
 
     /// `STATUS code: message`.
@@ -31,6 +37,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The response carrying this error.
     public func response(headers extra: HTTPFields = [:]) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        headers.append(contentsOf: self.headers)
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: jsonBody)))
     }
@@ -60,6 +67,30 @@ extension APIError {
     /// 413 for a body over the limit.
     static func bodyTooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, code: "body-too-large", message: "the request body is larger than \(limit) bytes")
+    }
+
+    /// 415 for a body that is not declared `application/json`.
+    static func unsupportedMediaType(_ given: String?) -> APIError {
+        APIError(.unsupportedMediaType, code: "unsupported-media-type",
+                 message: "the body must be sent with 'Content-Type: application/json'" + (given.map { ", not '\($0)'" } ?? " (none given)"))
+    }
+
+    /// 413 for a validation larger than a configured count limit.
+    static func tooMany(_ what: String, field: String, limit: Int, option: String) -> APIError {
+        APIError(.contentTooLarge, code: "too-many-\(what)",
+                 message: "\(field): more than \(limit) \(what); this server validates at most \(limit) (\(option))")
+    }
+
+    /// 503 when the server is at capacity; the client may retry after `seconds`.
+    static func unavailable(code: String, message: String, retryAfter seconds: Int = 1, detail: String? = nil) -> APIError {
+        APIError(.serviceUnavailable, code: code, message: message, headers: [.retryAfter: String(seconds)], detail: detail)
+    }
+
+    /// 405 for a known path with a method it does not take; `Allow` lists the ones it does.
+    static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        return APIError(.methodNotAllowed, code: "method-not-allowed", message: "this endpoint takes \(list), not \(method.rawValue)",
+                        headers: [.allow: list])
     }
 
     /// 401 for a missing or wrong bearer token.

@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 
 /// Turns every error below it into `{"error":{"code","message"}}` with a fitting status, so clients
-/// never see Hummingbird's plain-text errors.
+/// never see Hummingbird's plain-text errors. The detail of an error (paths, SQLite messages) goes to
+/// the log only: the answer carries the generic message.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Where unexpected errors are reported.
     let logger: Logger
@@ -11,6 +12,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
+            if let detail = error.detail {
+                let level: Logger.Level = error.status.code >= 500 ? .error : .debug
+                logger.log(level: level, "\(request.method) \(request.uri.path): \(error.code): \(detail)")
+            }
             return error.response()
         } catch let error as any HTTPResponseError {
             return Self.apiError(for: error.status).response()

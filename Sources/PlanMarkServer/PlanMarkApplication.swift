@@ -4,22 +4,36 @@ import PlanMarkRender
 
 /// Builds the PlanMark HTTP service: router, middleware and application.
 public enum PlanMarkApplication {
-    /// The router with every endpoint, behind (outermost first) request logging, CORS (when an
-    /// origin is configured; preflights need no token), JSON errors and bearer-token checks (when a token is).
+    /// The router with every endpoint (HEAD wherever GET), behind (outermost first) request logging,
+    /// the `Host` check, CORS (when an origin is configured; preflights need no token), JSON errors,
+    /// the `Origin` check of writes, bearer-token checks (when a token is configured) and 405 for known
+    /// paths with another method. `boundPort` is the port the `Host` check expects (default: the configured one).
     public static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
                               renderer: ReviewRenderer = ReviewRenderer()) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: BoundPort(configuration.port))
+    }
+
+    static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
+                       renderer: ReviewRenderer, boundPort: BoundPort,
+                       validationLimiter: ConcurrencyLimiter? = nil) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: HeadResponseMiddleware())
         router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: HostCheckMiddleware(policy: HostPolicy(configuration), boundPort: boundPort))
         if let origin = configuration.corsOrigin {
             router.add(middleware: CORSHeadersMiddleware(origin: origin))
         }
         router.add(middleware: ErrorMiddleware(logger: logger))
+        router.add(middleware: OriginCheckMiddleware(corsOrigin: configuration.corsOrigin))
         if let token = configuration.token {
             router.add(middleware: BearerTokenMiddleware(token: token))
         }
+        router.add(middleware: MethodNotAllowedMiddleware(routes: PlanMarkRoutes.table))
         let routes = PlanMarkRoutes(
             store: store, bodies: RequestBodyReader(limit: configuration.maxBodyBytes),
-            review: ReviewImageService(renderer: renderer))
+            review: ReviewImageService(renderer: renderer),
+            validate: ValidateEndpoint(maxVertices: configuration.maxVertices, maxMarkers: configuration.maxMarkers,
+                                       limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)))
         routes.add(to: router)
         return router
     }
@@ -32,13 +46,16 @@ public enum PlanMarkApplication {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerConfigurationError) -> some ApplicationProtocol {
         try configuration.validate()
-        let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer)
+        let boundPort = BoundPort(configuration.port)
+        let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "planmark"),
             onServerRunning: { channel in
-                await onListening(channel.localAddress?.port ?? configuration.port)
+                let port = channel.localAddress?.port ?? configuration.port
+                boundPort.set(port)
+                await onListening(port)
             },
             logger: logger
         )

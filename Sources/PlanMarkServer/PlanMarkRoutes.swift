@@ -12,12 +12,27 @@ struct PlanMarkRoutes: Sendable {
     let bodies: RequestBodyReader
     /// Draws review images.
     let review: ReviewImageService
+    /// Validates batches of markers within the configured bounds.
+    let validate: ValidateEndpoint
+
+    /// Every path and its methods, as `add(to:)` registers them (HEAD is added wherever GET is;
+    /// the router answers it with the GET handler's headers and no body).
+    static let table: RouteTable = {
+        let get: [HTTPRequest.Method] = [.get]
+        let routes: [(String, [HTTPRequest.Method])] = [
+            ("/health", get), ("/openapi.json", get), ("/validate", [.post]), ("/drawings", get),
+            ("/drawings/:name", get), ("/drawings/:name/image", get), ("/drawings/:name/regions", get),
+            ("/drawings/:name/review.png", get), ("/drawings/:name/markers", [.get, .post]),
+            ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
+        ]
+        return RouteTable(routes)
+    }()
 
     /// Adds every endpoint to `router`.
     func add(to router: Router<some RequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make("{\"status\":\"ok\"}\n") }
         router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
-        router.post("/validate") { request, _ in try await ValidateEndpoint.respond(to: request, bodies: bodies) }
+        router.post("/validate") { request, _ in try await validate.respond(to: request, bodies: bodies) }
         router.get("/drawings") { request, _ in try await listDrawings(request) }
         router.get("/drawings/:name") { request, context in try await showDrawing(request, name: try Self.name(context)) }
         router.get("/drawings/:name/image") { request, context in try await image(request, name: try Self.name(context)) }
@@ -195,8 +210,10 @@ struct PlanMarkRoutes: Sendable {
         return status
     }
 
-    /// Removes a marker; its number is never given again.
+    /// Removes a marker; its number is never given again. A body is not needed (and is ignored), but
+    /// one sent must be declared JSON like every other write.
     func removeMarker(_ request: Request, name: String, number: Int) async throws -> Response {
+        if RequestBodyReader.hasBody(request) { try RequestBodyReader.requireJSON(request) }
         let query = try QueryParameters(request)
         try query.onlyKeys(["author"])
         let author = query.values["author"]

@@ -7,13 +7,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Logs one line a request once it is answered: method, path, status and duration in milliseconds.
+/// Logs one line a request once it is answered: method, path, status and duration in milliseconds
+/// (info); and, at debug level, one line as soon as its head has arrived (`POST /validate started`).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Where the lines go.
     let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
+        logger.debug("\(request.method) \(request.uri.path) started")
         do {
             let response = try await next(request, context)
             log(request, status: response.status.code, since: start)

@@ -65,7 +65,8 @@ struct ReviewImageService: Sendable {
                 do throws(RenderError) {
                     image = try PNGDecoder().decode(data: imageBytes, source: "drawing \"\(drawing.name)\"")
                 } catch {
-                    throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read: \(error.description)")
+                    throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read",
+                                   detail: error.description)
                 }
                 do {
                     let rendered = try renderer.render(drawing: image, regions: regions, markers: reviewMarkers, options: options)
@@ -77,10 +78,12 @@ struct ReviewImageService: Sendable {
                     case .invalidScale, .invalidMargin:
                         throw APIError.invalidField("scale", error.description)
                     case .fontNotFound, .fontUnreadable:
-                        throw APIError(.internalServerError, code: "render-failed", message: error.description)
+                        throw APIError(.internalServerError, code: "render-failed", message: "the review image could not be drawn",
+                                       detail: error.description)
                     }
                 } catch let error as RenderError {
-                    throw APIError(.internalServerError, code: "render-failed", message: error.description)
+                    throw APIError(.internalServerError, code: "render-failed", message: "the review image could not be drawn",
+                                   detail: error.description)
                 }
             }
         }

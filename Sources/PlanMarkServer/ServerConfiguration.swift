@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How the service listens and whom it serves.
 public struct ServerConfiguration: Sendable, Hashable {
     /// The address to bind: a hostname or an IP address.
@@ -10,25 +16,51 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maxBodyBytes: Int
     /// When set, browsers on this origin (`*` for any) may call the service (CORS); nil sends no CORS headers.
     public var corsOrigin: String?
+    /// More `Host` names the service answers to besides the address it listens on: `NAME` (on the
+    /// bound port) or `NAME:PORT`.
+    public var allowedHosts: [String]
+    /// `POST /validate` refuses (413) regions with more vertices than this in all.
+    public var maxVertices: Int
+    /// `POST /validate` refuses (413) more markers than this.
+    public var maxMarkers: Int
+    /// At most this many validations run at once; more are refused with 503 and `Retry-After`.
+    public var maxValidations: Int
 
     /// The default body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
+    /// The default vertex limit of one validation: 200,000 (a 1 MiB body holds fewer; a large building
+    /// with curved walls has about 100,000).
+    public static let defaultMaxVertices = 200_000
+    /// The default marker limit of one validation: 100,000.
+    public static let defaultMaxMarkers = 100_000
+    /// The default number of validations at once: the number of cores.
+    public static var defaultMaxValidations: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Creates a configuration; the defaults serve loopback port 8080 without a token.
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
-                maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes, corsOrigin: String? = nil) {
+                maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes, corsOrigin: String? = nil,
+                allowedHosts: [String] = [], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
+                maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil) {
         self.host = host
         self.port = port
         self.token = token
         self.maxBodyBytes = maxBodyBytes
         self.corsOrigin = corsOrigin
+        self.allowedHosts = allowedHosts
+        self.maxVertices = maxVertices
+        self.maxMarkers = maxMarkers
+        self.maxValidations = maxValidations ?? Self.defaultMaxValidations
     }
 
-    /// Checks the configuration before anything is bound: a port in range, a positive body limit, a
-    /// non-empty token, and a token whenever the host is not a loopback address.
+    /// Checks the configuration before anything is bound: a port in range, positive limits, a
+    /// non-empty token, well-formed allowed hosts, and a token whenever the host is not a loopback address.
     public func validate() throws(ServerConfigurationError) {
         guard (0...65535).contains(port) else { throw .invalidPort(port) }
         guard maxBodyBytes > 0 else { throw .invalidBodyLimit(maxBodyBytes) }
+        guard maxVertices > 0 else { throw .invalidLimit(option: "--max-vertices", maxVertices) }
+        guard maxMarkers > 0 else { throw .invalidLimit(option: "--max-markers", maxMarkers) }
+        guard maxValidations > 0 else { throw .invalidLimit(option: "--max-validations", maxValidations) }
+        for name in allowedHosts where HostAuthority(allowedHost: name) == nil { throw .invalidAllowedHost(name) }
         if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) { throw .invalidToken }
         if token == nil && !Self.isLoopback(host) { throw .tokenRequired(host: host) }
     }
@@ -57,6 +89,10 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
     case invalidPort(Int)
     /// The body limit is not positive.
     case invalidBodyLimit(Int)
+    /// A count limit (`--max-vertices`, `--max-markers`, `--max-validations`) is not positive.
+    case invalidLimit(option: String, Int)
+    /// An `--allowed-host` value is not `NAME` or `NAME:PORT`.
+    case invalidAllowedHost(String)
     /// The token is empty or contains white space.
     case invalidToken
     /// The token file could not be read or is empty.
@@ -71,6 +107,10 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
             return "--port: \(port) is not in 0...65535"
         case .invalidBodyLimit(let limit):
             return "--max-body: \(limit) is not a positive number of bytes"
+        case .invalidLimit(let option, let value):
+            return "\(option): \(value) is not a positive number"
+        case .invalidAllowedHost(let name):
+            return "--allowed-host: \"\(name)\" is not NAME or NAME:PORT (port 1...65535)"
         case .invalidToken:
             return "--token: the token must be non-empty and contain no white space"
         case .unreadableTokenFile(let path, let detail):

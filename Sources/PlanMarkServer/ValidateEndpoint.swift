@@ -5,12 +5,66 @@ import PlanMarkGeometry
 /// `POST /validate`: `{"regions": <GeoJSON>, "size": [W, H], "markers": <GeoJSON or [[x, y], ...]>}`
 /// (optional `"boundary": "include"|"exclude"`, `"requireRoom": true`) -> the report of
 /// `planmark validate --report json`, written by the same `ValidationReport`.
-enum ValidateEndpoint {
-    static func respond(to request: Request, bodies: RequestBodyReader) async throws -> Response {
+///
+/// The work one request may cause is bounded: the body by its size, the regions by `maxVertices` and
+/// the markers by `maxMarkers` (both 413, counted in the parsed JSON before any region or marker is
+/// built), and the validations running at once by `limiter` (503 with `Retry-After` beyond it).
+struct ValidateEndpoint: Sendable {
+    /// The most region vertices one request may hold.
+    let maxVertices: Int
+    /// The most markers one request may hold.
+    let maxMarkers: Int
+    /// Validations running at once.
+    let limiter: ConcurrencyLimiter
+
+    func respond(to request: Request, bodies: RequestBodyReader) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let body = try await bodies.jsonObject(of: request)
+        try checkCounts(body)
+        guard limiter.tryAcquire() else {
+            throw APIError.unavailable(code: "too-many-validations",
+                                       message: "\(limiter.limit) validations are running, the most this server runs at once (--max-validations); retry shortly")
+        }
+        defer { limiter.release() }
         let bytes = try await BlockingWork.run { () throws -> [UInt8] in try Self.report(for: body) }
         return JSONResponse.make(bytes)
+    }
+
+    /// 413 when the regions hold more than `maxVertices` positions or the markers more than
+    /// `maxMarkers` entries. Counting stops at the first position over the limit.
+    /// - Complexity: O(min(size of the regions, maxVertices) + 1) for the regions; O(1) for the markers.
+    func checkCounts(_ body: JSONObject) throws(APIError) {
+        if let regions = body["regions"], case .array(let features)? = regions["features"] {
+            var count = 0
+            for feature in features {
+                guard let coordinates = feature["geometry"]?["coordinates"] else { continue }
+                guard Self.countPositions(coordinates, into: &count, limit: maxVertices) else {
+                    throw .tooMany("vertices", field: body.path("regions"), limit: maxVertices, option: "--max-vertices")
+                }
+            }
+        }
+        let markers: Int
+        switch body["markers"] {
+        case .array(let items)?: markers = items.count
+        case let value? where value["features"] != nil:
+            if case .array(let features)? = value["features"] { markers = features.count } else { markers = 0 }
+        default: markers = 0
+        }
+        if markers > maxMarkers {
+            throw .tooMany("markers", field: body.path("markers"), limit: maxMarkers, option: "--max-markers")
+        }
+    }
+
+    /// Adds the positions (arrays starting with a number) nested in `value` to `count`; false as soon
+    /// as it passes `limit`.
+    static func countPositions(_ value: JSONValue, into count: inout Int, limit: Int) -> Bool {
+        guard case .array(let items) = value else { return true }
+        if case .number? = items.first {
+            count += 1
+            return count <= limit
+        }
+        for item in items where !countPositions(item, into: &count, limit: limit) { return false }
+        return true
     }
 
     /// Validates the request's markers and returns the JSON report's bytes.

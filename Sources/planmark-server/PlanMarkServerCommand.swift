@@ -17,6 +17,8 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         abstract: "Serve a PlanMark store to map clients over HTTP (JSON, GeoJSON, PNG).",
         discussion: """
         Stops on SIGINT or SIGTERM: no new connections, requests in flight finish, the store is closed.
+        Without a token the service still refuses: writes not sent as application/json (415), a Host \
+        that is not this server (421; see --allowed-host), and writes from a page on another origin (403).
         Exit status: 0 stopped cleanly, 1 could not start (address in use ...), 64 bad usage \
         (e.g. a non-loopback host without a token), 66 missing store, 74 store I/O error.
         """
@@ -43,20 +45,46 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Let browser clients on this origin call the service (CORS); * for any.", valueName: "origin"))
     var corsOrigin: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Also answer requests whose Host is NAME (on the listening port) or NAME:PORT; repeatable. Others get 421.", valueName: "name"))
+    var allowedHost: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("POST /validate: the most region vertices one request may hold (default 200000).", valueName: "count"))
+    var maxVertices = ServerConfiguration.defaultMaxVertices
+
+    @Option(name: .long, help: ArgumentHelp("POST /validate: the most markers one request may hold (default 100000).", valueName: "count"))
+    var maxMarkers = ServerConfiguration.defaultMaxMarkers
+
+    @Option(name: .long, help: ArgumentHelp("POST /validate: the most validations at once; more get 503 (default: the number of cores).", valueName: "count"))
+    var maxValidations: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on the store before 503 (default 10).", valueName: "seconds"))
+    var busyTimeout: Double = SQLiteStore.busyTimeout
+
+    @Option(name: .long, help: ArgumentHelp("trace, debug, info (default), notice, warning, error or critical.", valueName: "level"))
+    var logLevel = "info"
+
     func validate() throws {
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+        guard busyTimeout.isFinite, busyTimeout >= 0 else { throw ValidationError("--busy-timeout: expected a number of seconds >= 0") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level: expected trace, debug, info, notice, warning, error or critical")
+        }
     }
 
     func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
+            handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "planmark-server")
         let configuration: ServerConfiguration
         do {
-            configuration = ServerConfiguration(host: host, port: port, token: try resolvedToken(), maxBodyBytes: maxBody, corsOrigin: corsOrigin)
+            configuration = ServerConfiguration(
+                host: host, port: port, token: try resolvedToken(), maxBodyBytes: maxBody, corsOrigin: corsOrigin,
+                allowedHosts: allowedHost, maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations)
             try configuration.validate()
         } catch {
             printError("planmark-server: \(error.description)")
@@ -66,7 +94,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         let path = store ?? environment("PLANMARK_STORE") ?? "planmark.sqlite"
         let access: StoreAccess
         do {
-            access = StoreAccess(try SQLiteStore(path: path, create: false))
+            access = StoreAccess(try SQLiteStore(path: path, create: false, busyTimeout: busyTimeout))
         } catch {
             printError("planmark-server: \(error.description)")
             switch error {

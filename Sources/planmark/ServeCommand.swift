@@ -15,7 +15,8 @@ struct ServeCommand: ParsableCommand {
         discussion: """
         Endpoints: GET /health, /drawings, /drawings/NAME (bounds for an image overlay), /drawings/NAME/image, \
         /drawings/NAME/regions[?zoom=Z], /drawings/NAME/markers[?zoom=Z&status=open], /drawings/NAME/review.png; \
-        POST /drawings/NAME/markers; PATCH and DELETE /drawings/NAME/markers/N; POST /validate; GET /openapi.json.
+        POST /drawings/NAME/markers; PATCH and DELETE /drawings/NAME/markers/N; POST /validate; GET /openapi.json. \
+        HEAD wherever GET. Writes need Content-Type: application/json; a Host that is not this server gets 421.
         Stops on SIGINT or SIGTERM after finishing requests in flight.
         """
     )
@@ -40,6 +41,25 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Let browser clients on this origin call the service (CORS); * for any.", valueName: "origin"))
     var corsOrigin: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Also answer requests whose Host is NAME (on the listening port) or NAME:PORT; repeatable. Others get 421.", valueName: "name"))
+    var allowedHost: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("POST /validate: the most region vertices one request may hold (default 200000).", valueName: "count"))
+    var maxVertices: Int?
+
+    @Option(name: .long, help: ArgumentHelp("POST /validate: the most markers one request may hold (default 100000).", valueName: "count"))
+    var maxMarkers: Int?
+
+    @Option(name: .long, help: ArgumentHelp("POST /validate: the most validations at once; more get 503 (default: the number of cores).", valueName: "count"))
+    var maxValidations: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on the store before 503 (default 10).", valueName: "seconds"))
+    var busyTimeout: Double?
+
+    @Option(name: .long, help: ArgumentHelp("trace, debug, info (default), notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String?
+
     func validate() throws {
         if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
     }
@@ -50,6 +70,12 @@ struct ServeCommand: ParsableCommand {
         if let tokenFile { arguments += ["--token-file", tokenFile] }
         if let maxBody { arguments += ["--max-body", String(maxBody)] }
         if let corsOrigin { arguments += ["--cors-origin", corsOrigin] }
+        for name in allowedHost { arguments += ["--allowed-host", name] }
+        if let maxVertices { arguments += ["--max-vertices", String(maxVertices)] }
+        if let maxMarkers { arguments += ["--max-markers", String(maxMarkers)] }
+        if let maxValidations { arguments += ["--max-validations", String(maxValidations)] }
+        if let busyTimeout { arguments += ["--busy-timeout", String(busyTimeout)] }
+        if let logLevel { arguments += ["--log-level", logLevel] }
         let server = Self.serverPath()
         guard access(server, X_OK) == 0 else {
             printError("planmark serve: planmark-server is not built; run: swift build --product planmark-server")

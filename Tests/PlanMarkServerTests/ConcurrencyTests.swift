@@ -43,7 +43,9 @@ import Testing
                             var numbers: [Int] = []
                             for k in 0..<125 {
                                 let body = "{\"x\":\(250 + worker * 25),\"y\":\(200 + k * 3),\"author\":\"http-\(worker)\"}"
-                                let response = try await connection.post("/drawings/plan/markers", headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+                                let response = try await connection.execute(TestClient.Request(
+                                    "/drawings/plan/markers", method: .post, authority: "127.0.0.1:\(port)",
+                                    headers: [.contentType: "application/json"], body: ByteBuffer(string: body)))
                                 guard response.status == .created, let buffer = response.body,
                                       let object = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any],
                                       let number = object["number"] as? Int

@@ -13,6 +13,9 @@ import Testing
         ("post", "/drawings/{name}/markers"), ("get", "/drawings/{name}/markers/{number}"), ("patch", "/drawings/{name}/markers/{number}"),
         ("delete", "/drawings/{name}/markers/{number}"), ("get", "/drawings/{name}/markers/{number}/history"),
         ("get", "/drawings/{name}/review.png"),
+        ("head", "/health"), ("head", "/openapi.json"), ("head", "/drawings"), ("head", "/drawings/{name}"), ("head", "/drawings/{name}/image"),
+        ("head", "/drawings/{name}/regions"), ("head", "/drawings/{name}/markers"), ("head", "/drawings/{name}/markers/{number}"),
+        ("head", "/drawings/{name}/markers/{number}/history"), ("head", "/drawings/{name}/review.png"),
     ]
 
     @Test func documentDescribesEveryEndpoint() async throws {
@@ -39,6 +42,35 @@ import Testing
             #expect(((paths["/health"]?["get"] as? [String: Any])?["security"] as? [Any])?.isEmpty == true)
             #expect((document["components"] as? [String: Any]).flatMap { ($0["securitySchemes"] as? [String: Any])?["bearer"] } != nil)
         }
+    }
+
+    /// The statuses each operation declares, written out by hand from what the server can answer.
+    @Test(arguments: [
+        ("/health", "get", ["200", "400", "421"]),
+        ("/validate", "post", ["200", "400", "401", "403", "413", "415", "421", "503"]),
+        ("/drawings/{name}/markers", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "422", "500", "503"]),
+        ("/drawings/{name}/markers/{number}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "422", "500", "503"]),
+        ("/drawings/{name}/markers/{number}", "delete", ["200", "400", "401", "403", "404", "415", "421", "500", "503"]),
+        ("/drawings/{name}/image", "head", ["200", "304", "400", "401", "404", "421", "500", "503"]),
+    ])
+    func operationsDeclareEveryStatus(path: String, method: String, statuses: [String]) throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let operation = ((document["paths"] as? [String: Any])?[path] as? [String: Any])?[method] as? [String: Any]
+        let responses = try #require(operation?["responses"] as? [String: Any])
+        #expect(responses.keys.sorted() == statuses)
+    }
+
+    /// Positions: x/y or lat/lng(/zoom) are alternatives, zoom is within [-64, 64].
+    @Test func markerBodiesStateTheAlternatives() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let newMarker = try #require(schemas["NewMarker"] as? [String: Any])
+        let alternatives = try #require(newMarker["oneOf"] as? [[String: Any]])
+        #expect(alternatives.map { $0["required"] as? [String] ?? [] } == [["x", "y"], ["lat", "lng"]])
+        let zoom = (newMarker["properties"] as? [String: Any])?["zoom"] as? [String: Any]
+        #expect(zoom?["minimum"] as? Int == -64)
+        #expect(zoom?["maximum"] as? Int == 64)
+        #expect(newMarker["additionalProperties"] as? Bool == false)
     }
 
     /// Checks the document with the `openapi-spec-validator` package (`pip install openapi-spec-validator`).

@@ -38,13 +38,21 @@ struct ServerFixture {
 
     static var samplePlanRegionsPath: String { sampleRegions }
 
-    /// The router-level application (no socket).
+    /// HummingbirdTesting's clients (router and live) send `Host: localhost` without a port, which is
+    /// port 80: the fixture allows that name unless a test asks for other hosts.
+    static let testClientHost = "localhost:80"
+
+    /// The application over the fixture's store (or `store`), for `.router` or `.live` tests.
     func application(token: String? = nil, maxBody: Int = ServerConfiguration.defaultMaxBodyBytes, corsOrigin: String? = nil,
-                     logger: Logger = quietLogger) throws -> some ApplicationProtocol
+                     allowedHosts: [String] = [ServerFixture.testClientHost], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
+                     maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
+                     store: SQLiteStore? = nil, logger: Logger = quietLogger) throws -> some ApplicationProtocol
     {
         try PlanMarkApplication.application(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, token: token, maxBodyBytes: maxBody, corsOrigin: corsOrigin),
-            store: StoreAccess(store), logger: logger)
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, token: token, maxBodyBytes: maxBody, corsOrigin: corsOrigin, allowedHosts: allowedHosts,
+                maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations),
+            store: StoreAccess(store ?? self.store), logger: logger)
     }
 
     /// Removes the folder.
@@ -86,6 +94,13 @@ extension TestClientProtocol {
     /// GETs `uri`.
     func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
         try await execute(uri: uri, method: .get, headers: headers)
+    }
+}
+
+extension TestClient {
+    /// GETs `uri` naming `host` (`NAME:PORT`) in the Host header; the plain `get` sends none.
+    func get(_ uri: String, host: String, headers: HTTPFields = [:]) async throws -> TestClient.Response {
+        try await execute(TestClient.Request(uri, method: .get, authority: host, headers: headers))
     }
 }
 

@@ -1,0 +1,51 @@
+import Hummingbird
+
+/// The service's paths and the methods each takes (HEAD wherever GET is); the router's routes are
+/// registered from the same templates, and a test checks that the two agree.
+struct RouteTable: Sendable {
+    /// Path templates (`:name` matches one non-empty segment) and their methods.
+    let entries: [(template: [Substring], methods: [HTTPRequest.Method])]
+
+    init(_ routes: [(String, [HTTPRequest.Method])]) {
+        entries = routes.map { path, methods in
+            var all = methods
+            if all.contains(.get) && !all.contains(.head) { all.insert(.head, at: all.firstIndex(of: .get)! + 1) }
+            return (path.split(separator: "/"), all)
+        }
+    }
+
+    /// The methods `path` takes, nil when no route has that shape.
+    /// - Complexity: O(routes * segments).
+    func methods(for path: String) -> [HTTPRequest.Method]? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for entry in entries where entry.template.count == segments.count {
+            if zip(entry.template, segments).allSatisfy({ template, segment in template.hasPrefix(":") ? !segment.isEmpty : template == segment }) {
+                return entry.methods
+            }
+        }
+        return nil
+    }
+}
+
+/// Turns the router's "no route" into 405 with `Allow` when the path is known but the method is not.
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            guard let allowed = routes.methods(for: request.uri.path), !allowed.contains(request.method) else { throw error }
+            throw APIError.methodNotAllowed(request.method, allowed: allowed)
+        }
+    }
+}
+
+/// Answers HEAD without a body wherever it ends up (an error, 404, 405 ...), keeping the headers,
+/// so a client reading a HEAD answer never finds body bytes in front of the next response.
+struct HeadResponseMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response = try await next(request, context)
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+}
