@@ -21,7 +21,8 @@ extension APIError {
             self.init(.badRequest, code: "invalid-field", message: message)
         case .imageChanged(let drawing, _):
             self.init(.conflict, code: "image-changed",
-                      message: "the image of drawing \"\(drawing)\" changed since it was added; add the drawing again")
+                      message: "the image of drawing \"\(drawing)\" changed since it was added; add the drawing again",
+                      detail: error.description)
         case .invalidText(let field, let problem):
             self = .invalidField("$." + field, problem)
         case .input(let formatError):

@@ -32,19 +32,20 @@ final class AtomicFile: OutputSink {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array((folder + "." + name + ".tmp-XXXXXX").utf8CString)
-        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw OutputError(message: "planmark: \(path): cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
-        }
-        temporary = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        fchmod(descriptor, 0o644 & ~Self.umaskValue)
-        guard let slot = PendingFiles.register(temporary) else {
-            close(descriptor)
-            unlink(temporary)
-            throw OutputError(message: "planmark: \(path): too many output files open at once", exitCode: Exit.cannotCreate)
+        // mkstemp fills in the name inside the armed slot itself, so an interrupt at any moment after
+        // this finds the file's name (or no file yet) there.
+        guard let slot = PendingFiles.reserve(folder + "." + name + ".tmp-XXXXXX") else {
+            throw OutputError(message: "planmark: \(path): the path is too long, or too many outputs are open", exitCode: Exit.cannotCreate)
         }
         self.slot = slot
+        descriptor = mkstemp(PendingFiles.path(slot))
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            PendingFiles.unregister(slot)
+            throw OutputError(message: "planmark: \(path): cannot create: \(reason)", exitCode: Exit.cannotCreate)
+        }
+        temporary = String(cString: PendingFiles.path(slot))
+        fchmod(descriptor, 0o644 & ~Self.umaskValue)
     }
 
     deinit { discard() }
@@ -120,8 +121,9 @@ enum PendingFiles {
         return flags
     }()
 
-    /// Arms a slot for `path` (installing the signal handlers on first use); nil when all are in use.
-    static func register(_ path: String) -> Int? {
+    /// Arms a slot holding `path` (installing the signal handlers first); nil when all are in use or
+    /// the path is too long.
+    static func reserve(_ path: String) -> Int? {
         installHandlers
         let bytes = Array(path.utf8)
         guard bytes.count < slotBytes else { return nil }
@@ -136,6 +138,9 @@ enum PendingFiles {
         }
         return nil
     }
+
+    /// The C string of `slot`.
+    static func path(_ slot: Int) -> UnsafeMutablePointer<CChar> { paths + slot * slotBytes }
 
     /// Disarms `slot`.
     static func unregister(_ slot: Int) {

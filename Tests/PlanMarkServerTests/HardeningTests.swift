@@ -332,7 +332,9 @@ import Testing
         #expect(api.detail?.contains("secret-folder") == true)
     }
 
-    /// The drawing's image is gone: the answers say so without the path, which goes to the log.
+    /// The drawing's image file is gone: the store still has the bytes, so both routes answer. A store
+    /// from before images were kept in it (no bytes stored) whose file is gone answers 409 without the
+    /// path, which goes to the log.
     @Test func missingImageAnswersWithoutItsPath() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-image-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -343,11 +345,20 @@ import Testing
         defer { fixture.remove() }
         try FileManager.default.removeItem(at: copy)
         let recorder = LogRecorder()
-        try await fixture.application(logger: recorder.logger(level: .error)).test(.router) { client in
+        let storePath = fixture.storePath
+        try await fixture.application(logger: recorder.logger(level: .debug)).test(.router) { client in
+            for path in ["/drawings/gone/review.png", "/drawings/gone/image"] {
+                #expect(try await client.get(path).status == .ok, "\(path)")
+            }
+            // As a store made before images were kept inside it: no bytes, and the file is gone.
+            var connection: OpaquePointer?
+            try #require(sqlite3_open_v2(storePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
+            try #require(sqlite3_exec(connection, "DELETE FROM image", nil, nil, nil) == SQLITE_OK)
+            sqlite3_close(connection)
             for path in ["/drawings/gone/review.png", "/drawings/gone/image"] {
                 let response = try await client.get(path)
-                #expect(response.status == .internalServerError, "\(path)")
-                #expect(response.errorCode == "image-unavailable")
+                #expect(response.status == .conflict, "\(path)")
+                #expect(response.errorCode == "image-changed")
                 #expect(!response.text.contains(folder.lastPathComponent), "\(response.text)")
             }
         }

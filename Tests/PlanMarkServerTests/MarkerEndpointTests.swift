@@ -150,8 +150,10 @@ import Testing
             #expect(cleared.object["status"] as? String == "open")
             let history = try await client.get("/drawings/plan/markers/1/history")
             let entries = history.object["history"] as? [[String: Any]] ?? []
-            #expect(entries.compactMap { $0["action"] as? String } == ["created", "moved", "moved", "resolved", "edited", "reopened", "edited"]
-                    || entries.compactMap { $0["action"] as? String } == ["created", "moved", "moved", "resolved", "edited", "edited", "reopened"])
+            // One entry per PATCH: the status change carries the note changed with it.
+            #expect(entries.compactMap { $0["action"] as? String } == ["created", "moved", "moved", "resolved", "reopened"])
+            #expect((entries.last?["old"] as? [String: Any])?["note"] as? String == "fixed")
+            #expect((entries.last?["new"] as? [String: Any])?["note"] is NSNull)
             #expect(entries.dropFirst().first?["author"] as? String == "bo")
             #expect((entries.dropFirst().first?["old"] as? [String: Any])?["x"] as? Double == 450)
             #expect((entries.dropFirst().first?["new"] as? [String: Any])?["x"] as? Double == 900)
