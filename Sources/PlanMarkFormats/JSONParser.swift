@@ -227,7 +227,7 @@ public struct JSONParser {
     mutating func expect(_ byte: UInt8) throws(Failure) {
         guard peek() == byte else {
             if let found = peek() {
-                throw fail("expected '\(Character(Unicode.Scalar(byte)))', found '\(Character(Unicode.Scalar(found)))'")
+                throw fail("expected '\(Character(Unicode.Scalar(byte)))', found \(Self.describe(found))")
             }
             throw fail("expected '\(Character(Unicode.Scalar(byte)))', found the end of the file")
         }
@@ -245,8 +245,16 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try parseLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try parseLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw fail("unexpected character '\(Character(Unicode.Scalar(byte)))'")
+        default: throw fail("unexpected character \(Self.describe(byte))")
         }
+    }
+
+    /// A byte for an error message: `'x'` for printable ASCII, else `byte 0xFF` (a NUL, a control
+    /// character or part of a UTF-8 sequence is never copied into a message).
+    static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "byte 0x" + (hex.count < 2 ? "0" : "") + hex
     }
 
     mutating func parseLiteral(_ word: StaticString) throws(Failure) {

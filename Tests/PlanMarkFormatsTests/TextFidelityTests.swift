@@ -186,6 +186,18 @@ private func pointsFile(_ head: String) -> String {
         }
     }
 
+    /// Bytes outside strings that are not JSON are named by value, never copied into the message.
+    @Test(arguments: [(#"[1,\x00]"#, "unexpected character byte 0x00"), (#"\xFF"#, "unexpected character byte 0xFF"),
+                      (#"{"a"\x07"#, "expected ':', found byte 0x07"), (#"[1 \xC3\xA9]"#, "expected ']', found byte 0xC3")])
+    func jsonStrayBytesNamed(_ escaped: String, _ message: String) {
+        do {
+            _ = try JSONParser.parse(bytes(escaped))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.message == message && error.path == nil && error.line == 1)
+        }
+    }
+
     @Test func jsonEscapesKept() throws {
         #expect(try JSONParser.parse(Array(#"["\ud83d\ude00\u00e9\u0001\t\u007f"]"#.utf8)) == .array([.string("😀é\u{1}\t\u{7F}")]))
     }
