@@ -69,10 +69,19 @@ extension String {
 
 /// Parses data lines of a markers CSV file. Stateless, so blocks can be parsed in parallel.
 ///
-/// Fields are separated by commas and may be quoted with `"` (a doubled `""` inside is a quote);
-/// spaces around a field are ignored; a line break inside quotes is refused. Blank lines are skipped
-/// and do not count as rows. A row whose coordinates are missing, do not parse or are not finite
-/// gets a nil position (reason `invalid-coordinate`); the batch goes on.
+/// Fields are separated by commas and may be quoted with `"` (a doubled `""` inside is a quote); a
+/// line break inside quotes is refused. Blank lines are skipped and do not count as rows.
+///
+/// Coordinates: spaces around them are ignored; a row whose coordinates are missing, are not decimal
+/// numbers (`DecimalParser`: no `0x1p3`, `inf`, `nan`) or are not finite gets a nil position (reason
+/// `invalid-coordinate`); the batch goes on.
+///
+/// Text fields (`id`, `note`, `author`) are kept exactly as written: an unquoted field byte for byte,
+/// spaces included (never trimmed); a quoted one as the text between its quotes, with `""` as `"`
+/// (spaces outside the quotes are ignored). An empty id means the 1-based data row number; an empty
+/// note or author means none. Text that cannot be kept is refused with the line and field named
+/// (`FILE:LINE: invalid UTF-8 in field "note"`): invalid UTF-8, a NUL anywhere, and in an id any other
+/// control character but tab (C0 and DEL).
 public struct CSVMarkerParser: Sendable {
     /// The header's columns.
     public let columns: CSVColumns
@@ -132,7 +141,7 @@ public struct CSVMarkerParser: Sendable {
             if lineEnd > start && chunk[lineEnd - 1] == 13 { lineEnd -= 1 }
             if !Self.isBlank(chunk, start, lineEnd) {
                 try splitFields(chunk, start, lineEnd, line: line, into: &fields)
-                rows.append(makeRow(chunk, fields, line: line, row: row, unquoteBuffer: &unquoteBuffer))
+                rows.append(try makeRow(chunk, fields, line: line, row: row, unquoteBuffer: &unquoteBuffer))
                 row += 1
             }
             line += 1
@@ -186,8 +195,14 @@ public struct CSVMarkerParser: Sendable {
         return lower..<upper
     }
 
-    func text(_ chunk: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, buffer: inout [UInt8]) -> String {
+    /// The text of a field as kept (see the type's documentation), checked; `name` and `line` name it
+    /// in errors.
+    /// - Complexity: O(n) for the field's n bytes.
+    func text(
+        _ chunk: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, name: String, line: Int, buffer: inout [UInt8]
+    ) throws(FormatError) -> String {
         let r = Self.trimmed(chunk, range)
+        let isID = name == "id"
         if r.count >= 2 && chunk[r.lowerBound] == 34 && chunk[r.upperBound - 1] == 34 {
             buffer.removeAll(keepingCapacity: true)
             var i = r.lowerBound + 1
@@ -196,9 +211,13 @@ public struct CSVMarkerParser: Sendable {
                 if chunk[i] == 34 && i + 1 < r.upperBound - 1 && chunk[i + 1] == 34 { i += 1 }
                 i += 1
             }
-            return String(decoding: buffer, as: UTF8.self)
+            let problem = buffer.withUnsafeBufferPointer { TextCheck.problem($0, isID: isID) }
+            if let problem { throw FormatError(problem, source: source, line: line, field: name) }
+            return String(decoding: buffer, as: UTF8.self)  // checked: valid UTF-8
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: chunk[r]), as: UTF8.self)
+        let raw = UnsafeBufferPointer(rebasing: chunk[range])
+        if let problem = TextCheck.problem(raw, isID: isID) { throw FormatError(problem, source: source, line: line, field: name) }
+        return String(decoding: raw, as: UTF8.self)  // checked: valid UTF-8
     }
 
     func number(_ chunk: UnsafeBufferPointer<UInt8>, _ fields: [Range<Int>], _ column: Int) -> Double? {
@@ -212,10 +231,12 @@ public struct CSVMarkerParser: Sendable {
         return value
     }
 
-    func makeRow(_ chunk: UnsafeBufferPointer<UInt8>, _ fields: [Range<Int>], line: Int, row: Int, unquoteBuffer: inout [UInt8]) -> MarkerRow {
+    func makeRow(
+        _ chunk: UnsafeBufferPointer<UInt8>, _ fields: [Range<Int>], line: Int, row: Int, unquoteBuffer: inout [UInt8]
+    ) throws(FormatError) -> MarkerRow {
         var id = ""
         if let column = columns.id, column < fields.count {
-            id = text(chunk, fields[column], buffer: &unquoteBuffer)
+            id = try text(chunk, fields[column], name: "id", line: line, buffer: &unquoteBuffer)
         }
         if id.isEmpty { id = String(row) }
         var position: PixelPoint?
@@ -231,12 +252,12 @@ public struct CSVMarkerParser: Sendable {
         }
         var note: String?
         if let column = columns.note, column < fields.count {
-            let value = text(chunk, fields[column], buffer: &unquoteBuffer)
+            let value = try text(chunk, fields[column], name: "note", line: line, buffer: &unquoteBuffer)
             if !value.isEmpty { note = value }
         }
         var author: String?
         if let column = columns.author, column < fields.count {
-            let value = text(chunk, fields[column], buffer: &unquoteBuffer)
+            let value = try text(chunk, fields[column], name: "author", line: line, buffer: &unquoteBuffer)
             if !value.isEmpty { author = value }
         }
         return MarkerRow(id: id, line: line, position: position, note: note, author: author)

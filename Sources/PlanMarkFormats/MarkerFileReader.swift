@@ -5,6 +5,11 @@ import PlanMarkGeometry
 ///
 /// CSV is read in blocks of whole lines; each block is split at line breaks and parsed on all cores.
 /// GeoJSON is parsed one feature at a time into rows.
+///
+/// Memory: the CSV buffer holds about one block plus the longest line (at most `maxLineLength`), and
+/// consumed bytes are dropped once per block, so reading is linear in the file's size.
+/// Text is kept exactly as read or refused (`FormatError` with a `TextProblem`): see
+/// `CSVMarkerParser` and `row(from:index:source:idNumberTexts:)`.
 public struct MarkerFileReader {
     /// The file name for errors.
     public let source: String
@@ -16,6 +21,10 @@ public struct MarkerFileReader {
     private var input: InputFile?
     private var parser: CSVMarkerParser?
     private var buffer: [UInt8] = []
+    /// Bytes read per block by this reader.
+    private let blockSize: Int
+    /// The longest line this reader accepts.
+    private let maxLineLength: Int
     private var atEnd = false
     private var nextLine = 1
     private var nextRow = 1
@@ -30,12 +39,23 @@ public struct MarkerFileReader {
     /// Opens `path` (`-` for stdin). The format comes from `format`, else from the file name, else
     /// CSV. `conversion` turns latLng rows into pixels; a latLng file without it is refused.
     public init(path: String, format: MarkerFileFormat?, conversion: LatLngConversion?) throws(FormatError) {
-        source = path
-        self.format = format ?? MarkerFileFormat.inferred(fromPath: path) ?? .csv
-        let input = try InputFile(path: path)
-        switch self.format {
+        try self.init(input: try InputFile(path: path), format: format ?? MarkerFileFormat.inferred(fromPath: path) ?? .csv,
+                      conversion: conversion)
+    }
+
+    /// Reads `input` (a file, stdin, or bytes in memory) as `format`. `blockSize` and
+    /// `maxLineLength` can be made small to exercise block boundaries (tests, fuzzing).
+    public init(
+        input: InputFile, format: MarkerFileFormat, conversion: LatLngConversion?,
+        blockSize: Int = MarkerFileReader.blockSize, maxLineLength: Int = MarkerFileReader.maxLineLength
+    ) throws(FormatError) {
+        source = input.source
+        self.format = format
+        self.blockSize = max(1, blockSize)
+        self.maxLineLength = max(1, maxLineLength)
+        switch format {
         case .geojson:
-            pending = try Self.readGeoJSON(input.readAll(), source: path)
+            pending = try Self.readGeoJSON(input.readAll(), source: source)
             atEnd = true
         case .csv:
             self.input = input
@@ -69,26 +89,40 @@ public struct MarkerFileReader {
 
     private mutating func readMore() throws(FormatError) {
         guard let input, !atEnd else { return }
-        if try input.read(into: &buffer, maxCount: Self.blockSize) == 0 { atEnd = true }
+        if try input.read(into: &buffer, maxCount: blockSize) == 0 { atEnd = true }
     }
 
+    /// Reads lines until the first non-blank one, the header. Blank lines before it are passed over
+    /// with an offset, and the consumed bytes dropped once per block, never once per line.
+    /// - Complexity: O(bytes up to the end of the header).
     private mutating func readHeader(conversion: LatLngConversion?) throws(FormatError) {
+        var lineStart = 0
+        var scanned = 0
+        defer { buffer.removeSubrange(0..<min(lineStart, buffer.count)) }
         while true {
-            if let newline = buffer.firstIndex(of: 10) {
-                let lineBytes = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
+            if let newline = buffer[scanned...].firstIndex(of: 10) {
+                let lineBytes = Array(buffer[lineStart..<newline])
+                lineStart = newline + 1
+                scanned = lineStart
                 if try takeHeader(lineBytes, conversion: conversion) { return }
                 nextLine += 1
                 continue
             }
+            scanned = buffer.count
             if atEnd {
-                let lineBytes = buffer
-                buffer.removeAll()
+                let lineBytes = Array(buffer[lineStart...])
+                lineStart = buffer.count
                 if try takeHeader(lineBytes, conversion: conversion) { return }
                 throw FormatError(.malformed, source: source, line: nextLine, message: "empty file: expected a CSV header naming x,y or lat,lng")
             }
-            if buffer.count > Self.maxLineLength {
-                throw FormatError(.malformed, source: source, line: nextLine, message: "the first line is longer than \(Self.maxLineLength) bytes; not a markers CSV file")
+            if buffer.count - lineStart > maxLineLength {
+                throw FormatError(.malformed, source: source, line: nextLine, message: "the first line is longer than \(maxLineLength) bytes; not a markers CSV file")
+            }
+            if lineStart >= blockSize {
+                // Drop the blank lines read so far before reading more.
+                buffer.removeSubrange(0..<lineStart)
+                scanned -= lineStart
+                lineStart = 0
             }
             try readMore()
         }
@@ -99,8 +133,14 @@ public struct MarkerFileReader {
         var bytes = bytes
         if nextLine == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if bytes.last == 13 { bytes.removeLast() }
-        let text = String(decoding: bytes, as: UTF8.self)
-        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return false }
+        if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) { return false }
+        let problem = bytes.withUnsafeBufferPointer { TextCheck.problem($0, isID: false) }
+        if let problem {
+            var error = FormatError(.malformed, source: source, line: nextLine, message: "\(problem) in the header")
+            error.problem = problem
+            throw error
+        }
+        let text = String(decoding: bytes, as: UTF8.self)  // checked: valid UTF-8
         let columns = try CSVColumns(header: text.split(separator: ",", omittingEmptySubsequences: false).map { field in
             var name = String(field).trimmingCharacters(in: " \t")
             if name.count >= 2 && name.hasPrefix("\"") && name.hasSuffix("\"") { name = String(name.dropFirst().dropLast()) }
@@ -140,21 +180,24 @@ public struct MarkerFileReader {
             }
         }
         guard let parser, !(atEnd && buffer.isEmpty) else { return nil }
-        // Gather a block of complete lines (or the rest of the file).
+        // Gather a block of complete lines (or the rest of the file). Bytes already searched hold no
+        // line break, so each search covers only what was read since: a long line costs O(its length).
         var cut = 0
+        var searched = 0
         while true {
-            if !atEnd && buffer.count < Self.blockSize { try readMore() }
+            if !atEnd && buffer.count < blockSize { try readMore() }
             if atEnd {
                 cut = buffer.count
                 break
             }
-            if buffer.count >= Self.blockSize {
-                if let newline = buffer.lastIndex(of: 10) {
+            if buffer.count >= blockSize {
+                if let newline = buffer[searched...].lastIndex(of: 10) {
                     cut = newline + 1
                     break
                 }
-                if buffer.count > Self.maxLineLength {
-                    throw FormatError(.malformed, source: source, line: nextLine, message: "a line is longer than \(Self.maxLineLength) bytes")
+                searched = buffer.count
+                if buffer.count > maxLineLength {
+                    throw FormatError(.malformed, source: source, line: nextLine, message: "a line is longer than \(maxLineLength) bytes")
                 }
                 try readMore()
             }
@@ -212,42 +255,55 @@ public struct MarkerFileReader {
     // MARK: GeoJSON
 
     /// Parses a FeatureCollection of Point features into rows.
+    /// - Complexity: O(n) for n bytes.
     static func readGeoJSON(_ bytes: [UInt8], source: String) throws(FormatError) -> [MarkerRow] {
         var rows: [MarkerRow] = []
-        var seenType: JSONValue?
+        let members: [(String, JSONValue)]
         do {
-            let members = try JSONParser.parseFeatureCollection(bytes) { index, feature in
-                rows.append(try row(from: feature, index: index, source: source))
+            members = try JSONParser.parseFeatureCollection(bytes) { index, feature, idNumberTexts in
+                rows.append(try row(from: feature, index: index, source: source, idNumberTexts: idNumberTexts))
             }
-            seenType = members.last(where: { $0.0 == "type" })?.1
         } catch let error as FormatError {
             throw error
         } catch let error as JSONParser.Failure {
-            throw FormatError(.malformed, source: source, line: error.line, message: error.message)
+            throw error.formatError(source: source)
         } catch {
             throw FormatError(.malformed, source: source, message: "\(error)")
         }
-        guard seenType == .string("FeatureCollection") else {
+        guard members.first(where: { $0.0 == "type" })?.1 == .string("FeatureCollection") else {
             throw FormatError(.malformed, source: source, path: "$.type", message: "expected \"FeatureCollection\"")
+        }
+        guard case .array? = members.first(where: { $0.0 == "features" })?.1 else {
+            throw FormatError(.malformed, source: source, path: "$.features", message: "expected an array of features")
         }
         return rows
     }
 
-    /// One GeoJSON Point feature as a row: its id is the feature's `id`, else `properties.id`, else its
-    /// 1-based position; a position that is not two finite numbers gives a row without position.
+    /// One GeoJSON Point feature as a row. Its id is the feature's `id`, else `properties.id`, else its
+    /// 1-based position (`null` and `""` count as absent); a string id is kept exactly, a numeric one
+    /// as its source text when `idNumberTexts` has it (from `JSONParser`, keyed by JSON path), else as
+    /// `JSONNumber.text` writes the value. An id of another type, or with a control character (C0 but
+    /// tab, or DEL), is refused. `properties.note` and `properties.author` must be strings when present.
+    /// A position that is not two finite numbers gives a row without position.
     /// Errors name the feature's JSON path (`$.features[index]...`).
-    public static func row(from feature: JSONValue, index: Int, source: String) throws(FormatError) -> MarkerRow {
+    public static func row(
+        from feature: JSONValue, index: Int, source: String, idNumberTexts: [String: String] = [:]
+    ) throws(FormatError) -> MarkerRow {
         let path = "$.features[\(index)]"
         guard case .object = feature, feature["type"] == .string("Feature") else {
             throw FormatError(.malformed, source: source, path: path, message: "expected a GeoJSON Feature object")
         }
         let properties = feature["properties"]
         var id: String
-        switch feature["id"] ?? properties?["id"] {
+        let (idValue, idPath) = FeatureID.find(in: feature, path: path)
+        switch idValue {
         case .string(let text)?: id = text
-        case .number(let number)?: id = JSONNumber.text(number)
-        default: id = ""
+        case .number(let number)?: id = idNumberTexts[idPath] ?? JSONNumber.text(number)
+        case nil: id = ""
+        case let other?:
+            throw FormatError(.malformed, source: source, path: idPath, message: "expected a string or a number, found \(other.typeName)")
         }
+        if let problem = TextCheck.idProblem(id) { throw FormatError(problem, source: source, path: idPath) }
         if id.isEmpty { id = String(index + 1) }
         guard let geometry = feature["geometry"], case .object = geometry, geometry["type"] == .string("Point") else {
             throw FormatError(.malformed, source: source, path: path + ".geometry", message: "expected a Point geometry")
@@ -257,10 +313,14 @@ public struct MarkerFileReader {
            case .number(let x) = pair[0], case .number(let y) = pair[1], x.isFinite, y.isFinite {
             position = PixelPoint(x: x, y: y)
         }
-        var note: String?
-        if case .string(let text)? = properties?["note"] { note = text }
-        var author: String?
-        if case .string(let text)? = properties?["author"] { author = text }
-        return MarkerRow(id: id, line: 0, position: position, note: note, author: author)
+        func text(_ key: String) throws(FormatError) -> String? {
+            switch properties?[key] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            case let other?:
+                throw FormatError(.malformed, source: source, path: path + ".properties." + key, message: "expected a string, found \(other.typeName)")
+            }
+        }
+        return MarkerRow(id: id, line: 0, position: position, note: try text("note"), author: try text("author"))
     }
 }

@@ -3,7 +3,12 @@ import PlanMarkGeometry
 /// Reads a regions file: a GeoJSON FeatureCollection of `Polygon` / `MultiPolygon` features in pixel
 /// coordinates (`[x, y]`, origin top-left, y down).
 ///
-/// A feature's id is its `id` (string or number), else `properties.id`, else its 1-based position;
+/// A feature's id is its `id` (string or number), else `properties.id`, else its 1-based position
+/// (a `null` id counts as absent). An id is kept exactly as written: a string as is (never trimmed),
+/// a number as its source text (`1.50` stays `1.50`, `1e2` stays `1e2`; JSON has no `007`), when the
+/// file is parsed here; a tree parsed elsewhere (`regions(from:)` without `idNumberTexts`) only has
+/// the number's value, written as `JSONNumber.text` writes it. An id with a control character (C0 but
+/// tab, or DEL) is refused; JSON strings with invalid UTF-8 or NUL never get this far.
 /// `properties.kind` is `room` (default) or `allowed`; `properties.name` is optional. Every ring is
 /// checked by the geometry core; a bad one is reported with its JSON path.
 public enum RegionsFile {
@@ -16,17 +21,19 @@ public enum RegionsFile {
     /// Parses and checks regions from `bytes`; `source` names the file in errors.
     /// - Complexity: O(n log n) for n vertices.
     public static func parse(_ bytes: [UInt8], source: String) throws(FormatError) -> [Region] {
-        let root: JSONValue
+        let document: JSONParser.Document
         do {
-            root = try JSONParser.parse(bytes)
+            document = try JSONParser.parseDocument(bytes)
         } catch {
-            throw FormatError(.malformed, source: source, line: error.line, message: error.message)
+            throw error.formatError(source: source)
         }
-        return try regions(from: root, source: source)
+        return try regions(from: document.root, source: source, idNumberTexts: document.idNumberTexts)
     }
 
-    /// Builds regions from an already parsed FeatureCollection.
-    public static func regions(from root: JSONValue, source: String) throws(FormatError) -> [Region] {
+    /// Builds regions from an already parsed FeatureCollection; `idNumberTexts` (from
+    /// `JSONParser.parseDocument`) gives numeric ids their source text.
+    /// - Complexity: O(n log n) for n vertices.
+    public static func regions(from root: JSONValue, source: String, idNumberTexts: [String: String] = [:]) throws(FormatError) -> [Region] {
         func bad(_ path: String, _ message: String) -> FormatError {
             FormatError(.malformed, source: source, path: path, message: message)
         }
@@ -45,13 +52,15 @@ public enum RegionsFile {
             }
             let properties = feature["properties"]
             let id: String
-            switch feature["id"] ?? properties?["id"] {
+            let (idValue, idPath) = FeatureID.find(in: feature, path: path)
+            switch idValue {
             case .string(let text)?: id = text
-            case .number(let number)?: id = JSONNumber.text(number)
-            case nil, .null?: id = String(index + 1)
-            case let other?: throw bad(path + ".id", "expected a string or a number, found \(other.typeName)")
+            case .number(let number)?: id = idNumberTexts[idPath] ?? JSONNumber.text(number)
+            case nil: id = String(index + 1)
+            case let other?: throw bad(idPath, "expected a string or a number, found \(other.typeName)")
             }
-            guard seen.insert(id).inserted else { throw bad(path + ".id", "duplicate region id \"\(id)\"") }
+            if let problem = TextCheck.idProblem(id) { throw FormatError(problem, source: source, path: idPath) }
+            guard seen.insert(id).inserted else { throw bad(idPath, "duplicate region id \"\(id)\"") }
             var kind = RegionKind.room
             switch properties?["kind"] {
             case nil, .null?: break
@@ -121,5 +130,15 @@ public enum RegionsFile {
             rings.append(ring)
         }
         return rings
+    }
+}
+
+/// Where a GeoJSON feature's id is: its `id` member, else `properties.id` (`null` counts as absent).
+enum FeatureID {
+    /// The id's value (nil when there is none) and the JSON path of where it was looked for.
+    static func find(in feature: JSONValue, path: String) -> (JSONValue?, String) {
+        if let value = feature["id"], value != .null { return (value, path + ".id") }
+        if let value = feature["properties"]?["id"], value != .null { return (value, path + ".properties.id") }
+        return (nil, path + ".id")
     }
 }

@@ -1,0 +1,2 @@
+// Declarations only (include/FuzzDriver.h); libFuzzer itself comes from `-sanitize=fuzzer`.
+#include "FuzzDriver.h"
