@@ -70,7 +70,8 @@ struct RequestBodyReader: Sendable {
         do {
             value = try JSONParser.parse(bytes)
         } catch {
-            throw APIError.malformedJSON("the body is not valid JSON: line \(error.line): \(error.message)")
+            let at = error.path.map { "\($0): " } ?? "line \(error.line): "
+            throw APIError.malformedJSON("the body is not valid JSON: \(at)\(error.message)")
         }
         return try JSONObject(value, path: "$")
     }
