@@ -74,7 +74,7 @@ import Testing
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: body)
             #expect(response.status == .badRequest)
-            #expect(response.errorMessage?.hasPrefix(field) == true, "\(response.text)")
+            #expect(response.errorMessage?.contains(field + ": ") == true, "\(response.text)")
         }
         #expect(try fixture.store.drawing(named: "plan").markerCount == 0)
     }
