@@ -23,6 +23,29 @@ public struct PreparedRing: Sendable {
         index = vertices.count >= Self.indexThreshold ? EdgeIndex(vertices, bounds: bounds) : EdgeIndex()
     }
 
+    /// The rings of `region` seen as one set of edges, for regions with many rings. Each ring's
+    /// vertices are followed by a copy of its first (so edge `i` runs from vertex `i` to `i + 1`),
+    /// and the edge from such a copy to the next ring's first vertex is left out of the index, which
+    /// is always built. A ray cast over this set answers for the whole region: on any edge is
+    /// boundary, else an odd number of crossings is inside, because a valid region's rings do not
+    /// meet and nest outer ring, hole, outer ring... (see `Region.init(id:kind:name:polygons:)`).
+    /// - Complexity: O(n log n) time and O(n) memory for n vertices in all rings.
+    init(combining region: Region) {
+        var vertices: [PixelPoint] = []
+        var edges: [Int32] = []
+        for polygon in region.polygons {
+            for ring in [polygon.exterior] + polygon.holes {
+                let first = vertices.count
+                vertices.append(contentsOf: ring.vertices)
+                vertices.append(ring.vertices[0])
+                edges.append(contentsOf: (first..<(first + ring.vertices.count)).map { Int32($0) })
+            }
+        }
+        self.vertices = vertices
+        bounds = region.bounds
+        index = EdgeIndex(vertices, bounds: bounds, edges: edges)
+    }
+
     /// Which kind of index the ring got (for tests and benchmarks).
     public var indexKind: EdgeIndex.Kind { index.kind }
 
@@ -118,11 +141,19 @@ public struct EdgeIndex: Sendable {
     /// back to vertex 0), whose box is `bounds`.
     /// - Complexity: O(n log n) time, O(n) memory.
     init(_ vertices: [PixelPoint], bounds: BoundingBox) {
-        let n = vertices.count
+        self.init(vertices, bounds: bounds, edges: (0..<vertices.count).map { Int32($0) })
+    }
+
+    /// Indexes the edges that start at the vertices `edges` (edge `i` runs from vertex `i` to
+    /// `i + 1`, the last vertex back to vertex 0).
+    /// - Complexity: O(n log n) time, O(n) memory for n vertices.
+    init(_ vertices: [PixelPoint], bounds: BoundingBox, edges edgeList: [Int32]) {
+        let n = edgeList.count
         let height = bounds.maxY - bounds.minY
         guard n > 0 else { return }
+        let vertexCount = vertices.count
         func ys(_ i: Int) -> (Double, Double) {
-            let a = vertices[i].y, b = vertices[i + 1 == n ? 0 : i + 1].y
+            let a = vertices[i].y, b = vertices[i + 1 == vertexCount ? 0 : i + 1].y
             return a < b ? (a, b) : (b, a)
         }
         // Bands, if cheap: count the pairs without listing them.
@@ -133,16 +164,16 @@ public struct EdgeIndex: Sendable {
         var pairs = Int.max
         if height > 0 && height.isFinite && scale.isFinite {
             pairs = 0
-            for i in 0..<n {
-                let (a, b) = ys(i)
+            for edge in edgeList {
+                let (a, b) = ys(Int(edge))
                 pairs += band(b) - band(a) + 1
             }
         }
         if pairs <= Self.maxBandEntriesPerEdge * n {
             // Edges per band, from a difference array: O(n + bands).
             var counts = [Int32](repeating: 0, count: bandCount + 1)
-            for i in 0..<n {
-                let (a, b) = ys(i)
+            for edge in edgeList {
+                let (a, b) = ys(Int(edge))
                 counts[band(a)] += 1
                 counts[band(b) + 1] -= 1
             }
@@ -157,10 +188,10 @@ public struct EdgeIndex: Sendable {
                 for k in 0..<bandCount { starts[k + 1] = starts[k] + counts[k] }
                 var fill = starts
                 var edges = [Int32](repeating: 0, count: pairs)
-                for i in 0..<n {
-                    let (a, b) = ys(i)
+                for edge in edgeList {
+                    let (a, b) = ys(Int(edge))
                     for k in band(a)...band(b) {
-                        edges[Int(fill[k])] = Int32(i)
+                        edges[Int(fill[k])] = edge
                         fill[k] += 1
                     }
                 }
@@ -180,9 +211,10 @@ public struct EdgeIndex: Sendable {
         }
         centers.removeSubrange(unique...)
         // Each edge's node: the first on the way down whose y its range holds.
-        var node = [Int32](repeating: 0, count: n)
+        var node = [Int32](repeating: 0, count: vertexCount)
         var counts = [Int32](repeating: 0, count: unique + 1)
-        for i in 0..<n {
+        for edge in edgeList {
+            let i = Int(edge)
             let (a, b) = ys(i)
             var l = 0, r = unique
             while l < r {
@@ -201,7 +233,7 @@ public struct EdgeIndex: Sendable {
         }
         for k in 0..<unique { counts[k + 1] += counts[k] }
         // Lists: the edges sorted once by each end, then dealt to their nodes in that order.
-        var byLow = Array(0..<n), byHigh = Array(0..<n)
+        var byLow = edgeList.map { Int($0) }, byHigh = byLow
         byLow.sort { ys($0).0 < ys($1).0 }
         byHigh.sort { ys($0).1 > ys($1).1 }
         var low = [EdgeEnd](repeating: EdgeEnd(y: 0, edge: 0), count: n)
@@ -352,19 +384,30 @@ func combineRingLocations(polygonCount: Int, rings: (Int) -> Range<Int>, locateR
     return result
 }
 
-/// A region prepared for repeated point location (each ring a `PreparedRing`).
+/// A region prepared for repeated point location: each ring a `PreparedRing`, or, for a region of
+/// more than `combinedRingThreshold` rings (many holes or polygons), all rings as one indexed set of
+/// edges (`PreparedRing(combining:)`), so that a lookup does not visit every ring.
 public struct PreparedRegion: Sendable {
     /// The region itself.
     public let region: Region
-    /// Every ring, polygon by polygon, outer ring first.
+    /// Every ring, polygon by polygon, outer ring first (or the one combined ring).
     @usableFromInline let rings: [PreparedRing]
-    /// The rings of each polygon, as ranges of `rings`.
+    /// The rings of each polygon, as ranges of `rings` (one range when combined).
     @usableFromInline let polygonRings: [Range<Int>]
+
+    /// Regions with more rings than this are located through one index over all their edges.
+    public static let combinedRingThreshold = 8
 
     /// Prepares every ring of `region`.
     /// - Complexity: O(n log n) time and O(n) memory for n vertices in all rings (see `EdgeIndex`).
     public init(_ region: Region) {
         self.region = region
+        let ringCount = region.polygons.reduce(0) { $0 + 1 + $1.holes.count }
+        if ringCount > Self.combinedRingThreshold {
+            rings = [PreparedRing(combining: region)]
+            polygonRings = [0..<1]
+            return
+        }
         var rings: [PreparedRing] = []
         var ranges: [Range<Int>] = []
         for polygon in region.polygons {
@@ -378,7 +421,8 @@ public struct PreparedRegion: Sendable {
     }
 
     /// Locates `point`; the same answer as `Region.locate`, faster on rings with many vertices.
-    /// - Complexity: O(sum over rings of log n + k), k the edges whose y-range holds the point's y.
+    /// - Complexity: O(log n + k) for n vertices and the k edges whose y-range holds the point's y
+    ///   (times at most `combinedRingThreshold` rings).
     @inlinable
     public func locate(_ point: PixelPoint) -> PointLocation {
         combineRingLocations(polygonCount: polygonRings.count, rings: { polygonRings[$0] }, locateRing: { rings[$0].locate(point) })

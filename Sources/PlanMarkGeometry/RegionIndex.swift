@@ -83,10 +83,10 @@ final class PackedRegions: @unchecked Sendable {
         var regionPolygons: [Range<Int>] = []
         for region in regions {
             let firstPolygon = polygonRings.count
-            for polygon in region.polygons {
+            let preparedRegion = PreparedRegion(region)
+            for ringRange in preparedRegion.polygonRings {
                 let firstRing = rings.count
-                for ring in [polygon.exterior] + polygon.holes {
-                    let prepared = PreparedRing(ring)
+                for prepared in preparedRegion.rings[ringRange] {
                     let index = prepared.index
                     let v = vertices.count, s = starts.count, e = bandEdges.count, c = centers.count, l = low.count
                     vertices.append(contentsOf: prepared.vertices)

@@ -194,6 +194,22 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
         }
     }
 
+    /// A region of many rings is located through one index over all its edges: O(n) entries, and
+    /// no per-ring loop at lookup time.
+    @Test(arguments: [AdversarialShape.manyHoles, .combHoles])
+    func manyRingsShareOneIndex(_ shape: AdversarialShape) throws {
+        var generator = SeededGenerator(seed: AdversarialShape.seed)
+        let rings = shape.rings(size: 4000, using: &generator)
+        let prepared = PreparedRegion(try Region(id: "H", coordinates: [rings]))
+        let vertices = rings.reduce(0) { $0 + $1.count }
+        #expect(rings.count > PreparedRegion.combinedRingThreshold)
+        #expect(prepared.rings.count == 1 && prepared.polygonRings == [0..<1])
+        // One copy of each ring's first vertex closes it; each edge is indexed once.
+        #expect(prepared.rings[0].vertices.count == vertices + rings.count)
+        #expect(prepared.rings[0].indexKind != .none)
+        #expect(prepared.rings[0].index.entryCount <= 4 * vertices)
+    }
+
     /// A 20,000-tooth comb: band entries would be about teeth x bands = 20,000 x 40,000; the
     /// index is the interval tree, with exactly two entries an edge.
     @Test func combOfTwentyThousandTeethHoldsTwoEntriesAnEdge() throws {
