@@ -41,9 +41,11 @@ public struct Ring: Hashable, Sendable {
 
     /// The pair of edges that meet improperly, if any. Edge `i` runs from vertex `i` to `i + 1`.
     /// Neighbouring edges may share their common vertex but must not fold back over each other.
+    /// Rings of fewer than `sweepFrom` vertices (rooms) test every pair of edges, at most 465 pairs
+    /// and no allocation; larger ones use the sweep.
     /// - Complexity: O(n log n) time and O(n) memory whatever the ring's shape: a Shamos-Hoey sweep
-    ///   (`SegmentSweep`) after an O(n) test of neighbouring edges.
-    static func firstSelfIntersection(_ v: [PixelPoint]) -> (Int, Int)? {
+    ///   (`SegmentSweep`) after an O(n) test of neighbouring edges; O(1) below `sweepFrom`.
+    static func firstSelfIntersection(_ v: [PixelPoint], sweepFrom: Int = 32) -> (Int, Int)? {
         let n = v.count
         func end(_ i: Int) -> PixelPoint { v[i + 1 == n ? 0 : i + 1] }
         // Neighbours: a fold-back (spike) is collinear with a reversed direction.
@@ -54,6 +56,17 @@ public struct Ring: Hashable, Sendable {
             }
         }
         if n == 3 { return nil }
+        if n < sweepFrom {
+            for i in 0..<(n - 2) {
+                let a = v[i], b = end(i)
+                // Neighbours share one vertex and meet nowhere else unless one folds back over
+                // the other, which the collinear test above has ruled out.
+                for j in (i + 2)..<n where !(i == 0 && j == n - 1) && segmentsIntersect(a, b, v[j], end(j)) {
+                    return (i, j)
+                }
+            }
+            return nil
+        }
         switch SegmentSweep(rings: [v]).run(findParents: false) {
         case let .meet(edge, other): return (edge, other)
         case .disjoint: return nil

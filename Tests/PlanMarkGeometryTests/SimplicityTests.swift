@@ -69,6 +69,12 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
         #expect(region == "R" && at == origin)
         #expect(meeting.contains([min(edge, other), max(edge, other)]), "reported edges \(edge), \(other)")
         #expect(Set(meeting) == bruteForcePairs(pts(points)), "the hand-worked pairs themselves")
+        // The sweep itself (small rings test every pair instead).
+        if let (e, f) = Ring.firstSelfIntersection(pts(points), sweepFrom: 0) {
+            #expect(meeting.contains([min(e, f), max(e, f)]), "sweep reported edges \(e), \(f)")
+        } else {
+            Issue.record("the sweep found no meeting")
+        }
     }
 
     /// Random small rings on a coarse integer grid (full of shared points, collinear and vertical
@@ -87,6 +93,20 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
             }
             let result: Result<Ring, GeometryError>
             do { result = .success(try Ring(points, region: "R", at: origin)) } catch { result = .failure(error) }
+            // The sweep on the same ring (Ring.init tests every pair below 32 vertices).
+            if case .success(let ring) = result {
+                #expect(Ring.firstSelfIntersection(ring.vertices, sweepFrom: 0) == nil, "seed \(seed) trial \(trial): sweep")
+            } else if case .failure(.selfIntersecting) = result {
+                var cleaned: [PixelPoint] = []
+                for p in points where cleaned.last != p { cleaned.append(p) }
+                while cleaned.count > 1 && cleaned.first == cleaned.last { cleaned.removeLast() }
+                let pairs = bruteForcePairs(cleaned)
+                if let (e, f) = Ring.firstSelfIntersection(cleaned, sweepFrom: 0) {
+                    #expect(pairs.contains([min(e, f), max(e, f)]), "seed \(seed) trial \(trial): sweep named \(e), \(f) in \(cleaned)")
+                } else {
+                    Issue.record("seed \(seed) trial \(trial): the sweep missed \(pairs) in \(cleaned)")
+                }
+            }
             switch result {
             case .success(let ring):
                 accepted += 1
