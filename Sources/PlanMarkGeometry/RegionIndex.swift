@@ -1,17 +1,23 @@
 /// An index for locating many points among many regions: a uniform grid over the regions' boxes
 /// (each cell lists, in region order, the regions whose box overlaps it), over packed copies of
-/// every ring, band index included, so a lookup touches a few contiguous arrays and no reference
-/// counts.
+/// every ring, edge index included (`EdgeIndex`), so a lookup touches a few contiguous arrays and no
+/// reference counts.
 ///
 /// A grid suits floor plans: rooms tile the sheet with similar sizes, so cells hold a handful of
-/// regions each and a lookup is two multiplications and one slice.
+/// regions each and a lookup is two multiplications and one slice. Its worst case is many large
+/// regions overlapping every cell, which would make (region, cell) pairs grow as regions x cells,
+/// that is quadratically: the grid is coarsened (cells quartered) until the pairs are at most
+/// `8 * (v + r)` for v vertices and r regions; a single cell, one pair a region, always fits.
 public struct RegionIndex: Sendable {
     /// The regions, in the order they were given.
     public let regions: [Region]
     @usableFromInline let storage: PackedRegions
 
     /// Builds the index over `regions`.
-    /// - Complexity: O(n + c) for n vertices and c (region, cell) pairs; about four cells a region.
+    /// - Complexity: O(v log v + r log r) time and O(v + r) memory for v vertices and r regions,
+    ///   whatever their shapes and overlaps: each ring's `EdgeIndex` is O(n log n) time and O(n)
+    ///   memory; the grid has at most about 4r + 8193 cells and at most 8 (v + r) (region, cell)
+    ///   pairs, found by at most log4(4r) O(r) counting passes.
     public init(_ regions: [Region]) {
         self.regions = regions
         storage = PackedRegions(regions)
@@ -19,21 +25,26 @@ public struct RegionIndex: Sendable {
 
     /// Calls `body` with the index and location of every region that `point` is inside of or on,
     /// in region order.
-    /// - Complexity: O(k * m) for k regions in the point's cell and m edges tested in each.
+    /// - Complexity: O(sum over the c regions listed in the point's cell of their rings' lookups),
+    ///   each ring O(log n + k) for k edges whose y-range holds the point's y (`EdgeIndex`); c is a
+    ///   handful on floor plans, and at most r.
     @inlinable
     public func forEachRegion(containing point: PixelPoint, _ body: (Int, PointLocation) -> Void) {
         storage.forEachRegion(containing: point, body)
     }
 }
 
-/// One ring inside `PackedRegions`: ranges into its shared arrays.
+/// One ring inside `PackedRegions`: ranges into its shared arrays (its `EdgeIndex`, packed).
 @usableFromInline
 struct PackedRing {
     @usableFromInline var vertices: Range<Int>
     @usableFromInline var bounds: BoundingBox
-    @usableFromInline var bandStarts: Range<Int>
+    @usableFromInline var starts: Range<Int>
     @usableFromInline var bandEdges: Range<Int>
     @usableFromInline var bandScale: Double
+    @usableFromInline var centers: Range<Int>
+    /// Both `low` and `high`.
+    @usableFromInline var ends: Range<Int>
 }
 
 /// The packed data of a `RegionIndex`. Written once in `init`, read-only afterwards (hence
@@ -42,8 +53,11 @@ struct PackedRing {
 final class PackedRegions: @unchecked Sendable {
     @usableFromInline let vertices: UnsafeMutableBufferPointer<PixelPoint>
     @usableFromInline let rings: UnsafeMutableBufferPointer<PackedRing>
-    @usableFromInline let bandStarts: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let starts: UnsafeMutableBufferPointer<Int32>
     @usableFromInline let bandEdges: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let centers: UnsafeMutableBufferPointer<Double>
+    @usableFromInline let low: UnsafeMutableBufferPointer<EdgeEnd>
+    @usableFromInline let high: UnsafeMutableBufferPointer<EdgeEnd>
     /// The rings of each polygon, as ranges of `rings`.
     @usableFromInline let polygonRings: UnsafeMutableBufferPointer<Range<Int>>
     /// The polygons of each region, as ranges of `polygonRings`.
@@ -60,23 +74,30 @@ final class PackedRegions: @unchecked Sendable {
     init(_ regions: [Region]) {
         var vertices: [PixelPoint] = []
         var rings: [PackedRing] = []
-        var bandStarts: [Int32] = []
+        var starts: [Int32] = []
         var bandEdges: [Int32] = []
+        var centers: [Double] = []
+        var low: [EdgeEnd] = []
+        var high: [EdgeEnd] = []
         var polygonRings: [Range<Int>] = []
         var regionPolygons: [Range<Int>] = []
         for region in regions {
             let firstPolygon = polygonRings.count
-            for polygon in region.polygons {
+            let preparedRegion = PreparedRegion(region)
+            for ringRange in preparedRegion.polygonRings {
                 let firstRing = rings.count
-                for ring in [polygon.exterior] + polygon.holes {
-                    let prepared = PreparedRing(ring)
-                    let v = vertices.count, s = bandStarts.count, e = bandEdges.count
+                for prepared in preparedRegion.rings[ringRange] {
+                    let index = prepared.index
+                    let v = vertices.count, s = starts.count, e = bandEdges.count, c = centers.count, l = low.count
                     vertices.append(contentsOf: prepared.vertices)
-                    bandStarts.append(contentsOf: prepared.bandStarts)
-                    bandEdges.append(contentsOf: prepared.bandEdges)
+                    starts.append(contentsOf: index.starts)
+                    bandEdges.append(contentsOf: index.bandEdges)
+                    centers.append(contentsOf: index.centers)
+                    low.append(contentsOf: index.low)
+                    high.append(contentsOf: index.high)
                     rings.append(PackedRing(vertices: v..<vertices.count, bounds: prepared.bounds,
-                                            bandStarts: s..<bandStarts.count, bandEdges: e..<bandEdges.count,
-                                            bandScale: prepared.bandScale))
+                                            starts: s..<starts.count, bandEdges: e..<bandEdges.count,
+                                            bandScale: index.bandScale, centers: c..<centers.count, ends: l..<low.count))
                 }
                 polygonRings.append(firstRing..<rings.count)
             }
@@ -88,14 +109,45 @@ final class PackedRegions: @unchecked Sendable {
         for region in regions.dropFirst() { box.formUnion(region.bounds) }
         let width = max(box.maxX - box.minX, .leastNormalMagnitude)
         let height = max(box.maxY - box.minY, .leastNormalMagnitude)
-        let cells = Double(max(1, min(regions.count * 4, 1 << 20)))
-        let cellSide = (width * height / cells).squareRoot()
-        let columns = regions.isEmpty ? 1 : max(1, min(4096, Int((width / cellSide).rounded(.up))))
-        let rows = regions.isEmpty ? 1 : max(1, min(4096, Int((height / cellSide).rounded(.up))))
-        let scaleX = Double(columns) / width
-        let scaleY = Double(rows) / height
-        func column(_ x: Double) -> Int { min(columns - 1, max(0, Int((x - box.minX) * scaleX))) }
-        func row(_ y: Double) -> Int { min(rows - 1, max(0, Int((y - box.minY) * scaleY))) }
+        // About four cells a region; fewer when the (region, cell) pairs would pass the budget
+        // (many large regions overlapping every cell): the cell count is quartered until they fit,
+        // and one cell always does (one pair a region).
+        let vertexCount = vertices.count
+        let budget = Self.pairsPerVertex * (vertexCount + regions.count)
+        var target = max(1, min(regions.count * 4, 1 << 20))
+        var columns = 1, rows = 1, scaleX = 1.0, scaleY = 1.0
+        while true {
+            let cellSide = (width * height / Double(target)).squareRoot()
+            // (A box too small or too large for a double's range gives 4096 or 1 cells, never a trap.)
+            func cells(_ side: Double) -> Int {
+                let q = (side / cellSide).rounded(.up)
+                return regions.isEmpty ? 1 : (q < 4096 ? max(1, Int(q)) : 4096)
+            }
+            let c = cells(width), r = cells(height)
+            columns = c
+            rows = r
+            scaleX = Double(c) / width
+            scaleY = Double(r) / height
+            if (c == 1 && r == 1) || target == 1 { break }
+            var pairs = 0
+            for region in regions {
+                let b = region.bounds
+                pairs += (Self.cell(b.maxX, box.minX, scaleX, c) - Self.cell(b.minX, box.minX, scaleX, c) + 1)
+                    * (Self.cell(b.maxY, box.minY, scaleY, r) - Self.cell(b.minY, box.minY, scaleY, r) + 1)
+            }
+            if pairs <= budget { break }
+            target = max(1, target / 4)
+        }
+        if columns * rows > 1 && target == 1 {
+            // The last quartering may still leave a thin grid of several cells; one cell fits.
+            columns = 1
+            rows = 1
+            scaleX = 1 / width
+            scaleY = 1 / height
+        }
+        let (finalColumns, finalRows, finalScaleX, finalScaleY) = (columns, rows, scaleX, scaleY)
+        func column(_ x: Double) -> Int { Self.cell(x, box.minX, finalScaleX, finalColumns) }
+        func row(_ y: Double) -> Int { Self.cell(y, box.minY, finalScaleY, finalRows) }
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
         for region in regions {
             for r in row(region.bounds.minY)...row(region.bounds.maxY) {
@@ -121,8 +173,11 @@ final class PackedRegions: @unchecked Sendable {
         }
         self.vertices = copy(vertices)
         self.rings = copy(rings)
-        self.bandStarts = copy(bandStarts)
+        self.starts = copy(starts)
         self.bandEdges = copy(bandEdges)
+        self.centers = copy(centers)
+        self.low = copy(low)
+        self.high = copy(high)
         self.polygonRings = copy(polygonRings)
         self.regionPolygons = copy(regionPolygons)
         self.regionBounds = copy(regions.map(\.bounds))
@@ -135,10 +190,20 @@ final class PackedRegions: @unchecked Sendable {
         self.scaleY = scaleY
     }
 
+    /// The grid keeps its (region, cell) pairs under this many per vertex and region.
+    static let pairsPerVertex = 8
+
+    /// The cell number of coordinate `value` on an axis starting at `origin` with `count` cells.
+    static func cell(_ value: Double, _ origin: Double, _ scale: Double, _ count: Int) -> Int {
+        min(count - 1, max(0, Int((value - origin) * scale)))
+    }
+
     deinit {
         // Every buffer was allocated with at least one element at its base address.
         for base in [UnsafeMutableRawPointer(vertices.baseAddress), UnsafeMutableRawPointer(rings.baseAddress),
-                     UnsafeMutableRawPointer(bandStarts.baseAddress), UnsafeMutableRawPointer(bandEdges.baseAddress),
+                     UnsafeMutableRawPointer(starts.baseAddress), UnsafeMutableRawPointer(bandEdges.baseAddress),
+                     UnsafeMutableRawPointer(centers.baseAddress), UnsafeMutableRawPointer(low.baseAddress),
+                     UnsafeMutableRawPointer(high.baseAddress),
                      UnsafeMutableRawPointer(polygonRings.baseAddress), UnsafeMutableRawPointer(regionPolygons.baseAddress),
                      UnsafeMutableRawPointer(regionBounds.baseAddress), UnsafeMutableRawPointer(cellStarts.baseAddress),
                      UnsafeMutableRawPointer(cellRegions.baseAddress)] {
@@ -156,8 +221,10 @@ final class PackedRegions: @unchecked Sendable {
                 let ring = rings[k]
                 return RingView(
                     vertices: UnsafeBufferPointer(rebasing: vertices[ring.vertices]), bounds: ring.bounds,
-                    bandStarts: UnsafeBufferPointer(rebasing: bandStarts[ring.bandStarts]),
-                    bandEdges: UnsafeBufferPointer(rebasing: bandEdges[ring.bandEdges]), bandScale: ring.bandScale
+                    starts: UnsafeBufferPointer(rebasing: starts[ring.starts]),
+                    bandEdges: UnsafeBufferPointer(rebasing: bandEdges[ring.bandEdges]), bandScale: ring.bandScale,
+                    centers: UnsafeBufferPointer(rebasing: centers[ring.centers]),
+                    low: UnsafeBufferPointer(rebasing: low[ring.ends]), high: UnsafeBufferPointer(rebasing: high[ring.ends])
                 ).locate(point)
             })
     }

@@ -9,7 +9,7 @@ public struct Ring: Hashable, Sendable {
     /// Normalises and checks `points`: a repeated last vertex (explicit closure) and consecutive
     /// duplicates are dropped; the ring is refused if a coordinate is not finite, fewer than three
     /// distinct vertices remain, all vertices are collinear, or two edges meet away from a shared vertex.
-    /// - Complexity: O(n log n + k) for n vertices and k pairs of edges whose boxes overlap.
+    /// - Complexity: O(n log n) time and O(n) memory for n vertices, whatever the ring's shape.
     public init(_ points: [PixelPoint], region: String, at position: RingPosition) throws(GeometryError) {
         for (index, point) in points.enumerated() where !point.isFinite {
             throw .nonFiniteCoordinate(region: region, at: position, vertex: index)
@@ -41,9 +41,11 @@ public struct Ring: Hashable, Sendable {
 
     /// The pair of edges that meet improperly, if any. Edge `i` runs from vertex `i` to `i + 1`.
     /// Neighbouring edges may share their common vertex but must not fold back over each other.
-    /// - Complexity: O(n log n + k): edges sorted by their left end, then only pairs whose x-ranges
-    ///   overlap are tested.
-    static func firstSelfIntersection(_ v: [PixelPoint]) -> (Int, Int)? {
+    /// Rings of fewer than `sweepFrom` vertices (rooms) test every pair of edges, at most 465 pairs
+    /// and no allocation; larger ones use the sweep.
+    /// - Complexity: O(n log n) time and O(n) memory whatever the ring's shape: a Shamos-Hoey sweep
+    ///   (`SegmentSweep`) after an O(n) test of neighbouring edges; O(1) below `sweepFrom`.
+    static func firstSelfIntersection(_ v: [PixelPoint], sweepFrom: Int = 32) -> (Int, Int)? {
         let n = v.count
         func end(_ i: Int) -> PixelPoint { v[i + 1 == n ? 0 : i + 1] }
         // Neighbours: a fold-back (spike) is collinear with a reversed direction.
@@ -54,24 +56,21 @@ public struct Ring: Hashable, Sendable {
             }
         }
         if n == 3 { return nil }
-        let order = (0..<n).sorted { min(v[$0].x, end($0).x) < min(v[$1].x, end($1).x) }
-        for (position, i) in order.enumerated() {
-            let a = v[i], b = end(i)
-            let maxX = max(a.x, b.x)
-            var next = position + 1
-            while next < n {
-                let j = order[next]
-                next += 1
-                let c = v[j], d = end(j)
-                if min(c.x, d.x) > maxX { break }
-                let adjacent = j == i + 1 || i == j + 1 || (i == 0 && j == n - 1) || (j == 0 && i == n - 1)
+        if n < sweepFrom {
+            for i in 0..<(n - 2) {
+                let a = v[i], b = end(i)
                 // Neighbours share one vertex and meet nowhere else unless one folds back over
                 // the other, which the collinear test above has ruled out.
-                if adjacent { continue }
-                if segmentsIntersect(a, b, c, d) { return (min(i, j), max(i, j)) }
+                for j in (i + 2)..<n where !(i == 0 && j == n - 1) && segmentsIntersect(a, b, v[j], end(j)) {
+                    return (i, j)
+                }
             }
+            return nil
         }
-        return nil
+        switch SegmentSweep(rings: [v]).run(findParents: false) {
+        case let .meet(edge, other): return (edge, other)
+        case .disjoint: return nil
+        }
     }
 
     /// For collinear `a, b, c`: true when `b -> c` goes back over `a -> b`.
