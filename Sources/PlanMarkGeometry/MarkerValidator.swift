@@ -55,7 +55,7 @@ public struct MarkerValidator: Sendable {
     @usableFromInline let isAllowed: [Bool]
 
     /// Creates a validator; building the region index is the main cost.
-    /// - Complexity: O(n) for n vertices in all regions.
+    /// - Complexity: O(n log n) time and O(n) memory for n vertices in all regions, whatever their shape.
     public init(regions: [Region], size: DrawingSize? = nil, boundary: BoundaryRule = .include, requireRoom: Bool = false) {
         index = RegionIndex(regions)
         self.size = size
@@ -70,7 +70,7 @@ public struct MarkerValidator: Sendable {
 
     /// Validates one marker, writing the covering regions into `hits` (cleared first) so that a batch
     /// can reuse one buffer.
-    /// - Complexity: O(k * m) for k regions near the point and m edges tested in each.
+    /// - Complexity: O(k * (log m + e)) for k regions near the point, m edges in each and e edges whose y-range holds the point's y.
     @inlinable
     public func validate(_ point: PixelPoint, hits: inout [RegionHit]) -> InvalidReason? {
         hits.removeAll(keepingCapacity: true)
