@@ -64,6 +64,23 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: sandbox.store))
     }
 
+    /// An argument that is not UTF-8 (here the byte 0xFF in a note) is refused before anything runs.
+    @Test func argumentsMustBeUTF8() throws {
+        let sandbox = try StoreSandbox.withDrawing()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"exec "$0" mark A 50 60 --note "$(printf 'bad \377 byte')" --store "$1""#, CLIRunner.binary.path, sandbox.store]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(stderr == "planmark: argument 6: invalid UTF-8\n")
+        #expect(try sandbox.markers().isEmpty)
+    }
+
     // MARK: Zoom range and numbers
 
     @Test(arguments: [

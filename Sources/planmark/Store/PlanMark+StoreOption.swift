@@ -1,9 +1,22 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension PlanMark {
-    /// Runs the command line, first moving a `--store PATH` given before the command's name to just after
-    /// it, so `planmark --store S mark ...` and `planmark mark --store S ...` mean the same.
+    /// Runs the command line, first refusing an argument that is not UTF-8 (Swift would read it with
+    /// U+FFFD in place of the bad bytes, and a name or note would be stored as something the user never
+    /// typed), then moving a `--store PATH` given before the command's name to just after it, so
+    /// `planmark --store S mark ...` and `planmark mark --store S ...` mean the same.
     static func main() {
+        for index in 1..<max(1, Int(CommandLine.argc)) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            if String(validatingCString: argument) == nil {
+                printError("planmark: argument \(index): invalid UTF-8")
+                Glibc.exit(Exit.usage)
+            }
+        }
         Self.main(StoreArguments.rewrite(Array(CommandLine.arguments.dropFirst()), root: PlanMark.self))
     }
 }
