@@ -39,7 +39,7 @@ import Testing
             let httpNumbers = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for worker in 0..<16 {
                     group.addTask {
-                        try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
+                        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: liveReadTimeout)) { connection in
                             var numbers: [Int] = []
                             for k in 0..<125 {
                                 let body = "{\"x\":\(250 + worker * 25),\"y\":\(200 + k * 3),\"author\":\"http-\(worker)\"}"

@@ -15,24 +15,33 @@ import Glibc
     @Test func endpointsThroughARealSocket() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try await fixture.application(token: "live-token").test(.live) { client in
-            #expect(client.port != nil)
-            let auth: HTTPFields = [.authorization: "Bearer live-token"]
-            #expect(try await client.get("/health").status == .ok)
-            #expect(try await client.get("/drawings").status == .unauthorized)
-            let posted = try await client.send(.post, "/drawings/plan/markers", json: #"{"lat":-50,"lng":56.25,"zoom":3}"#, headers: auth)
-            #expect(posted.status == .created)
-            let markers = try await client.get("/drawings/plan/markers?zoom=3", headers: auth)
-            #expect(features(markers).map(\.coordinates) == [[56.25, -50]])
-            let image = try await client.get("/drawings/plan/image", headers: auth)
-            #expect(pngSize(image.body)! == (2400, 1600))
+        try await fixture.application(token: "live-token").test(.live) { live in
+            let port = try #require(live.port)
+            try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: liveReadTimeout)) { client in
+                func send(_ method: HTTPRequest.Method, _ uri: String, auth: Bool = true, json: String? = nil) async throws -> TestClient.Response {
+                    var headers: HTTPFields = auth ? [.authorization: "Bearer live-token"] : [:]
+                    if json != nil { headers[.contentType] = "application/json" }
+                    return try await client.execute(TestClient.Request(
+                        uri, method: method, authority: "127.0.0.1:\(port)", headers: headers, body: json.map { ByteBuffer(string: $0) }))
+                }
+                #expect(try await send(.get, "/health", auth: false).status == .ok)
+                #expect(try await send(.get, "/drawings", auth: false).status == .unauthorized)
+                let posted = try await send(.post, "/drawings/plan/markers", json: #"{"lat":-50,"lng":56.25,"zoom":3}"#)
+                #expect(posted.status == .created)
+                let markers = try await send(.get, "/drawings/plan/markers?zoom=3")
+                let text = String(buffer: markers.body ?? ByteBuffer())
+                let points = text.matches(of: /"coordinates":\[([^\[\],]+),([^\[\],]+)\]/).map { [Double($0.1), Double($0.2)] }
+                #expect(points == [[56.25, -50]], "\(text)")
+                let image = try await send(.get, "/drawings/plan/image")
+                #expect(pngSize(image.body ?? ByteBuffer())! == (2400, 1600))
+            }
         }
     }
 
     /// A request whose head has arrived before SIGTERM, and whose body is sent only once the server
     /// has begun to shut down, is still answered in full; then the process exits 0. Each step waits
     /// on the event itself: the server's debug line for the request's head, its line for the signal.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func serverExecutableStopsGracefullyOnSIGTERM() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -59,6 +59,10 @@ struct ServerFixture {
     func remove() { try? FileManager.default.removeItem(at: folder) }
 }
 
+/// How long a live-socket test client waits for an answer before it gives up: a guard against a hung
+/// server, not a wait for anything (HummingbirdTesting's default of 15-20 s fails on a loaded machine).
+let liveReadTimeout: Duration = .seconds(300)
+
 /// A logger that drops everything below errors.
 let quietLogger: Logger = {
     var logger = Logger(label: "test")

@@ -79,14 +79,20 @@ import Testing
     @Test func defaultLimitIsOneMebibyte() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try await fixture.application().test(.live) { client in
-            // Just over 1 MiB: refused; a body of exactly 1 MiB is read (and then refused as bad JSON).
-            let over = String(repeating: " ", count: (1 << 20) + 1)
-            let overResponse = try await client.send(.post, "/validate", json: over)
-            #expect(overResponse.status == .contentTooLarge)
-            let exact = String(repeating: " ", count: 1 << 20)
-            let exactResponse = try await client.send(.post, "/validate", json: exact)
-            #expect(exactResponse.status == .badRequest)
+        try await fixture.application().test(.live) { live in
+            let port = try #require(live.port)
+            try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: liveReadTimeout)) { client in
+                func post(_ body: String) async throws -> TestClient.Response {
+                    try await client.execute(TestClient.Request(
+                        "/validate", method: .post, authority: "127.0.0.1:\(port)",
+                        headers: [.contentType: "application/json"], body: ByteBuffer(string: body)))
+                }
+                // Just over 1 MiB: refused; a body of exactly 1 MiB is read (and then refused as bad JSON).
+                let over = try await post(String(repeating: " ", count: (1 << 20) + 1))
+                #expect(over.status == .contentTooLarge)
+                let exact = try await post(String(repeating: " ", count: 1 << 20))
+                #expect(exact.status == .badRequest)
+            }
         }
     }
 
