@@ -3,8 +3,8 @@ import PlanMarkGeometry
 import Testing
 @testable import PlanMarkRender
 
-/// Golden images of the review drawing at small sizes, checked by eye when they were made
-/// (PLANMARK_UPDATE_GOLDENS=1 rewrites them) and compared with a tolerance since.
+/// Golden images of the review drawing at small sizes, checked by eye when they were made and
+/// compared within 1 level per channel since (see `Goldens`; Fixtures/update-goldens.sh rewrites them).
 @Suite("Review golden images")
 struct ReviewGoldenTests {
     /// A light grey "drawing" with a dark wall line, so translucency and halos show.
