@@ -103,6 +103,7 @@ import Glibc
         #expect(marks.count == 80 && marks.allSatisfy { $0 == [30, 30] })
     }
 
+    #if os(Linux)  // waits through inotify (FolderWatch)
     /// `kill -9` while an import writes: the store is as it was before, and works on.
     @Test func killDuringImportLeavesTheStoreAsItWas() throws {
         let sandbox = try StoreSandbox.withDrawing()
@@ -115,18 +116,15 @@ import Glibc
         let wal = sandbox.store + "-wal"
         func walSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0 }
         let baseline = walSize()
-        let (process, _, _) = try start("exec '\(CLIRunner.binary.path)' import A '\(file)' --store '\(sandbox.store)'", in: sandbox.folder)
-        // Wait until the import's transaction has written several MB to the WAL, then kill it.
-        let deadline = Date().addingTimeInterval(60)
-        var killedMidway = false
-        while process.isRunning && Date() < deadline {
-            if walSize() > baseline + (4 << 20) {
-                kill(process.processIdentifier, SIGKILL)
-                killedMidway = true
-                break
-            }
-            usleep(2000)
+        // Watch the sandbox folder before the import starts, so no write to the WAL goes unseen.
+        let watch = try FolderWatch(sandbox.folder.path)
+        let (process, out, _) = try start("exec '\(CLIRunner.binary.path)' import A '\(file)' --store '\(sandbox.store)'", in: sandbox.folder)
+        // Once the import's transaction has written several MB to the WAL, kill it. Woken by each
+        // write in the folder, or by the import's stdout closing (it finished); 60 s bounds a hang.
+        let killedMidway = watch.wait(untilEndOf: out.fileHandleForReading.fileDescriptor, timeout: 60) {
+            walSize() > baseline + (4 << 20)
         }
+        if killedMidway { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(killedMidway, "the import finished before it could be killed")
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
@@ -137,4 +135,45 @@ import Glibc
         #expect(try sandbox.run(["import", "A", small]).stdout == "1\n")
         #expect(try sandbox.markers().map { $0["number"] as? Int } == [1, 2, 3])
     }
+    #endif
 }
+
+#if os(Linux)
+/// Writes and creations in one folder, through inotify: lets a test wait for a file to grow without
+/// sleeping and polling its size.
+final class FolderWatch {
+    private let descriptor: Int32
+
+    init(_ folder: String) throws {
+        descriptor = inotify_init()
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard inotify_add_watch(descriptor, folder, UInt32(IN_MODIFY) | UInt32(IN_CREATE)) >= 0 else {
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Checks `condition` now and after each batch of changes in the folder; returns true as soon as it
+    /// holds, false when `other` (a pipe another process writes) becomes readable or hangs up without
+    /// the condition holding, or when `timeout` seconds pass.
+    func wait(untilEndOf other: Int32, timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        var events = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            if condition() { return true }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return false }
+            var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: other, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max))))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return condition() }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                _ = events.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            }
+            if fds[1].revents != 0 { return condition() }
+        }
+    }
+}
+#endif
