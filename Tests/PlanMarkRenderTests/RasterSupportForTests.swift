@@ -1,5 +1,6 @@
 import Foundation
 import PlanMarkGeometry
+import Testing
 @testable import PlanMarkRender
 
 /// Helpers shared by the rasteriser, text and review tests.
@@ -114,6 +115,13 @@ enum RasterTesting {
 enum Goldens {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/golden/review")
+
+    /// Records an issue naming the difference when `image` does not match the golden `name`.
+    static func expectMatch(_ image: RGBAImage, name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        if let problem = try mismatch(image, name: name) {
+            Issue.record("golden \(name): \(problem)", sourceLocation: sourceLocation)
+        }
+    }
 
     /// The most a channel may differ from the golden.
     static let tolerance = 1
