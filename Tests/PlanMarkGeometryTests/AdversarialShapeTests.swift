@@ -188,9 +188,9 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
         for ring in shape.rings(size: 4000, using: &generator) where ring.count >= PreparedRing.indexThreshold {
             let prepared = PreparedRing(try Ring(ring, region: "S", at: RingPosition(polygon: 0, ring: 0)))
             let n = ring.count
-            #expect(prepared.index.entryCount <= 4 * n, "\(shape): \(prepared.index.entryCount) entries for \(n) edges")
-            #expect(prepared.index.centers.count <= n)
-            #expect(prepared.index.starts.count <= n + 1)
+            #expect(prepared.index.entryCount <= 4 * n, "\(shape): \(prepared.index.entryCount) entries for \(n) edges (seed \(generator.seed))")
+            #expect(prepared.index.centers.count <= n, "\(shape) (seed \(generator.seed))")
+            #expect(prepared.index.starts.count <= n + 1, "\(shape) (seed \(generator.seed))")
         }
     }
 
@@ -202,12 +202,13 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
         let rings = shape.rings(size: 4000, using: &generator)
         let prepared = PreparedRegion(try Region(id: "H", coordinates: [rings]))
         let vertices = rings.reduce(0) { $0 + $1.count }
-        #expect(rings.count > PreparedRegion.combinedRingThreshold)
-        #expect(prepared.rings.count == 1 && prepared.polygonRings == [0..<1])
+        let context: Comment = "\(shape) (seed \(generator.seed))"
+        #expect(rings.count > PreparedRegion.combinedRingThreshold, context)
+        #expect(prepared.rings.count == 1 && prepared.polygonRings == [0..<1], context)
         // One copy of each ring's first vertex closes it; each edge is indexed once.
-        #expect(prepared.rings[0].vertices.count == vertices + rings.count)
-        #expect(prepared.rings[0].indexKind != .none)
-        #expect(prepared.rings[0].index.entryCount <= 4 * vertices)
+        #expect(prepared.rings[0].vertices.count == vertices + rings.count, context)
+        #expect(prepared.rings[0].indexKind != .none, context)
+        #expect(prepared.rings[0].index.entryCount <= 4 * vertices, context)
     }
 
     /// A 20,000-tooth comb: band entries would be about teeth x bands = 20,000 x 40,000; the

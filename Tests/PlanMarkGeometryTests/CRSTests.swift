@@ -120,7 +120,7 @@ import Testing
                 }
                 let latLng = crs.latLng(from: pixel, at: Zoom(Double(zoom)))
                 let back = crs.pixel(from: latLng, at: Zoom(Double(zoom)))
-                #expect(back == pixel, "\(flavour) zoom \(zoom): \(pixel) -> \(latLng) -> \(back)")
+                #expect(back == pixel, "\(flavour) zoom \(zoom): \(pixel) -> \(latLng) -> \(back) (seed \(generator.seed))")
             }
         }
     }
@@ -138,14 +138,14 @@ import Testing
                 let latLng = SimpleCRS.flutter.latLng(from: PixelPoint(x: x, y: y), at: Zoom(Double(zoom)))
                 let expectedLng = x > 180 * s ? 180 : x < -180 * s ? -180 : x / s
                 let expectedLat = y > 90 * s ? -90 : y < -90 * s ? 90 : -(y / s)
-                #expect(latLng == LatLng(lat: expectedLat, lng: expectedLng), "zoom \(zoom), (\(x), \(y))")
+                #expect(latLng == LatLng(lat: expectedLat, lng: expectedLng), "zoom \(zoom), (\(x), \(y)) (seed \(generator.seed))")
                 if abs(x) > 180 * s || abs(y) > 90 * s { clampedCount += 1 }
                 // Leaflet never clamps.
                 let leaflet = SimpleCRS.leaflet.latLng(from: PixelPoint(x: x, y: y), at: Zoom(Double(zoom + 8)))
-                #expect(leaflet == LatLng(lat: -(y / s), lng: x / s))
+                #expect(leaflet == LatLng(lat: -(y / s), lng: x / s), "zoom \(zoom), (\(x), \(y)) (seed \(generator.seed))")
             }
         }
-        #expect(clampedCount > 1000)
+        #expect(clampedCount > 1000, "seed \(generator.seed)")
     }
 
     /// A drawing fits flutter_map's CrsSimple at a zoom exactly when its far corner is not clamped.
@@ -159,8 +159,9 @@ import Testing
                 let s = SimpleCRS.flutter.scale(at: Zoom(zoom))
                 let raw = LatLng(lat: -(corner.y / s), lng: corner.x / s)
                 let converted = SimpleCRS.flutter.latLng(from: corner, at: Zoom(zoom))
-                #expect(SimpleCRS.flutter.representsWithoutClamping(size, at: Zoom(zoom)) == (converted == raw))
-                #expect(SimpleCRS.leaflet.representsWithoutClamping(size, at: Zoom(zoom)))
+                #expect(SimpleCRS.flutter.representsWithoutClamping(size, at: Zoom(zoom)) == (converted == raw),
+                        "\(size) zoom \(zoom) (seed \(generator.seed))")
+                #expect(SimpleCRS.leaflet.representsWithoutClamping(size, at: Zoom(zoom)), "\(size) zoom \(zoom) (seed \(generator.seed))")
             }
         }
     }

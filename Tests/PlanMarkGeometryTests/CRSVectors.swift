@@ -48,10 +48,16 @@ enum CRSVectors {
 }
 
 /// SplitMix64: a small seeded generator so property tests see the same values on every run.
+/// Every random input of this target comes from one of these; failure messages print `seed`.
 struct SeededGenerator: RandomNumberGenerator {
+    /// The seed this generator started from, for failure messages.
+    let seed: UInt64
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) {
+        self.seed = seed
+        state = seed
+    }
 
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

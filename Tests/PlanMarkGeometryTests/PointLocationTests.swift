@@ -139,8 +139,8 @@ let locationTable: [LocationCase] = [
             }
             let r = try polygonRegion(c.shape, moved)
             let point = PixelPoint(x: c.x + tx, y: c.y + ty)
-            #expect(r.locate(point) == c.expected)
-            #expect(PreparedRegion(r).locate(point) == c.expected)
+            #expect(r.locate(point) == c.expected, "shift (\(tx), \(ty)) rotate \(rotate) reverse \(reverse) (seed \(generator.seed))")
+            #expect(PreparedRegion(r).locate(point) == c.expected, "shift (\(tx), \(ty)) rotate \(rotate) reverse \(reverse) (seed \(generator.seed))")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlanMarkGeometry
+import Testing
 @testable import PlanMarkRender
 
 /// Helpers shared by the rasteriser, text and review tests.
@@ -105,38 +106,63 @@ enum RasterTesting {
     }
 }
 
-/// Golden images under Fixtures/golden/review: compared with a tolerance; rewritten only when the
-/// environment variable PLANMARK_UPDATE_GOLDENS=1 is set (then look at them before committing).
+/// Golden images under Fixtures/golden/review, compared pixel by pixel: every channel of every pixel
+/// within 1 level (the goldens are written by this renderer, so on one machine they match exactly; the
+/// level allows a last-bit difference in a platform's libm). The test run never writes the goldens.
+/// `Fixtures/update-goldens.sh` regenerates them: it runs these tests with PLANMARK_GOLDEN_OUTPUT set
+/// to a scratch folder, where each test writes what it rendered, and copies those images over the
+/// goldens for a person to look at before committing.
 enum Goldens {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/golden/review")
 
-    /// Differences between `image` and the golden `name`: nil when they match within the tolerance
-    /// (every channel within 24 levels for all but 0.5% of pixels, mean difference under 1 level).
+    /// Records an issue naming the difference when `image` does not match the golden `name`.
+    static func expectMatch(_ image: RGBAImage, name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        if let problem = try mismatch(image, name: name) {
+            Issue.record("golden \(name): \(problem)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The most a channel may differ from the golden.
+    static let tolerance = 1
+
+    /// Differences between `image` and the golden `name`: nil when every channel of every pixel is
+    /// within `tolerance`. When PLANMARK_GOLDEN_OUTPUT names a folder, `image` is also written there
+    /// (never into the goldens' own folder).
     static func mismatch(_ image: RGBAImage, name: String) throws -> String? {
+        if let output = ProcessInfo.processInfo.environment["PLANMARK_GOLDEN_OUTPUT"], !output.isEmpty {
+            let target = URL(fileURLWithPath: output).standardizedFileURL
+            guard target.path != folder.standardizedFileURL.path else {
+                return "PLANMARK_GOLDEN_OUTPUT must not be the goldens' folder: the test run does not rewrite goldens"
+            }
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            try PNGEncoder().write(image, to: target.appendingPathComponent(name + ".png").path)
+        }
         let path = folder.appendingPathComponent(name + ".png").path
-        if ProcessInfo.processInfo.environment["PLANMARK_UPDATE_GOLDENS"] == "1" {
-            try PNGEncoder().write(image, to: path)
-            return nil
+        guard FileManager.default.fileExists(atPath: path) else {
+            return "no golden \(path); run Tests/PlanMarkRenderTests/Fixtures/update-goldens.sh and look at the image"
         }
         let golden = try PNGDecoder().decode(path: path)
         guard golden.width == image.width, golden.height == image.height else {
             return "size \(image.width)x\(image.height), golden \(golden.width)x\(golden.height)"
         }
-        var total = 0, bad = 0
+        var differing = 0, worst = 0
+        var first: String?
         for pixel in 0..<(image.width * image.height) {
-            var worst = 0
+            var pixelWorst = 0
             for channel in 0..<4 {
                 let d = abs(Int(image.pixels[pixel * 4 + channel]) - Int(golden.pixels[pixel * 4 + channel]))
-                total += d
-                worst = max(worst, d)
+                pixelWorst = max(pixelWorst, d)
             }
-            if worst > 24 { bad += 1 }
+            worst = max(worst, pixelWorst)
+            guard pixelWorst > tolerance else { continue }
+            differing += 1
+            if first == nil {
+                let x = pixel % image.width, y = pixel / image.width
+                first = "(\(x), \(y)) is \(RasterTesting.pixel(image, x, y)), golden \(RasterTesting.pixel(golden, x, y))"
+            }
         }
-        let mean = Double(total) / Double(image.pixels.count)
-        if Double(bad) > Double(image.width * image.height) * 0.005 || mean > 1 {
-            return "\(bad) pixels differ by more than 24 levels, mean difference \(mean)"
-        }
-        return nil
+        guard let first else { return nil }
+        return "\(differing) pixels differ by more than \(tolerance) level (worst \(worst)); first \(first)"
     }
 }
