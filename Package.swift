@@ -63,15 +63,17 @@ let package = Package(
             name: "planmark-server",
             dependencies: ["PlanMarkServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry"], exclude: ["Vectors", "Fixtures"]),
-        .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats"]),
-        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Shared by the test targets: the one seeded generator of random test inputs, sha256sum.
+        .target(name: "PlanMarkTestSupport", path: "Tests/PlanMarkTestSupport"),
+        .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry", "PlanMarkTestSupport"], exclude: ["Vectors", "Fixtures"]),
+        .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats", "PlanMarkTestSupport"]),
+        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", "PlanMarkTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"], exclude: ["Fixtures"]),
-        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender"], exclude: ["Fixtures"]),
+        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PlanMarkServerTests",
             dependencies: [
-                "PlanMarkServer", "planmark", "planmark-server",
+                "PlanMarkServer", "planmark", "planmark-server", "PlanMarkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // SQLite's C API, to hold a lock on a store file (the 503 test).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

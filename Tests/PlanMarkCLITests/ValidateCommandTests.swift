@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlanMarkTestSupport
 
 /// The names of the `planmark validate` fixture cases: folders with `args` (one a line), optional
 /// `stdin`, and the expected `expected-stdout`, `expected-exit` and (optionally) `expected-stderr`,

@@ -1,5 +1,6 @@
 import Testing
 @testable import PlanMarkFormats
+import PlanMarkTestSupport
 
 /// The byte-level number parser: decimal text only, rounded exactly as the standard library rounds.
 @Suite struct DecimalParserTests {

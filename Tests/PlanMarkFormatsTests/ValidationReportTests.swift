@@ -1,6 +1,7 @@
 import Testing
 @testable import PlanMarkFormats
 import PlanMarkGeometry
+import PlanMarkTestSupport
 
 private func ring(_ list: [[Double]]) -> [PixelPoint] { list.map { PixelPoint(x: $0[0], y: $0[1]) } }
 

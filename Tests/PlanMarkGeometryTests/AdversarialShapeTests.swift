@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlanMarkGeometry
+import PlanMarkTestSupport
 
 /// Shapes a hostile user would send: every edge tall (combs, stars, zigzags), many turns (spirals),
 /// long and thin (slivers), many rings (holes). Each is built from the suite's seeded generator.

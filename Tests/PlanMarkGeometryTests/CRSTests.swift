@@ -1,5 +1,6 @@
 import Testing
 @testable import PlanMarkGeometry
+import PlanMarkTestSupport
 
 /// `SimpleCRS` against Leaflet's own spec, against Leaflet and flutter_map run in a JavaScript engine
 /// (`Vectors/crs.txt`, bit for bit), and against properties that follow from the formulas.

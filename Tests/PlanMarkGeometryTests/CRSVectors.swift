@@ -46,24 +46,3 @@ enum CRSVectors {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
-
-/// SplitMix64: a small seeded generator so property tests see the same values on every run.
-/// Every random input of this target comes from one of these; failure messages print `seed`.
-struct SeededGenerator: RandomNumberGenerator {
-    /// The seed this generator started from, for failure messages.
-    let seed: UInt64
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.seed = seed
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

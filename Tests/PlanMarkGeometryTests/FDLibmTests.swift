@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlanMarkGeometry
+import PlanMarkTestSupport
 
 /// `FDLibm.pow` / `FDLibm.log` against what V8 computes (`Vectors/fdlibm.txt`, from Node), against
 /// JavaScript's documented special cases, and against the platform's libm (within 1 ulp).

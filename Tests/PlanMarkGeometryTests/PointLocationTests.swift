@@ -1,5 +1,6 @@
 import Testing
 @testable import PlanMarkGeometry
+import PlanMarkTestSupport
 
 private func region(_ id: String, _ kind: RegionKind = .room, _ polygons: [(Double, Double)]...) throws -> Region {
     try Region(id: id, kind: kind, coordinates: polygons.map { ring in

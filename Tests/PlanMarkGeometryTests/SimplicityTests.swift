@@ -1,5 +1,6 @@
 import Testing
 @testable import PlanMarkGeometry
+import PlanMarkTestSupport
 
 private func pts(_ list: [(Double, Double)]) -> [PixelPoint] { list.map { PixelPoint(x: $0.0, y: $0.1) } }
 private let origin = RingPosition(polygon: 0, ring: 0)

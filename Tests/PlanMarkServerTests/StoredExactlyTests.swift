@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PlanMarkStore
+import PlanMarkTestSupport
 import Testing
 @testable import PlanMarkServer
 
@@ -114,19 +115,4 @@ import Testing
             #expect(pngSize(review.body).map { [$0.width, $0.height] } == [2400, 1600])
         }
     }
-}
-
-/// SHA-256 by the system's `sha256sum` (an implementation independent of the store's).
-func sha256sum(_ data: Data) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try? process.run()
-    input.fileHandleForWriting.write(data)
-    try? input.fileHandleForWriting.close()
-    let result = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: result.prefix(64), as: UTF8.self)
 }

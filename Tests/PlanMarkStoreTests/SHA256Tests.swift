@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlanMarkStore
+import PlanMarkTestSupport
 
 /// SHA-256 against the FIPS 180-4 examples and against `sha256sum`.
 @Suite struct SHA256Tests {

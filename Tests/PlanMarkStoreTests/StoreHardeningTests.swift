@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PlanMarkFormats
 import PlanMarkGeometry
+import PlanMarkTestSupport
 import Testing
 @testable import PlanMarkStore
 
@@ -159,7 +160,7 @@ import Testing
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let store = try SQLiteStore(path: folder.appendingPathComponent("s.sqlite").path, create: true)
         let drawing = try store.addDrawing(NewDrawing(name: "P", imagePath: path), regions: [])
-        #expect(drawing.imageSHA256 == SHA256Reference.hex(original))
+        #expect(drawing.imageSHA256 == sha256sum(original))
         try Data(StoreFixtures.pngHeader(width: 9, height: 9)).write(to: URL(fileURLWithPath: path))
         var image = try store.image(of: "P")
         #expect(image.bytes == original && image.sha256 == drawing.imageSHA256)
@@ -196,7 +197,7 @@ import Testing
             try old.write { db in
                 try db.execute(sql: """
                     INSERT INTO drawing (name, imagePath, imageSHA256, width, height, createdAt) VALUES (?, ?, ?, 4, 4, 0), (?, ?, ?, 6, 6, 0)
-                    """, arguments: ["S", same, SHA256Reference.hex(sameBytes), "C", changed, SHA256Reference.hex(changedBytes)])
+                    """, arguments: ["S", same, sha256sum(sameBytes), "C", changed, sha256sum(changedBytes)])
             }
         }
         try Data(StoreFixtures.pngHeader(width: 8, height: 8)).write(to: URL(fileURLWithPath: changed))
@@ -237,22 +238,5 @@ import Testing
         }
         #expect(try impatient.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil).number == 1)
         _ = store
-    }
-}
-
-/// SHA-256 of test bytes by an independent implementation: the system's `sha256sum`.
-enum SHA256Reference {
-    static func hex(_ bytes: [UInt8]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try? process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try? input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data.prefix(64), as: UTF8.self)
     }
 }
