@@ -64,7 +64,9 @@ def main():
     def fresh_store():
         remove(store)
         subprocess.run([args.bin, "drawing", "add", os.path.join(data, "plan.png"), "--name", "Plan",
-                        "--regions", os.path.join(data, "regions.geojson"), "--store", store],
+                        "--regions", os.path.join(data, "regions.geojson"), "--store", store,
+                        # The plan is 20000 x 15000 px, beyond the default limit of 200,000,000 pixels.
+                        "--max-pixels", "300000000"],
                        check=True, stdout=subprocess.DEVNULL)
 
     floor = timed([sqlite3, raw, ".import --csv " + markers + " raw"], setup=lambda: remove(raw), runs=args.runs)

@@ -1,3 +1,4 @@
+import Dispatch
 import GRDB
 import GRDBSQLite
 import PlanMarkFormats
@@ -7,10 +8,15 @@ extension SQLiteStore {
     /// Imports markers atomically.
     ///
     /// 1. Reads every row (outside any transaction, so a slow input never holds the write lock).
-    /// 2. Validates them on all cores against a snapshot of the drawing's regions.
-    /// 3. In one `BEGIN IMMEDIATE` transaction: re-validates if the regions changed meanwhile
-    ///    (`regionsRevision`), then stores every valid row with consecutive numbers and one `created` history
-    ///    entry for the range. With invalid rows and no `skipInvalid`, nothing is stored.
+    /// 2. In one `BEGIN IMMEDIATE` transaction, against the drawing's current regions: validates the rows in
+    ///    chunks on a background thread while this thread stores the valid rows of the chunks already
+    ///    validated, with consecutive numbers and one `created` history entry for the range. With invalid
+    ///    rows and no `skipInvalid`, storing stops at the first, validation goes on (to report every invalid
+    ///    row), and the transaction is rolled back: nothing is stored.
+    ///
+    /// Why the pipeline: SQLite's inserts run on one thread and take most of an import; validating before
+    /// the transaction (as the first version did) added the validation's wall time to it, and the rows are
+    /// already in memory, so holding the write lock while validating costs no more than the inserts do.
     ///
     /// A crash or `kill -9` before the commit leaves the store as it was (SQLite's WAL rolls back).
     /// In single-marker mode only the last valid row is stored (it replaces the existing marker).
@@ -29,55 +35,57 @@ extension SQLiteStore {
             try TextField.check(row.note, field: at + "note")
             try TextField.check(row.author, field: at + "author")
         }
-        let snapshot: (drawing: Drawing, regions: [Region]) = try read { db in
-            let drawing = try Self.fetchDrawing(db, named: name)
-            return (drawing, try Self.fetchRegions(db, drawingID: drawing.id!))
-        }
-        var checked = ImportValidation(rows, validator: Self.validator(for: snapshot.drawing, regions: snapshot.regions))
-        if !checked.rejected.isEmpty && !skipInvalid {
-            return ImportOutcome(total: rows.count, stored: 0, numbers: 0..<0, rejected: checked.rejected)
-        }
-        return try write { db in
+        return try writeOrRollBack { db in
             var drawing = try Self.fetchDrawing(db, named: name)
-            if drawing.regionsRevision != snapshot.drawing.regionsRevision {
-                let regions = try Self.fetchRegions(db, drawingID: drawing.id!)
-                checked = ImportValidation(rows, validator: Self.validator(for: drawing, regions: regions))
-            }
-            var accepted = checked.accepted
-            if !checked.rejected.isEmpty && !skipInvalid {
-                return ImportOutcome(total: rows.count, stored: 0, numbers: 0..<0, rejected: checked.rejected)
-            }
+            let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
+            // A page cache that holds the import's new pages (about 80 bytes a marker, 128 given): with
+            // SQLite's default 2 MiB, pages spilled to the WAL mid-transaction were written again and
+            // again (a million markers: 533 MB written to the WAL for a 79 MB table; with this, 79 MB).
+            let cacheKiB = max(2000, rows.count / 8)
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
+            defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+            let pipeline = ImportValidation(rows, validator: validator)
+            defer { pipeline.finish() }
             let now = Timestamp.now()
-            if drawing.singleMarker, let last = accepted.last {
-                accepted = [last]
-                try Self.replaceAll(db, drawingID: drawing.id!, by: drawing.nextNumber, at: now, author: author)
-            }
             let first = drawing.nextNumber
-            try Self.insertCreated(db, drawingID: drawing.id!, firstNumber: first, rows: rows, accepted: accepted,
-                                   rooms: checked.rooms, at: now, author: author)
-            drawing.nextNumber += accepted.count
-            try drawing.update(db, columns: ["nextNumber"])
-            return ImportOutcome(total: rows.count, stored: accepted.count, numbers: first..<drawing.nextNumber,
-                                 rejected: checked.rejected)
+            var inserter = MarkerInserter(db, drawingID: drawing.id!, time: now)
+            var rejected: [RejectedRow] = []
+            var stored = 0
+            var lastAccepted: (chunk: ValidatedChunk, index: Int)?
+            for c in 0..<pipeline.chunkCount {
+                let chunk = pipeline.chunk(c)
+                for (index, reason) in chunk.rejected {
+                    let row = rows[index]
+                    rejected.append(RejectedRow(id: row.id, line: row.line, position: row.position, reason: reason))
+                }
+                if (!rejected.isEmpty && !skipInvalid) || chunk.accepted.isEmpty { continue }
+                if drawing.singleMarker {
+                    lastAccepted = (chunk, chunk.accepted.last!)
+                    continue
+                }
+                try inserter.insert(rows: rows, chunk: chunk, firstNumber: first + stored, author: author)
+                stored += chunk.accepted.count
+            }
+            if !rejected.isEmpty && !skipInvalid {
+                return (ImportOutcome(total: rows.count, stored: 0, numbers: 0..<0, rejected: rejected), commit: false)
+            }
+            if let (chunk, index) = lastAccepted {
+                try Self.replaceAll(db, drawingID: drawing.id!, by: first, at: now, author: author)
+                var single = chunk
+                single.accepted = [index]
+                try inserter.insert(rows: rows, chunk: single, firstNumber: first, author: author)
+                stored = 1
+            }
+            if stored > 0 {
+                var entry = HistoryEntry(sequence: 0, drawingID: drawing.id!, number: first, lastNumber: first + stored - 1,
+                                         action: .created, at: now, author: author, old: nil, new: nil)
+                try entry.insert(db)
+                drawing.nextNumber += stored
+                try drawing.update(db, columns: ["nextNumber"])
+            }
+            return (ImportOutcome(total: rows.count, stored: stored, numbers: first..<drawing.nextNumber, rejected: rejected),
+                    commit: true)
         }
-    }
-
-    /// Inserts the accepted rows as open markers numbered from `firstNumber`, and one `created` history
-    /// entry for the whole range.
-    /// - Complexity: O(n log n) for n rows.
-    static func insertCreated(_ db: Database, drawingID: Int64, firstNumber: Int, rows: [MarkerRow], accepted: [Int],
-                              rooms: [String], at now: Timestamp, author: String?) throws {
-        guard !accepted.isEmpty else { return }
-        var inserter = MarkerInserter(db, drawingID: drawingID, time: now)
-        var start = 0
-        while start < accepted.count {
-            let end = min(accepted.count, start + MarkerInserter.rowsPerStatement)
-            try inserter.insert(rows: rows, rooms: rooms, indices: accepted[start..<end], firstNumber: firstNumber + start, author: author)
-            start = end
-        }
-        var entry = HistoryEntry(sequence: 0, drawingID: drawingID, number: firstNumber, lastNumber: firstNumber + accepted.count - 1,
-                                 action: .created, at: now, author: author, old: nil, new: nil)
-        try entry.insert(db)
     }
 }
 
@@ -103,8 +111,19 @@ struct MarkerInserter {
         self.time = time
     }
 
-    /// Inserts `indices` of `rows` numbered from `firstNumber`.
-    mutating func insert(rows: [MarkerRow], rooms: [String], indices: ArraySlice<Int>, firstNumber: Int, author: String?) throws {
+    /// Inserts the accepted rows of `chunk`, numbered from `firstNumber`.
+    mutating func insert(rows: [MarkerRow], chunk: ValidatedChunk, firstNumber: Int, author: String?) throws {
+        var start = 0
+        while start < chunk.accepted.count {
+            let end = min(chunk.accepted.count, start + Self.rowsPerStatement)
+            try insert(rows: rows, chunk: chunk, indices: chunk.accepted[start..<end], firstNumber: firstNumber + start, author: author)
+            start = end
+        }
+    }
+
+    /// Inserts `indices` of `rows` (at most `rowsPerStatement`, all in `chunk`) numbered from `firstNumber`.
+    private mutating func insert(rows: [MarkerRow], chunk: ValidatedChunk, indices: ArraySlice<Int>, firstNumber: Int,
+                                 author: String?) throws {
         let first = rows[indices.first!]
         let sharedNote = first.note, sharedAuthor = first.author ?? author
         let shared = indices.allSatisfy { rows[$0].note == sharedNote && (rows[$0].author ?? author) == sharedAuthor }
@@ -132,20 +151,27 @@ struct MarkerInserter {
             try bind(5, sharedAuthor)
             parameter = 6
         }
-        for index in indices {
-            let position = rows[index].position!
-            try check(sqlite3_bind_double(handle, parameter, position.x))
-            try check(sqlite3_bind_double(handle, parameter + 1, position.y))
-            try bind(parameter + 2, rooms[index])
-            parameter += 3
-            if !shared {
-                try bind(parameter, rows[index].note)
-                try bind(parameter + 1, rows[index].author ?? author)
-                parameter += 2
+        // The rooms are bound without a copy (SQLITE_STATIC): the chunk's bytes outlive the step below.
+        try chunk.rooms.withUnsafeBufferPointer { rooms in
+            let base = UnsafeRawPointer(rooms.baseAddress!).assumingMemoryBound(to: CChar.self)
+            for index in indices {
+                let position = rows[index].position!
+                let text = chunk.roomsRange(ofRow: index)
+                try check(sqlite3_bind_double(handle, parameter, position.x))
+                try check(sqlite3_bind_double(handle, parameter + 1, position.y))
+                try check(sqlite3_bind_text(handle, parameter + 2, base + text.lowerBound, Int32(text.count), nil))
+                parameter += 3
+                if !shared {
+                    try bind(parameter, rows[index].note)
+                    try bind(parameter + 1, rows[index].author ?? author)
+                    parameter += 2
+                }
             }
+            try check(sqlite3_step(handle), SQLITE_DONE)
         }
-        try check(sqlite3_step(handle), SQLITE_DONE)
         try check(sqlite3_reset(handle))
+        // Nothing may point into the chunk's bytes once this returns.
+        try check(sqlite3_clear_bindings(handle))
     }
 
     /// The statement for `count` rows: `?1` drawing, `?2` first number, `?3` time, then either shared
@@ -171,63 +197,110 @@ struct MarkerInserter {
 /// SQLite's `SQLITE_TRANSIENT` (copy the bound bytes), which Swift cannot import as a macro.
 nonisolated(unsafe) let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// The validation of an import's rows: which are accepted, their rooms (as JSON arrays), which are refused.
-struct ImportValidation {
+/// The validation of one chunk of an import's rows.
+struct ValidatedChunk: Sendable {
+    /// The chunk's rows: indices into the import's rows.
+    var range: Range<Int>
     /// Indices of the valid rows, in file order.
     var accepted: [Int] = []
-    /// For each row, its rooms as a JSON array (empty text for refused rows).
-    var rooms: [String] = []
-    /// The refused rows, in file order.
-    var rejected: [RejectedRow] = []
+    /// The refused rows and why, in file order.
+    var rejected: [(Int, InvalidReason)] = []
+    /// The rooms of the valid rows as JSON arrays, one after the other.
+    var rooms: [UInt8] = []
+    /// For each row of `range`, where its rooms end in `rooms` (they start where the previous row's end).
+    var roomEnds: [Int] = []
 
-    /// Validates `rows` on all cores.
-    /// - Complexity: O(n * k) for n rows and k nearby regions, spread over the cores.
+    /// The bytes of row `index`'s rooms in `rooms` (empty for a refused row).
+    func roomsRange(ofRow index: Int) -> Range<Int> {
+        let k = index - range.lowerBound
+        return (k == 0 ? 0 : roomEnds[k - 1])..<roomEnds[k]
+    }
+
+    /// Validates `rows[range]`; each valid row's rooms become the JSON array of its room ids, in region order.
+    /// - Complexity: O(m * k) for m rows and k nearby regions.
+    init(_ rows: [MarkerRow], range: Range<Int>, validator: MarkerValidator, roomText: [[UInt8]?]) {
+        self.range = range
+        accepted.reserveCapacity(range.count)
+        roomEnds.reserveCapacity(range.count)
+        rooms.reserveCapacity(range.count * 16)
+        var hits: [RegionHit] = []
+        for index in range {
+            defer { roomEnds.append(rooms.count) }
+            guard let position = rows[index].position else {
+                rejected.append((index, .invalidCoordinate))
+                continue
+            }
+            if let reason = validator.validate(position, hits: &hits) {
+                rejected.append((index, reason))
+                continue
+            }
+            accepted.append(index)
+            rooms.append(UInt8(ascii: "["))
+            var count = 0
+            for hit in hits {
+                guard let room = roomText[hit.regionIndex] else { continue }
+                if count > 0 { rooms.append(UInt8(ascii: ",")) }
+                rooms.append(contentsOf: room)
+                count += 1
+            }
+            rooms.append(UInt8(ascii: "]"))
+        }
+    }
+}
+
+/// The validation of an import's rows, chunk by chunk on a background thread, in file order: the importing
+/// thread takes each chunk (`chunk(_:)`) as soon as it is ready and stores it while the next are validated.
+///
+/// One background thread is enough: validating a row costs a fraction of storing it. The chunks are handed
+/// over through one semaphore each, so each is written once by the validating thread before the importing
+/// thread reads it.
+final class ImportValidation: @unchecked Sendable {
+    /// Rows a chunk.
+    static let chunkRows = 1 << 14
+
+    let chunkCount: Int
+    /// One slot a chunk, written by the validating thread, then taken by the importing thread.
+    private let chunks: UnsafeMutableBufferPointer<ValidatedChunk?>
+    private let ready: [DispatchSemaphore]
+    private let done = DispatchSemaphore(value: 0)
+    private var finished = false
+
+    /// Starts validating `rows` against `validator` in the background.
+    /// - Complexity: O(n * k) for n rows and k nearby regions, on one other thread.
     init(_ rows: [MarkerRow], validator: MarkerValidator) {
-        let roomText: [String?] = validator.regions.map { $0.kind == .room ? JSONString.quoted($0.id) : nil }
-        let chunk = 1 << 15
-        let chunks = (rows.count + chunk - 1) / chunk
-        let parts: [(rooms: [String], reasons: [(Int, InvalidReason)])] = parallelMap(chunks) { c in
-            var rooms: [String] = []
-            var reasons: [(Int, InvalidReason)] = []
-            var hits: [RegionHit] = []
-            let range = (c * chunk)..<min(rows.count, (c + 1) * chunk)
-            rooms.reserveCapacity(range.count)
-            for index in range {
-                guard let position = rows[index].position else {
-                    reasons.append((index, .invalidCoordinate))
-                    rooms.append("")
-                    continue
-                }
-                if let reason = validator.validate(position, hits: &hits) {
-                    reasons.append((index, reason))
-                    rooms.append("")
-                    continue
-                }
-                var text = "["
-                for hit in hits {
-                    guard let room = roomText[hit.regionIndex] else { continue }
-                    if text.utf8.count > 1 { text += "," }
-                    text += room
-                }
-                rooms.append(text + "]")
+        chunkCount = (rows.count + Self.chunkRows - 1) / Self.chunkRows
+        chunks = .allocate(capacity: chunkCount)
+        chunks.initialize(repeating: nil)
+        ready = (0..<chunkCount).map { _ in DispatchSemaphore(value: 0) }
+        let roomText: [[UInt8]?] = validator.regions.map { $0.kind == .room ? Array(JSONString.quoted($0.id).utf8) : nil }
+        DispatchQueue.global().async { [self, rows] in
+            for c in 0..<chunkCount {
+                let range = (c * Self.chunkRows)..<min(rows.count, (c + 1) * Self.chunkRows)
+                chunks[c] = ValidatedChunk(rows, range: range, validator: validator, roomText: roomText)
+                ready[c].signal()
             }
-            return (rooms, reasons)
+            done.signal()
         }
-        rooms.reserveCapacity(rows.count)
-        accepted.reserveCapacity(rows.count)
-        for (c, part) in parts.enumerated() {
-            rooms.append(contentsOf: part.rooms)
-            var reasonIterator = part.reasons.makeIterator()
-            var next = reasonIterator.next()
-            for index in (c * chunk)..<min(rows.count, (c + 1) * chunk) {
-                if let (bad, reason) = next, bad == index {
-                    let row = rows[index]
-                    rejected.append(RejectedRow(id: row.id, line: row.line, position: row.position, reason: reason))
-                    next = reasonIterator.next()
-                } else {
-                    accepted.append(index)
-                }
-            }
+    }
+
+    /// Chunk `c`, once validated (chunks are taken in order, each once).
+    func chunk(_ c: Int) -> ValidatedChunk {
+        ready[c].wait()
+        defer { chunks[c] = nil }
+        return chunks[c]!
+    }
+
+    /// Waits until the background validation has ended (so no work outlives the import).
+    func finish() {
+        if !finished {
+            done.wait()
+            finished = true
         }
+    }
+
+    deinit {
+        finish()
+        chunks.deinitialize()
+        chunks.deallocate()
     }
 }

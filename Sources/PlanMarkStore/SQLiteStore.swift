@@ -102,6 +102,24 @@ public final class SQLiteStore: AnnotationStore {
         }
     }
 
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction that commits when `body` says so and rolls back otherwise
+    /// (or when it throws).
+    func writeOrRollBack<T>(_ body: (Database) throws -> (T, commit: Bool)) throws(StoreError) -> T {
+        do {
+            var result: T?
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    let (value, commit) = try body(db)
+                    result = value
+                    return commit ? .commit : .rollback
+                }
+            }
+            return result!
+        } catch {
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+        }
+    }
+
     /// Runs `body` in a read transaction (a consistent snapshot).
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {

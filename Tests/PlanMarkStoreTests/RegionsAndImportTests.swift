@@ -67,6 +67,43 @@ import Testing
         #expect(try StoreFixtures.counts(store) == before)
     }
 
+    /// An import of several validation chunks (`ImportValidation.chunkRows` rows each): invalid rows at a
+    /// chunk's first and last row and in the last, partial chunk. With `skipInvalid` every other row is
+    /// stored in file order with consecutive numbers and the rooms its x gives (R1 left of the wall
+    /// x = 200, both on it, R2 right of it); without, nothing is stored and all three are reported.
+    @Test(arguments: [false, true]) func importAcrossChunks(skipInvalid: Bool) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let before = try StoreFixtures.counts(store)
+        let chunk = ImportValidation.chunkRows
+        let count = 2 * chunk + 1000
+        var points: [PixelPoint?] = (0..<count).map { PixelPoint(x: 20 + Double($0 % 361), y: 20 + Double($0 % 251)) }
+        let bad = [chunk, 2 * chunk - 1, count - 2]
+        points[bad[0]] = PixelPoint(x: 5, y: 5)      // on the drawing, outside the allowed area
+        points[bad[1]] = nil                          // did not parse
+        points[bad[2]] = PixelPoint(x: 401, y: 30)    // right of the 400 px wide drawing
+        var source = rows(points)
+        let outcome = try store.importMarkers(into: "A", from: &source, skipInvalid: skipInvalid, author: nil)
+        #expect(outcome.rejected == [
+            RejectedRow(id: "m\(bad[0] + 1)", line: bad[0] + 2, position: PixelPoint(x: 5, y: 5), reason: .outsideAllowedArea),
+            RejectedRow(id: "m\(bad[1] + 1)", line: bad[1] + 2, position: nil, reason: .invalidCoordinate),
+            RejectedRow(id: "m\(bad[2] + 1)", line: bad[2] + 2, position: PixelPoint(x: 401, y: 30), reason: .outsideDrawing),
+        ])
+        guard skipInvalid else {
+            #expect(outcome.stored == 0 && outcome.total == count)
+            #expect(try StoreFixtures.counts(store) == before)
+            return
+        }
+        #expect(outcome.stored == count - 3 && outcome.numbers == 1..<(count - 2))
+        let expected = points.enumerated().filter { !bad.contains($0.offset) }.map { $0.element! }
+        var seen: [(number: Int, position: PixelPoint, rooms: [String])] = []
+        try store.forEachMarker(in: "A", status: nil) { seen.append(($0.number, $0.position, $0.rooms)); return true }
+        #expect(seen.map(\.number) == Array(1...(count - 3)))
+        #expect(seen.map(\.position) == expected)
+        #expect(seen.map(\.rooms) == expected.map { $0.x < 200 ? ["R1"] : $0.x == 200 ? ["R1", "R2"] : ["R2"] })
+        #expect(try store.history(of: "A", number: nil).map { "\($0.number)...\($0.lastNumber ?? 0) \($0.action)" }
+                == ["1...\(count - 3) created"])
+    }
+
     @Test func skipInvalidStoresTheRest() throws {
         let (store, _) = try StoreFixtures.storeWithDrawing()
         var source = rows([PixelPoint(x: 20, y: 20), PixelPoint(x: 500, y: 20), PixelPoint(x: 30, y: 30)])

@@ -38,6 +38,13 @@ struct DrawingAddCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A regions GeoJSON file (rooms and allowed areas, in pixels).", valueName: "file"))
     var regions: String?
 
+    @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding), as render does.")
+    var maxPixels: Int = PNGDecoder.defaultMaxPixels
+
+    func validate() throws {
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+    }
+
     func run() throws {
         var regionList: [Region] = []
         if let regions {
@@ -47,7 +54,7 @@ struct DrawingAddCommand: ParsableCommand {
         do {
             bytes = try InputFile.readAll(path: image)
             // Check the image (all of it, as render decodes it) before creating a store file for it.
-            _ = try PNGDecoder().verify(data: bytes, source: image)
+            _ = try PNGDecoder(maxPixels: maxPixels).verify(data: bytes, source: image)
         } catch let error as FormatError {
             if error.kind == .missingInput { throw fail(StoreError.missingImage(path: image)) }
             printError("planmark: " + error.description)
