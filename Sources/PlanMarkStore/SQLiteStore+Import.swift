@@ -26,7 +26,10 @@ extension SQLiteStore {
         try TextField.check(author, field: "author")
         var rows: [MarkerRow] = []
         do {
-            while let batch = try source.nextBatch(maxCount: 1 << 20) { rows.append(contentsOf: batch) }
+            // The first batch is kept as it is (no copy of up to a million rows).
+            while let batch = try source.nextBatch(maxCount: 1 << 20) {
+                if rows.isEmpty { rows = batch } else { rows.append(contentsOf: batch) }
+            }
         } catch {
             throw .input(error)
         }
