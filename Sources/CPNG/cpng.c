@@ -5,7 +5,7 @@
 // State that must survive a longjmp lives in heap structs reached through pointers, never in
 // automatic variables modified after setjmp.
 
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE  // madvise
 #include "cpng.h"
 
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -274,8 +275,12 @@ static void cpng_rgb_to_rgba(const uint8_t *restrict rgb, uint8_t *restrict out,
 }
 
 // The common drawing formats (8-bit grey or RGB, not interlaced, no tRNS) are read untransformed into one
-// reused row and expanded by the loops above. Measured on the render benchmark's A2 drawing (8-bit grey
-// 7016x4961): SEE_DECODE. Every other format goes through libpng's transforms (cpng_reader_set_rgba).
+// reused row and expanded by the loops above. Measured with Benchmarks/render/codec_bench.c on the render
+// benchmark's A2 drawing (8-bit grey, 7016x4961; median of 5 interleaved runs, load average near 17 on 2
+// cores, so only the ratio means much): this path 6.03 s, libpng's transforms 6.71 s (0.90x). Every other
+// format goes through libpng's transforms (cpng_reader_set_rgba). Asking for transparent huge pages for
+// the pixel buffer (MADV_HUGEPAGE) showed no gain in the same measurement; populating it from a second
+// thread (below) did.
 static cpng_status cpng_reader_read_expanding(cpng_reader *r, uint8_t *pixels, size_t stride) {
     uint8_t *volatile row = NULL;
     if (setjmp(png_jmpbuf(r->png))) {
@@ -304,7 +309,84 @@ static cpng_status cpng_reader_read_expanding(cpng_reader *r, uint8_t *pixels, s
     return CPNG_OK;
 }
 
+// MARK: - Faulting the pixel buffer in beside the decoder
+
+// The pixel buffer is fresh memory: the first write to each 4 KiB page costs a page fault and the kernel's
+// zeroing of the page, which was about 40% of decoding a grey A2 drawing (perf, Benchmarks/render). A
+// second thread asks the kernel to map the whole buffer for writing (MADV_POPULATE_WRITE, Linux 5.14; it
+// never changes bytes already written) while this thread inflates rows into it, so that work runs on
+// the other core. Where the call is unsupported the thread ends at once and nothing changes.
+// Measured with Benchmarks/render/codec_bench.c on the A2 drawing (5 interleaved single runs, load average
+// near 20 on 2 cores): median 2.29 s with this thread, 3.30 s without (0.69x); libpng's own transforms 3.75 s.
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+typedef struct cpng_populate {
+    uint8_t *start;
+    size_t size;
+    pthread_t thread;
+    int started;
+} cpng_populate;
+
+static void *cpng_populate_worker(void *argument) {
+    cpng_populate *job = (cpng_populate *)argument;
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t begin = ((uintptr_t)job->start + page - 1) & ~(page - 1);
+    const uintptr_t end = ((uintptr_t)job->start + job->size) & ~(page - 1);
+    const uintptr_t step = (uintptr_t)4 << 20;  // ahead of the decoder in 4 MiB steps
+    while (begin < end) {
+        const uintptr_t next = end - begin > step ? begin + step : end;
+        if (madvise((void *)begin, next - begin, MADV_POPULATE_WRITE) != 0) break;
+        begin = next;
+    }
+    return NULL;
+}
+#endif
+
+/// Starts populating `pixels` on another thread when the buffer is large (at least 8 MiB).
+static void cpng_populate_start(void *state, uint8_t *pixels, size_t size) {
+#if defined(__linux__)
+    cpng_populate *job = (cpng_populate *)state;
+    job->start = pixels;
+    job->size = size;
+    job->started = size >= ((size_t)8 << 20) && pthread_create(&job->thread, NULL, cpng_populate_worker, job) == 0;
+#else
+    (void)state;
+    (void)pixels;
+    (void)size;
+#endif
+}
+
+static void cpng_populate_finish(void *state) {
+#if defined(__linux__)
+    cpng_populate *job = (cpng_populate *)state;
+    if (job->started) pthread_join(job->thread, NULL);
+    job->started = 0;
+#else
+    (void)state;
+#endif
+}
+
+static cpng_status cpng_reader_read_rgba_now(cpng_reader *r, uint8_t *pixels, size_t size);
+
 cpng_status cpng_reader_read_rgba(cpng_reader *r, uint8_t *pixels, size_t size) {
+    if (r == NULL || pixels == NULL || r->state != READER_HEADER) return CPNG_ERR_USAGE;
+#if defined(__linux__)
+    cpng_populate populate;
+#else
+    int populate;
+#endif
+    memset(&populate, 0, sizeof populate);
+    if (r->header.height != 0 && size == (size_t)r->header.width * 4 * r->header.height) {
+        cpng_populate_start(&populate, pixels, size);
+    }
+    cpng_status status = cpng_reader_read_rgba_now(r, pixels, size);
+    cpng_populate_finish(&populate);
+    return status;
+}
+
+static cpng_status cpng_reader_read_rgba_now(cpng_reader *r, uint8_t *pixels, size_t size) {
     if (r == NULL || pixels == NULL || r->state != READER_HEADER) return CPNG_ERR_USAGE;
     const size_t stride = (size_t)r->header.width * 4;
     if (r->header.height != 0 && stride > SIZE_MAX / r->header.height) return CPNG_ERR_USAGE;
@@ -451,16 +533,15 @@ int cpng_rgba_is_opaque(const uint8_t *rgba, size_t pixel_count) {
 // number of cores, so the same image gives the same bytes on every machine. Each seam costs the
 // dictionary of the segment before it: 8 seams on an A2 sheet add well under 0.1% to the file.
 //
-// Measured on the render benchmark (Benchmarks/render, 2 cores, zlib 1.2.13, level 3, no filter;
-// median of 5 interleaved runs, encode+write phase):
-//     7016x4961 (A2)    libpng, one thread    0.27 s
-//                       this, 2 threads       SEE_A2
-//     14043x9933 (A0)   libpng, one thread    1.21 s
-//                       this, 2 threads       SEE_A0
-// libdeflate (Debian libdeflate 1.14) compresses a whole buffer about 1.5-2x faster than zlib at
-// the same level but cannot end a stream without BFINAL, so its segments cannot be joined into one
-// stream, and one buffer of all filtered rows would add 0.75x the RGBA size to peak memory; zlib-ng is
-// not packaged in Debian 12. So: zlib, on every core.
+// Measured with Benchmarks/render/codec_bench.c (median of 5 interleaved runs, level 3, no filter) on the
+// A2 review image of the render benchmark (7016x4961, RGB) on the project's 2-core machine while other
+// builds kept its load average near 17, so only the ratio means much: every core 7.37 s, libpng alone
+// 10.90 s (0.68x the time), 5,386,592 bytes against 5,385,667 (+0.02% for the seams). On an idle machine
+// libpng took 0.27 s (A2) and 1.21 s (A0), so two free cores bring that towards half.
+// libdeflate (Debian libdeflate 1.14) compresses a whole buffer faster than zlib at the same level, but it
+// cannot end a stream without BFINAL, so its segments cannot be joined into one stream, and one buffer
+// of all filtered rows would add 0.75x the RGBA size to peak memory; zlib-ng is not packaged in Debian 12.
+// So: zlib, on every core.
 
 enum { CPNG_SEGMENT_PIXELS = 1 << 22, CPNG_MAX_SEGMENTS = 64, CPNG_MAX_THREADS = 8, CPNG_IDAT_MAX = 1 << 20 };
 
