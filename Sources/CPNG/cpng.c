@@ -818,7 +818,10 @@ static cpng_status cpng_encode(const cpng_write_params *p, cpng_write_target *t)
     }
     const size_t stride = (size_t)p->width * 4;
     const int opaque = cpng_rgba_is_opaque(p->rgba, (size_t)p->width * p->height);
-    if (p->filters == PNG_FILTER_NONE && p->strategy == -1) return cpng_encode_unfiltered(p, t, opaque);
+    // zlib counts a call's input in 32 bits: rows of a gigabyte or more (never a drawing) stay with libpng.
+    if (p->filters == PNG_FILTER_NONE && p->strategy == -1 && (size_t)p->width * 4 + 1 < ((size_t)1 << 30)) {
+        return cpng_encode_unfiltered(p, t, opaque);
+    }
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &t->diag, cpng_error_fn, cpng_warning_fn);
     if (png == NULL) {
         snprintf(t->diag.message, sizeof t->diag.message, "out of memory");
