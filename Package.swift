@@ -36,7 +36,7 @@ let package = Package(
             ]
         ),
         // A small C target that owns libpng's setjmp/longjmp and returns error codes.
-        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("pthread")]),
         // FreeType, found through pkg-config.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // Decodes drawings, draws annotations anti-aliased, encodes review PNGs.

@@ -128,7 +128,10 @@ public struct PNGEncoder: Sendable {
             }
             parameters.compression_level = Int32(compressionLevel)
             parameters.filters = filters.isEmpty ? RowFilters.none.rawValue : filters.rawValue
-            parameters.strategy = -1  // libpng's choice: default strategy unfiltered, "filtered" otherwise
+            // CPNG's choice: unfiltered (the default) is deflated on every core in independent row
+            // segments joined into one zlib stream; other filters go through libpng, whose strategy is
+            // "filtered" for them.
+            parameters.strategy = -1
             return body(&parameters)
         }
     }

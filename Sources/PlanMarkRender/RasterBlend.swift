@@ -82,12 +82,23 @@ extension Rasteriser {
         clip: PixelRect? = nil
     ) {
         guard colour.alpha > 0, !path.isEmpty else { return }
-        var canvas = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        if let clip { canvas = canvas.intersection(clip) }
-        let width = image.width
+        let width = image.width, height = image.height
         image.pixels.withUnsafeMutableBufferPointer { buffer in
-            var sink = SolidFillSink(pixels: buffer.baseAddress!, width: width, colour: colour, opacity: Float(colour.alpha))
-            rasterise(path, rule: rule, clip: canvas, into: &sink)
+            fill(path, rule: rule, colour: colour, pixels: buffer.baseAddress!, width: width, height: height, clip: clip)
         }
+    }
+
+    /// `fill(_:rule:colour:into:clip:)` onto the pixels of a `width × height` RGBA image at `pixels`, touching
+    /// only rows and columns inside `clip`: threads drawing disjoint clips of one image may call it at once.
+    /// - Complexity: as `rasterise`, plus one blend per covered pixel.
+    mutating func fill(
+        _ path: RasterPath, rule: RasterFillRule = .nonZero, colour: Colour, pixels: UnsafeMutablePointer<UInt8>,
+        width: Int, height: Int, clip: PixelRect? = nil
+    ) {
+        guard colour.alpha > 0, !path.isEmpty else { return }
+        var canvas = PixelRect(x0: 0, y0: 0, x1: width, y1: height)
+        if let clip { canvas = canvas.intersection(clip) }
+        var sink = SolidFillSink(pixels: pixels, width: width, colour: colour, opacity: Float(colour.alpha))
+        rasterise(path, rule: rule, clip: canvas, into: &sink)
     }
 }

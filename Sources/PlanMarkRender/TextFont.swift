@@ -144,9 +144,22 @@ final class TextFont {
     func draw(
         _ text: String, size: Int, x: Int, baseline: Int, colour: Colour, into image: inout RGBAImage, rows clipRows: Range<Int>? = nil
     ) {
+        let width = image.width, height = image.height
+        image.pixels.withUnsafeMutableBufferPointer { buffer in
+            draw(text, size: size, x: x, baseline: baseline, colour: colour, pixels: buffer.baseAddress!,
+                 width: width, height: height, rows: clipRows)
+        }
+    }
+
+    /// `draw(_:size:x:baseline:colour:into:rows:)` onto the pixels of a `width × height` RGBA image at
+    /// `pixels`, touching only `rows`: threads with their own `TextFont` drawing disjoint rows may call it at once.
+    /// - Complexity: O(characters + inked pixels).
+    func draw(
+        _ text: String, size: Int, x: Int, baseline: Int, colour: Colour, pixels: UnsafeMutablePointer<UInt8>,
+        width: Int, height: Int, rows clipRows: Range<Int>? = nil
+    ) {
         var pen = x << 6
-        let width = image.width
-        let rowRange = (clipRows ?? 0..<image.height).clamped(to: 0..<image.height)
+        let rowRange = (clipRows ?? 0..<height).clamped(to: 0..<height)
         let opacity = Int(colour.alpha)
         for scalar in text.unicodeScalars {
             let g = glyph(scalar, size: size)
@@ -158,18 +171,15 @@ final class TextFont {
             let firstRow = max(0, rowRange.lowerBound - top), endRow = min(g.rows, rowRange.upperBound - top)
             guard firstColumn < endColumn, firstRow < endRow else { continue }
             let columns = firstColumn..<endColumn, rows = firstRow..<endRow
-            image.pixels.withUnsafeMutableBufferPointer { buffer in
-                let pixels = buffer.baseAddress!
-                g.coverage.withUnsafeBufferPointer { coverage in
-                    for row in rows {
-                        for column in columns {
-                            let value = Int(coverage[row * g.width + column])
-                            guard value > 0 else { continue }
-                            let alpha = (value * opacity + 127) / 255
-                            guard alpha > 0 else { continue }
-                            let offset = ((top + row) * width + left + column) * 4
-                            RasterBlend.blend(pixels, at: offset, colour: colour, alpha: alpha)
-                        }
+            g.coverage.withUnsafeBufferPointer { coverage in
+                for row in rows {
+                    for column in columns {
+                        let value = Int(coverage[row * g.width + column])
+                        guard value > 0 else { continue }
+                        let alpha = (value * opacity + 127) / 255
+                        guard alpha > 0 else { continue }
+                        let offset = ((top + row) * width + left + column) * 4
+                        RasterBlend.blend(pixels, at: offset, colour: colour, alpha: alpha)
                     }
                 }
             }

@@ -145,3 +145,51 @@ import Testing
         #expect(try decoder.decode(data: bytes, source: "memory").pixels == image.pixels)
     }
 }
+
+/// The unfiltered writer deflates row segments of about 4 megapixels on every core and joins them into
+/// one zlib stream: images large enough for several segments must decode through libpng to the same pixels.
+@Suite struct PNGEncoderSegmentTests {
+    /// 2100 x 2000 = 4,200,000 pixels: two segments (a segment is 4,194,304 pixels); 2500 x 3400 = 8,500,000: three.
+    /// Content changes every row and column (so a seam in the wrong place would show) and has long runs.
+    static func large(width: Int, height: Int, opaque: Bool) -> RGBAImage {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = (y * width + x) * 4
+                let inBox = (x / 97 + y / 89) % 3 == 0
+                pixels[index] = inBox ? UInt8((x &* 31 &+ y) & 0xFF) : 255
+                pixels[index + 1] = UInt8((y &* 7) & 0xFF)
+                pixels[index + 2] = UInt8((x ^ y) & 0xFF)
+                if !opaque { pixels[index + 3] = UInt8((x + 3 * y) & 0xFF) }
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    @Test(arguments: [(2100, 2000, true), (2100, 2000, false), (2500, 3400, true)])
+    func severalSegmentsRoundTripThroughLibpng(width: Int, height: Int, opaque: Bool) throws {
+        let image = Self.large(width: width, height: height, opaque: opaque)
+        let bytes = try PNGEncoder().encode(image)
+        let decoded = try PNGDecoder().decode(data: bytes, source: "memory")
+        #expect(decoded.width == width && decoded.height == height)
+        #expect(decoded.pixels == image.pixels)
+        // One zlib stream: the IDAT chunks joined start with the header for level 3 (0x78 0x5E, as zlib writes
+        // it for levels 2 to 5) and are one stream libpng read to its end (checked by the decode above).
+        let chunks = try #require(pngChunks(bytes))
+        let idat = chunks.filter { $0.type == "IDAT" }.flatMap(\.data)
+        #expect(Array(idat.prefix(2)) == [0x78, 0x5E])
+        #expect(chunks.map(\.type).first == "IHDR" && chunks.map(\.type).last == "IEND")
+        #expect(chunks.first?.data[9] == (opaque ? 2 : 6))
+    }
+
+    /// Level 0 (stored blocks), 1 and 9 through the same writer still give libpng the same pixels, and the
+    /// zlib header's level bits follow zlib's rule (0x7801 for levels 0 and 1, 0x78DA for 9).
+    @Test(arguments: [(0, [UInt8]([0x78, 0x01])), (1, [0x78, 0x01]), (9, [0x78, 0xDA])])
+    func otherLevelsUseTheSameWriter(level: Int, header: [UInt8]) throws {
+        let image = Self.large(width: 2100, height: 2000, opaque: true)
+        let bytes = try PNGEncoder(compressionLevel: level).encode(image)
+        #expect(try PNGDecoder().decode(data: bytes, source: "memory").pixels == image.pixels)
+        let idat = try #require(pngChunks(bytes)).filter { $0.type == "IDAT" }.flatMap(\.data)
+        #expect(Array(idat.prefix(2)) == header)
+    }
+}

@@ -94,7 +94,8 @@ typedef struct cpng_write_params {
     int phys_unit_metre;
     int compression_level;  ///< zlib level 0-9
     int filters;            ///< libpng filter mask (PNG_FILTER_NONE 0x08, SUB 0x10, UP 0x20, AVG 0x40, PAETH 0x80)
-    int strategy;           ///< zlib strategy (0 default, 1 filtered, 2 Huffman only, 3 RLE); -1 lets libpng choose
+    int strategy;           ///< zlib strategy (0 default, 1 filtered, 2 Huffman only, 3 RLE) through libpng; -1 lets
+                            ///< CPNG choose: unfiltered images are then deflated on every core (see cpng.c)
 } cpng_write_params;
 
 /// Writes the PNG to a temporary file beside `path`, flushes it to disk and renames it over `path`.
