@@ -274,6 +274,7 @@ public struct CSVMarkerParser: Sendable {
     }
 
     /// The field `lower..<upper` as a finite number, or nil.
+    /// - Complexity: O(n) for the field's n bytes.
     @inline(__always)
     static func number(_ chunk: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Double? {
         var r = trimmed(chunk, lower, upper)
