@@ -18,8 +18,10 @@ Writes to Benchmarks/data/ (git-ignored) unless --out says otherwise:
                    or half-integer) or vertices (including curved-wall vertices and column corners), a few
                    exactly on the drawing's edges, and 0.2% outside the drawing.
 
-Usage: python3 Benchmarks/validate/generate.py [--out DIR] [--seed N] [--markers N] [--check]
---check verifies the regions with shapely (validity, no overlaps, rooms tile the building).
+Usage: python3 Benchmarks/validate/generate.py [--out DIR] [--seed N] [--markers N] [--rooms mixed|simple] [--check]
+--rooms simple makes every room a plain rectangle (no L-shapes, curved walls or columns; the stair cores
+stay holes of the allowed area). --check verifies the regions with shapely (validity, no overlaps, rooms
+tile the building).
 """
 
 import argparse
@@ -334,8 +336,12 @@ def main():
     ap.add_argument("--out", default=os.path.join(here, "..", "data"))
     ap.add_argument("--seed", type=int, default=20240601)
     ap.add_argument("--markers", type=int, default=1_000_000)
+    ap.add_argument("--rooms", choices=("mixed", "simple"), default="mixed")
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
+    if args.rooms == "simple":
+        global ARC_PAIRS, L_PAIRS, COLUMN_ROOMS
+        ARC_PAIRS = L_PAIRS = COLUMN_ROOMS = 0
     os.makedirs(args.out, exist_ok=True)
     t0 = time.perf_counter()
     rooms, allowed = build_regions(args.seed)

@@ -1,91 +1,98 @@
 #!/usr/bin/env bash
-# planmark validate vs shapely 2.x: 1,000,000 markers against 2000 rooms, end to end, same files, same report.
+# planmark validate --report csv against its fair peer (shapely 2 + numpy + pyarrow, vectorised, writing
+# the byte-identical report) and against the floor (a C read + parse + write of the same files on one
+# core), on two data sets of 1,000,000 markers x 2,000 rooms: the generator's mixed rooms and simple
+# rectangular rooms.
 #
 #   Benchmarks/validate/run.sh
 #
-# Environment: RUNS (timed runs each, default 3), SCRATCH (swift build scratch path, default .build),
-# PLANMARK (a planmark binary to use instead of building one), PYTHON (default python3). Outputs go to Benchmarks/out/ (git-ignored); the data to Benchmarks/data/.
+# Environment: RUNS (timed runs each, default 5), SCRATCH (swift build scratch path, default .build),
+# PLANMARK (a planmark binary to use instead of building one), PYTHON (default python3).
+# Outputs go to Benchmarks/out/ (git-ignored); the data to Benchmarks/data/ and Benchmarks/data/simple/.
+# Exit status 0 when planmark's report and the peer's are byte-identical on both data sets.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
 HERE=Benchmarks/validate
 DATA=Benchmarks/data
 OUT=Benchmarks/out
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 SCRATCH=${SCRATCH:-.build}
 PYTHON=${PYTHON:-python3}
 mkdir -p "$OUT"
 
 # 1. Python dependencies.
-if ! "$PYTHON" -c 'import shapely, numpy; assert int(shapely.__version__.split(".")[0]) >= 2' 2>/dev/null; then
-    echo "== installing shapely and numpy" >&2
-    "$PYTHON" -m pip install --quiet 'shapely>=2' numpy
+if ! "$PYTHON" -c 'import shapely, numpy, pyarrow; assert int(shapely.__version__.split(".")[0]) >= 2' 2>/dev/null; then
+    echo "== installing shapely, numpy and pyarrow" >&2
+    "$PYTHON" -m pip install --quiet 'shapely>=2' numpy pyarrow
 fi
 
-# 2. Data.
+# 2. Data (about 10 s each on an idle machine).
 if [[ ! -s $DATA/regions.geojson || ! -s $DATA/markers.csv ]]; then
-    echo "== generating $DATA" >&2
-    /usr/bin/time -f "generate: %e s wall, %M KB peak RSS" "$PYTHON" $HERE/generate.py --out $DATA
+    echo "== generating $DATA (mixed rooms)" >&2
+    "$PYTHON" $HERE/generate.py --out $DATA
+fi
+if [[ ! -s $DATA/simple/regions.geojson || ! -s $DATA/simple/markers.csv ]]; then
+    echo "== generating $DATA/simple (rectangular rooms)" >&2
+    "$PYTHON" $HERE/generate.py --rooms simple --out $DATA/simple
 fi
 
-# 3. planmark, release build (skipped when PLANMARK names a binary).
+# 3. planmark, release build (skipped when PLANMARK names a binary), and the floor program.
 if [[ -z ${PLANMARK:-} ]]; then
     echo "== building planmark (release, scratch path $SCRATCH)" >&2
     swift build -c release --scratch-path "$SCRATCH" --product planmark >&2
     PLANMARK=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/planmark
 fi
+cc -O2 -o "$OUT/floor" $HERE/floor.c
 
-PM_CMD="$PLANMARK validate --regions $DATA/regions.geojson --size 20000x15000 --report jsonl $DATA/markers.csv > $OUT/planmark.jsonl"
-SH_CMD="$PYTHON $HERE/shapely_validate.py --regions $DATA/regions.geojson --size 20000x15000 $DATA/markers.csv > $OUT/shapely.jsonl"
-
-# 4. Peak memory: one run each under /usr/bin/time -v (exit status 1 = some markers invalid, expected).
-rss() { # prints "seconds kilobytes"
-    /usr/bin/time -v -o "$OUT/time.txt" sh -c "$1" || true
+# Whole-process wall seconds and peak RSS (KiB) of one run of a shell command, from /usr/bin/time -v.
+measure() {
+    /usr/bin/time -v -o "$OUT/time.txt" sh -c "$1" >/dev/null 2>&1 || true
     awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i] }
                 /Maximum resident set size/ { kb = $2 }
-                END { printf "%.2f %d\n", s, kb }' "$OUT/time.txt"
+                END { printf "%.3f %d\n", s, kb }' "$OUT/time.txt"
 }
-echo "== peak memory (one run each)" >&2
-read -r PM_ONE PM_RSS < <(rss "$PM_CMD")
-read -r SH_ONE SH_RSS < <(rss "$SH_CMD")
 
-# 5. Timing.
-if command -v hyperfine >/dev/null; then
-    echo "== timing with hyperfine ($RUNS runs each)" >&2
-    hyperfine --ignore-failure --warmup 1 --runs "$RUNS" --export-json "$OUT/hyperfine.json" \
-        -n planmark "$PM_CMD" -n shapely "$SH_CMD" >&2
-    read -r PM_T PM_SD SH_T SH_SD < <("$PYTHON" -c '
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-print(r["planmark"]["mean"], r["planmark"]["stddev"] or 0, r["shapely"]["mean"], r["shapely"]["stddev"] or 0)
-' "$OUT/hyperfine.json")
-    HOW="hyperfine, mean of $RUNS runs"
-else
-    echo "== hyperfine not found (apt-get install -y hyperfine); timing one run each with /usr/bin/time" >&2
-    PM_T=$PM_ONE; PM_SD=0; SH_T=$SH_ONE; SH_SD=0
-    HOW="/usr/bin/time, one run"
-fi
+# Median of the numbers on stdin.
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# 6. Same answers?
-echo "== comparing reports" >&2
-set +e
-CMP=$("$PYTHON" $HERE/compare.py "$OUT/planmark.jsonl" "$OUT/shapely.jsonl")
-CMP_RC=$?
-set -e
-echo "$CMP"
+STATUS=0
+for SET in mixed simple; do
+    D=$DATA; [[ $SET == simple ]] && D=$DATA/simple
+    PM="$PLANMARK validate --regions $D/regions.geojson --size 20000x15000 --report csv $D/markers.csv > $OUT/planmark-$SET.csv"
+    PEER="$PYTHON $HERE/peer_validate.py --regions $D/regions.geojson --size 20000x15000 $D/markers.csv > $OUT/peer-$SET.csv"
+    PM1="taskset -c 0 $PLANMARK validate --regions $D/regions.geojson --size 20000x15000 --report csv $D/markers.csv > $OUT/planmark1-$SET.csv"
+    FLOOR="taskset -c 0 $OUT/floor $D/regions.geojson $D/markers.csv > $OUT/floor-$SET.csv"
 
-# 7. Table.
-"$PYTHON" - "$PM_T" "$PM_SD" "$PM_RSS" "$SH_T" "$SH_SD" "$SH_RSS" "$HOW" "$CMP_RC" <<'EOF'
-import sys
-pm_t, pm_sd, pm_rss, sh_t, sh_sd, sh_rss = (float(v) for v in sys.argv[1:7])
-how, rc = sys.argv[7], sys.argv[8]
-print()
-print(f"1,000,000 markers x 2000 rooms, end to end ({how})")
-print("| tool                 | time (s)       | peak RSS (MiB) |")
-print("|----------------------|----------------|----------------|")
-print(f"| planmark validate    | {pm_t:6.2f} ± {pm_sd:5.2f} | {pm_rss / 1024:14.0f} |")
-print(f"| shapely 2.x + numpy  | {sh_t:6.2f} ± {sh_sd:5.2f} | {sh_rss / 1024:14.0f} |")
-print(f"speed-up: {sh_t / pm_t:.1f}x   answers: {'identical' if rc == '0' else 'DIFFERENT (see above)'}")
-EOF
-exit "$CMP_RC"
+    # Interleaved runs: planmark, peer, planmark on one core, floor on one core, and again.
+    echo "== $SET rooms: $RUNS interleaved runs of each" >&2
+    : > "$OUT/runs-$SET.txt"
+    for ((i = 0; i < RUNS; i++)); do
+        for NAME in planmark peer planmark1 floor; do
+            case $NAME in planmark) C=$PM ;; peer) C=$PEER ;; planmark1) C=$PM1 ;; floor) C=$FLOOR ;; esac
+            echo "$NAME $(measure "$C")" >> "$OUT/runs-$SET.txt"
+        done
+    done
+
+    if cmp -s "$OUT/planmark-$SET.csv" "$OUT/peer-$SET.csv"; then SAME=identical; else SAME=DIFFERENT; STATUS=1; fi
+    row() { # name -> "median_seconds median_peak_MiB"
+        local t m
+        t=$(awk -v n="$1" '$1 == n { print $2 }' "$OUT/runs-$SET.txt" | median)
+        m=$(awk -v n="$1" '$1 == n { print $3 / 1024 }' "$OUT/runs-$SET.txt" | median)
+        echo "$t $m"
+    }
+    read -r PM_T PM_M < <(row planmark)
+    read -r PE_T PE_M < <(row peer)
+    read -r P1_T P1_M < <(row planmark1)
+    read -r FL_T FL_M < <(row floor)
+    echo
+    echo "$SET rooms, 1,000,000 markers x 2,000 rooms, --report csv (medians of $RUNS interleaved runs, whole process)"
+    printf "| %-40s | %8s | %14s |\n" "command" "wall (s)" "peak RSS (MiB)"
+    printf "| %-40s | %8.2f | %14.0f |\n" "planmark validate (all cores)" "$PM_T" "$PM_M"
+    printf "| %-40s | %8.2f | %14.0f |\n" "peer: shapely + numpy + pyarrow" "$PE_T" "$PE_M"
+    printf "| %-40s | %8.2f | %14.0f |\n" "planmark validate, one core (taskset)" "$P1_T" "$P1_M"
+    printf "| %-40s | %8.2f | %14.0f |\n" "floor: C read+parse+write, one core" "$FL_T" "$FL_M"
+    awk -v a="$PE_T" -v b="$PM_T" -v c="$P1_T" -v d="$FL_T" -v s="$SAME" \
+        'BEGIN { printf "peer / planmark: %.1fx   planmark one core / floor: %.1fx   reports: %s\n", a / b, c / d, s }'
+done
+exit "$STATUS"

@@ -127,21 +127,106 @@ public struct CSVMarkerParser: Sendable {
     ///   - firstRow: the data row number of the chunk's first non-blank line (default ids).
     /// - Complexity: O(n) for n bytes.
     public func parse(_ chunk: UnsafeBufferPointer<UInt8>, firstLine: Int, firstRow: Int, into rows: inout [MarkerRow]) throws(FormatError) {
+        try forEachRow(chunk, firstLine: firstLine, firstRow: firstRow) { view in
+            rows.append(view.markerRow())
+        }
+    }
+
+    /// Parses every line of `chunk` and hands each non-blank one to `body` as a view into the chunk,
+    /// without making a `String` or any other heap object per row: the kept text of the id, note and
+    /// author is checked (the same errors as `parse`) but left as bytes.
+    ///
+    /// Each line is scanned once: line break, field separators, quotes and blankness in one pass, the
+    /// field bounds kept in a buffer allocated once per call.
+    /// - Parameters:
+    ///   - firstLine: the file line number of the chunk's first line.
+    ///   - firstRow: the data row number of the chunk's first non-blank line (default ids).
+    /// - Complexity: O(n) for n bytes.
+    public func forEachRow(
+        _ chunk: UnsafeBufferPointer<UInt8>, firstLine: Int, firstRow: Int, _ body: (CSVRowView) -> Void
+    ) throws(FormatError) {
+        let count = chunk.count
+        guard count > 0 else { return }
+        let columnCount = columns.count
+        let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: columnCount)
+        let ends = UnsafeMutableBufferPointer<Int>.allocate(capacity: columnCount)
+        // Unquoted text is written at its field's own offset: never longer than the field, so fields
+        // never overlap here. Allocated on the first quoted text field only.
+        var scratch: UnsafeMutableBufferPointer<UInt8>?
+        defer {
+            starts.deallocate()
+            ends.deallocate()
+            scratch?.deallocate()
+        }
         var line = firstLine
         var row = firstRow
         var start = 0
-        let count = chunk.count
-        var fields: [Range<Int>] = []
-        fields.reserveCapacity(columns.count + 1)
-        var unquoteBuffer: [UInt8] = []
         while start < count {
-            var end = start
-            while end < count && chunk[end] != 10 { end += 1 }
-            var lineEnd = end
-            if lineEnd > start && chunk[lineEnd - 1] == 13 { lineEnd -= 1 }
-            if !Self.isBlank(chunk, start, lineEnd) {
-                try splitFields(chunk, start, lineEnd, line: line, into: &fields)
-                rows.append(try makeRow(chunk, fields, line: line, row: row, unquoteBuffer: &unquoteBuffer))
+            var i = start
+            var fields = 0
+            var fieldStart = start
+            var inQuotes = false
+            var blank = true
+            while i < count {
+                let b = chunk[i]
+                if b > 44 {
+                    blank = false
+                } else if b == 10 {
+                    break
+                } else if b == 44 {
+                    blank = false
+                    if !inQuotes {
+                        if fields < columnCount { starts[fields] = fieldStart; ends[fields] = i }
+                        fields += 1
+                        fieldStart = i + 1
+                    }
+                } else if b == 34 {
+                    blank = false
+                    inQuotes.toggle()
+                } else if b != 32 && b != 9 && b != 13 {
+                    blank = false
+                }
+                i += 1
+            }
+            let end = i
+            if !blank {
+                var lineEnd = end
+                if chunk[lineEnd - 1] == 13 { lineEnd -= 1 }
+                if inQuotes {
+                    throw FormatError(.malformed, source: source, line: line, message: "unterminated quoted field (a line break inside quotes is not supported)")
+                }
+                if fields < columnCount { starts[fields] = fieldStart; ends[fields] = lineEnd }
+                fields += 1
+                if fields > columnCount {
+                    throw FormatError(.malformed, source: source, line: line,
+                                      message: "\(fields) fields, but the header names \(columnCount)")
+                }
+                var id = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                if let column = columns.id, column < fields {
+                    id = try keptText(chunk, starts[column], ends[column], name: "id", line: line, scratch: &scratch)
+                }
+                var position: PixelPoint?
+                if columns.first < fields, columns.second < fields,
+                   let a = Self.number(chunk, starts[columns.first], ends[columns.first]),
+                   let b = Self.number(chunk, starts[columns.second], ends[columns.second]) {
+                    if columns.isLatLng {
+                        if let conversion {
+                            let pixel = conversion.pixel(LatLng(lat: b, lng: a))
+                            position = pixel.isFinite ? pixel : nil
+                        }
+                    } else {
+                        position = PixelPoint(x: a, y: b)
+                    }
+                }
+                var note = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                if let column = columns.note, column < fields {
+                    note = try keptText(chunk, starts[column], ends[column], name: "note", line: line, scratch: &scratch)
+                }
+                var author = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                if let column = columns.author, column < fields {
+                    author = try keptText(chunk, starts[column], ends[column], name: "author", line: line, scratch: &scratch)
+                }
+                body(CSVRowView(id: id, note: note, author: author, line: line, row: row, position: position))
                 row += 1
             }
             line += 1
@@ -149,117 +234,82 @@ public struct CSVMarkerParser: Sendable {
         }
     }
 
+    /// The field's bytes without surrounding spaces and tabs.
     @inline(__always)
-    static func isBlank(_ chunk: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var i = start
-        while i < end {
-            let b = chunk[i]
-            if b != 32 && b != 9 && b != 13 { return false }
-            i += 1
-        }
-        return true
-    }
-
-    /// Splits one line into field ranges (quotes included; `field(_:)` strips them).
-    func splitFields(_ chunk: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, line: Int, into fields: inout [Range<Int>]) throws(FormatError) {
-        fields.removeAll(keepingCapacity: true)
-        var fieldStart = start
-        var i = start
-        var inQuotes = false
-        while i < end {
-            let b = chunk[i]
-            if b == 34 {
-                inQuotes.toggle()
-            } else if b == 44 && !inQuotes {
-                fields.append(fieldStart..<i)
-                fieldStart = i + 1
-            }
-            i += 1
-        }
-        if inQuotes {
-            throw FormatError(.malformed, source: source, line: line, message: "unterminated quoted field (a line break inside quotes is not supported)")
-        }
-        fields.append(fieldStart..<end)
-        if fields.count > columns.count {
-            throw FormatError(.malformed, source: source, line: line,
-                              message: "\(fields.count) fields, but the header names \(columns.count)")
-        }
-    }
-
-    /// The field's bytes without surrounding spaces and quotes.
-    @inline(__always)
-    static func trimmed(_ chunk: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound, upper = range.upperBound
+    static func trimmed(_ chunk: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Range<Int> {
+        var lower = lower, upper = upper
         while lower < upper && (chunk[lower] == 32 || chunk[lower] == 9) { lower += 1 }
         while upper > lower && (chunk[upper - 1] == 32 || chunk[upper - 1] == 9) { upper -= 1 }
         return lower..<upper
     }
 
-    /// The text of a field as kept (see the type's documentation), checked; `name` and `line` name it
-    /// in errors.
+    /// The text of the field `lower..<upper` as kept (see the type's documentation), checked; `name`
+    /// and `line` name it in errors. A quoted field is unquoted into `scratch` at the field's offset.
     /// - Complexity: O(n) for the field's n bytes.
-    func text(
-        _ chunk: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, name: String, line: Int, buffer: inout [UInt8]
-    ) throws(FormatError) -> String {
-        let r = Self.trimmed(chunk, range)
+    @inline(__always)
+    func keptText(
+        _ chunk: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int, name: String, line: Int,
+        scratch: inout UnsafeMutableBufferPointer<UInt8>?
+    ) throws(FormatError) -> UnsafeBufferPointer<UInt8> {
+        let r = Self.trimmed(chunk, lower, upper)
         let isID = name == "id"
         if r.count >= 2 && chunk[r.lowerBound] == 34 && chunk[r.upperBound - 1] == 34 {
-            buffer.removeAll(keepingCapacity: true)
+            if scratch == nil { scratch = .allocate(capacity: chunk.count) }
+            let out = scratch!
+            var n = r.lowerBound
             var i = r.lowerBound + 1
             while i < r.upperBound - 1 {
-                buffer.append(chunk[i])
+                out[n] = chunk[i]
+                n += 1
                 if chunk[i] == 34 && i + 1 < r.upperBound - 1 && chunk[i + 1] == 34 { i += 1 }
                 i += 1
             }
-            let problem = buffer.withUnsafeBufferPointer { TextCheck.problem($0, isID: isID) }
-            if let problem { throw FormatError(problem, source: source, line: line, field: name) }
-            return String(decoding: buffer, as: UTF8.self)  // checked: valid UTF-8
+            let text = UnsafeBufferPointer(rebasing: out[r.lowerBound..<n])
+            if let problem = TextCheck.problem(text, isID: isID) { throw FormatError(problem, source: source, line: line, field: name) }
+            return text
         }
-        let raw = UnsafeBufferPointer(rebasing: chunk[range])
+        let raw = UnsafeBufferPointer(rebasing: chunk[lower..<upper])
         if let problem = TextCheck.problem(raw, isID: isID) { throw FormatError(problem, source: source, line: line, field: name) }
-        return String(decoding: raw, as: UTF8.self)  // checked: valid UTF-8
+        return raw
     }
 
-    func number(_ chunk: UnsafeBufferPointer<UInt8>, _ fields: [Range<Int>], _ column: Int) -> Double? {
-        guard column < fields.count else { return nil }
-        var r = Self.trimmed(chunk, fields[column])
+    /// The field `lower..<upper` as a finite number, or nil.
+    /// - Complexity: O(n) for the field's n bytes.
+    @inline(__always)
+    static func number(_ chunk: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Double? {
+        var r = trimmed(chunk, lower, upper)
         if r.count >= 2 && chunk[r.lowerBound] == 34 && chunk[r.upperBound - 1] == 34 {
-            r = Self.trimmed(chunk, (r.lowerBound + 1)..<(r.upperBound - 1))
+            r = trimmed(chunk, r.lowerBound + 1, r.upperBound - 1)
         }
         guard !r.isEmpty else { return nil }
         guard let value = DecimalParser.parse(UnsafeBufferPointer(rebasing: chunk[r])), value.isFinite else { return nil }
         return value
     }
+}
 
-    func makeRow(
-        _ chunk: UnsafeBufferPointer<UInt8>, _ fields: [Range<Int>], line: Int, row: Int, unquoteBuffer: inout [UInt8]
-    ) throws(FormatError) -> MarkerRow {
-        var id = ""
-        if let column = columns.id, column < fields.count {
-            id = try text(chunk, fields[column], name: "id", line: line, buffer: &unquoteBuffer)
-        }
-        if id.isEmpty { id = String(row) }
-        var position: PixelPoint?
-        if let a = number(chunk, fields, columns.first), let b = number(chunk, fields, columns.second) {
-            if columns.isLatLng {
-                if let conversion {
-                    let pixel = conversion.pixel(LatLng(lat: b, lng: a))
-                    position = pixel.isFinite ? pixel : nil
-                }
-            } else {
-                position = PixelPoint(x: a, y: b)
-            }
-        }
-        var note: String?
-        if let column = columns.note, column < fields.count {
-            let value = try text(chunk, fields[column], name: "note", line: line, buffer: &unquoteBuffer)
-            if !value.isEmpty { note = value }
-        }
-        var author: String?
-        if let column = columns.author, column < fields.count {
-            let value = try text(chunk, fields[column], name: "author", line: line, buffer: &unquoteBuffer)
-            if !value.isEmpty { author = value }
-        }
-        return MarkerRow(id: id, line: line, position: position, note: note, author: author)
+/// One data row of a markers CSV file as views into the block being parsed, valid only during the
+/// call of `CSVMarkerParser.forEachRow` that hands it out. Text is checked (valid UTF-8, no NUL; no
+/// control character in an id) and kept as bytes.
+public struct CSVRowView {
+    /// The id as kept; empty when the row's id is its data row number `row`.
+    public let id: UnsafeBufferPointer<UInt8>
+    /// The note as kept; empty for none.
+    public let note: UnsafeBufferPointer<UInt8>
+    /// The author as kept; empty for none.
+    public let author: UnsafeBufferPointer<UInt8>
+    /// The 1-based file line.
+    public let line: Int
+    /// The 1-based data row number.
+    public let row: Int
+    /// The position in pixels, or nil when a coordinate did not parse or is not finite.
+    public let position: PixelPoint?
+
+    /// The row as a `MarkerRow` (strings made here).
+    public func markerRow() -> MarkerRow {
+        MarkerRow(
+            id: id.isEmpty ? String(row) : String(decoding: id, as: UTF8.self),  // checked: valid UTF-8
+            line: line, position: position,
+            note: note.isEmpty ? nil : String(decoding: note, as: UTF8.self),
+            author: author.isEmpty ? nil : String(decoding: author, as: UTF8.self))
     }
 }

@@ -167,6 +167,23 @@ public struct MarkerFileReader {
     /// run in one task, so rows never have to be gathered in one array.
     /// - Complexity: O(bytes in the block), spread over the cores.
     public mutating func nextBlock<T>(_ transform: ([MarkerRow]) -> T) throws(FormatError) -> [T]? {
+        try nextBlock(rows: transform, csv: { parser, piece, line, row throws(FormatError) in
+            var rows: [MarkerRow] = []
+            try parser.parse(piece, firstLine: line, firstRow: row, into: &rows)
+            return transform(rows)
+        })
+    }
+
+    /// Reads the next block and hands it to the caller in pieces, on all cores; returns the results in
+    /// file order, or nil at the end of the file. A CSV block's pieces go to `csv` unparsed, with the
+    /// parser and the file line and data row number of the piece's first line, so the caller can walk
+    /// them with `CSVMarkerParser.forEachRow` and make no object per row; rows already parsed (GeoJSON,
+    /// or left by `nextBatch`) go to `rows`.
+    /// - Complexity: O(bytes in the block), spread over the cores.
+    public mutating func nextBlock<T>(
+        rows transform: ([MarkerRow]) -> T,
+        csv: (CSVMarkerParser, UnsafeBufferPointer<UInt8>, Int, Int) throws(FormatError) -> T
+    ) throws(FormatError) -> [T]? {
         if pendingStart < pending.count {
             // Rows already parsed (GeoJSON, or left by `nextBatch`): up to a block's worth of them.
             let end = min(pending.count, pendingStart + Self.rowsPerBlock)
@@ -215,14 +232,12 @@ public struct MarkerFileReader {
                 row += counts.rows
             }
             return parallelMap(pieces.count) { index in
-                var rows: [MarkerRow] = []
                 do throws(FormatError) {
-                    try parser.parse(UnsafeBufferPointer(rebasing: block[pieces[index]]),
-                                     firstLine: starts[index].line, firstRow: starts[index].row, into: &rows)
+                    return .success(try csv(parser, UnsafeBufferPointer(rebasing: block[pieces[index]]),
+                                            starts[index].line, starts[index].row))
                 } catch {
                     return .failure(error)
                 }
-                return .success(transform(rows))
             }
         }
         nextLine = line

@@ -21,6 +21,69 @@ public struct ReportBuffer: Sendable {
         bytes.append(contentsOf: more)
     }
 
+    /// Appends bytes.
+    @inlinable
+    public mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: more)
+    }
+
+    /// Appends `text` (UTF-8) as a CSV field: as is, or quoted with its quotes doubled when it holds a
+    /// comma, a quote or a line break.
+    /// - Complexity: O(n) for n bytes.
+    @inlinable
+    public mutating func appendCSVField(_ text: UnsafeBufferPointer<UInt8>) {
+        var needsQuotes = false
+        for byte in text where byte == 44 || byte == 34 || byte == 10 || byte == 13 {
+            needsQuotes = true
+            break
+        }
+        guard needsQuotes else {
+            bytes.append(contentsOf: text)
+            return
+        }
+        bytes.append(34)
+        for byte in text {
+            bytes.append(byte)
+            if byte == 34 { bytes.append(34) }
+        }
+        bytes.append(34)
+    }
+
+    /// Appends `text` (UTF-8) as a JSON string literal, quotes included, escaped as
+    /// `JSONString.append` escapes it.
+    /// - Complexity: O(n) for n bytes.
+    @inlinable
+    public mutating func appendJSONString(_ text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(34)
+        var needsEscape = false
+        for byte in text where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            needsEscape = true
+            break
+        }
+        guard needsEscape else {
+            bytes.append(contentsOf: text)
+            bytes.append(34)
+            return
+        }
+        for byte in text {
+            switch byte {
+            case 0x22: append("\\\"")
+            case 0x5C: append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0..<0x20:
+                append("\\u00")
+                bytes.append(byte < 0x10 ? 48 : 49)
+                let low = byte & 0x0F
+                bytes.append(low < 10 ? 48 + low : 87 + low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(34)
+    }
+
     /// Appends text.
     @inlinable
     public mutating func append(_ text: String) {
@@ -38,9 +101,70 @@ public struct ReportBuffer: Sendable {
             if value < 0 { bytes.append(UInt8(ascii: "-")) }
             appendInteger(Int64(abs(value).rounded(.towardZero)))
             append(".5")
-        } else {
+        } else if !appendShortDecimal(value) {
             append(JSONNumber.text(value))
         }
+    }
+
+    /// Exact powers of ten, 10^0 ... 10^22.
+    @usableFromInline static let powersOfTen: [Double] = DecimalParser.powersOfTen
+
+    /// Appends a finite, non-integral `value` with 0.001 <= |value| < 10^15 as Swift's shortest
+    /// round-trip text (`value.description`) when that text has at most 15 significant digits, without
+    /// making a `String`; returns false, having written nothing, otherwise.
+    ///
+    /// For d = 1, 2, ... fraction digits, m = round(|value| * 10^d) is the only d-digit candidate (the
+    /// product's rounding error is far below 1/2 while m < 10^15), and m / 10^d, one correctly
+    /// rounded division of exact doubles, is what parsing that text gives: the first d where it equals
+    /// |value| gives the shortest text that reads back as `value`. At 15 significant digits or fewer
+    /// that text is the only one of its length (two decimals of at most 15 digits never round to the
+    /// same double), so it is the one Swift prints; Swift prints values from 0.001 below 2^53 without an
+    /// exponent.
+    /// - Complexity: O(1) (at most 18 candidates).
+    @inlinable
+    public mutating func appendShortDecimal(_ value: Double) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 0.001 && magnitude < 1e15 else { return false }
+        let integer = UInt64(magnitude)
+        var integerDigits = 0
+        var rest = integer
+        while rest > 0 { integerDigits += 1; rest /= 10 }
+        // Leading fraction zeros of values below 1 (at most 2 here) do not count as significant.
+        let maxFraction = integerDigits > 0 ? 15 - integerDigits : 17
+        guard maxFraction >= 1 else { return false }
+        let powers = Self.powersOfTen
+        for d in 1...maxFraction {
+            let p = powers[d]
+            let m = (magnitude * p).rounded()
+            if m >= 1e15 { return false }
+            if m / p == magnitude {
+                if value < 0 { bytes.append(UInt8(ascii: "-")) }
+                var mantissa = UInt64(m)
+                var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 slots: 15 digits, a point, zeros
+                var count = 0
+                withUnsafeMutableBytes(of: &digits) { slots in
+                    for _ in 0..<d {
+                        slots[count] = 48 + UInt8(mantissa % 10)
+                        mantissa /= 10
+                        count += 1
+                    }
+                    slots[count] = UInt8(ascii: ".")
+                    count += 1
+                    if mantissa == 0 {
+                        slots[count] = 48
+                        count += 1
+                    }
+                    while mantissa > 0 {
+                        slots[count] = 48 + UInt8(mantissa % 10)
+                        mantissa /= 10
+                        count += 1
+                    }
+                    for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(slots[k]) }
+                }
+                return true
+            }
+        }
+        return false
     }
 
     /// Appends an integer in decimal.

@@ -21,8 +21,14 @@ public struct ValidationReport: Sendable {
     let regionIDs: [String]
     let regionKinds: [RegionKind]
     let quotedRegionIDs: [String]
-    /// Each region's JSON entry up to its location: `{"id":"R1","kind":"room","location":"`.
-    let regionEntryPrefixes: [[UInt8]]
+    /// Prepared bytes, one flat array (so the hot loop reads them without reference counting):
+    /// piece `k` is `pieces[pieceStarts[k]..<pieceStarts[k + 1]]`. Pieces `2i` and `2i + 1` are region
+    /// i's CSV labels `ID:inside` and `ID:boundary` (quotes doubled); piece `2n + i` is its JSON entry
+    /// up to its location, `{"id":"R1","kind":"room","location":"`.
+    let pieces: [UInt8]
+    let pieceStarts: [Int]
+    /// Whether region i's id needs the CSV regions field quoted (a comma, quote or line break).
+    let csvLabelNeedsQuotes: [Bool]
 
     /// Creates a report for results against `regions` (the validator's list, in order).
     public init(format: ValidationReportFormat, regions: [Region]) {
@@ -30,9 +36,24 @@ public struct ValidationReport: Sendable {
         regionIDs = regions.map(\.id)
         regionKinds = regions.map(\.kind)
         quotedRegionIDs = regions.map { JSONString.quoted($0.id) }
-        regionEntryPrefixes = regions.map { region in
-            Array("{\"id\":\(JSONString.quoted(region.id)),\"kind\":\"\(region.kind.rawValue)\",\"location\":\"".utf8)
+        csvLabelNeedsQuotes = regions.map { region in
+            region.id.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 })
         }
+        var pieces: [UInt8] = []
+        var pieceStarts: [Int] = [0]
+        for region in regions {
+            let id = region.id.replacingAll("\"", with: "\"\"")
+            pieces += Array("\(id):inside".utf8)
+            pieceStarts.append(pieces.count)
+            pieces += Array("\(id):boundary".utf8)
+            pieceStarts.append(pieces.count)
+        }
+        for region in regions {
+            pieces += Array("{\"id\":\(JSONString.quoted(region.id)),\"kind\":\"\(region.kind.rawValue)\",\"location\":\"".utf8)
+            pieceStarts.append(pieces.count)
+        }
+        self.pieces = pieces
+        self.pieceStarts = pieceStarts
     }
 
     /// Text before the first marker.
@@ -47,40 +68,84 @@ public struct ValidationReport: Sendable {
 
     /// One marker's entry. `isFirst` matters only for `json` (the separating comma).
     public func entry(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], isFirst: Bool, into out: inout ReportBuffer) {
+        if format == .text {
+            textEntry(row, reason: reason, hits: hits, into: &out)
+            return
+        }
+        var id = row.id
+        id.withUTF8 { id in
+            entry(id: id, defaultID: 0, line: row.line, position: row.position, reason: reason, hits: hits, isFirst: isFirst, into: &out)
+        }
+    }
+
+    /// One marker's entry from the id's bytes, formatted straight into `out` (no `String` made, but
+    /// for the `text` report's invalid markers). `id` is checked UTF-8 text; when it is empty and
+    /// `defaultID` is positive, the id is `defaultID` (a CSV row's number). The same bytes as
+    /// `entry(_:reason:hits:isFirst:into:)` with a `MarkerRow` of that id.
+    /// - Complexity: O(length of the entry).
+    public func entry(
+        id: UnsafeBufferPointer<UInt8>, defaultID: Int, line: Int, position: PixelPoint?,
+        reason: InvalidReason?, hits: [RegionHit], isFirst: Bool, into out: inout ReportBuffer
+    ) {
         switch format {
         case .jsonl:
-            jsonObject(row, reason: reason, hits: hits, into: &out)
+            jsonObject(id: id, defaultID: defaultID, position: position, reason: reason, hits: hits, into: &out)
             out.append("\n")
         case .json:
             if !isFirst { out.append(",") }
-            jsonObject(row, reason: reason, hits: hits, into: &out)
+            jsonObject(id: id, defaultID: defaultID, position: position, reason: reason, hits: hits, into: &out)
         case .csv:
-            out.append(csvField(row.id))
-            out.append(",")
-            if let p = row.position {
-                out.appendNumber(p.x); out.append(","); out.appendNumber(p.y)
+            if id.isEmpty && defaultID > 0 {
+                out.appendInteger(Int64(defaultID))
             } else {
+                out.appendCSVField(id)
+            }
+            if let p = position {
                 out.append(",")
+                out.appendNumber(p.x)
+                out.append(",")
+                out.appendNumber(p.y)
+            } else {
+                out.append(",,")
             }
-            out.append(reason == nil ? ",true," : ",false,")
-            if let reason { out.append(reason.rawValue) }
-            out.append(",")
-            var regions = ""
-            for (k, hit) in hits.enumerated() {
-                if k > 0 { regions += ";" }
-                regions += regionIDs[hit.regionIndex]; regions += ":"; regions += hit.location.rawValue
+            if let reason {
+                out.append(",false,")
+                out.append(Self.text(reason))
+                out.append(",")
+            } else {
+                out.append(",true,,")
             }
-            out.append(csvField(regions))
+            // The regions field is quoted as a whole when any of its ids needs quoting; the prepared
+            // labels already have their quotes doubled.
+            var quote = false
+            for hit in hits where csvLabelNeedsQuotes[hit.regionIndex] { quote = true; break }
+            if quote { out.append("\"") }
+            pieces.withUnsafeBufferPointer { pieces in
+                pieceStarts.withUnsafeBufferPointer { starts in
+                    for (k, hit) in hits.enumerated() {
+                        if k > 0 { out.append(";") }
+                        let piece = 2 * hit.regionIndex + (hit.location == .boundary ? 1 : 0)
+                        out.append(bytes: UnsafeBufferPointer(rebasing: pieces[starts[piece]..<starts[piece + 1]]))
+                    }
+                }
+            }
+            if quote { out.append("\"") }
             out.append("\n")
         case .text:
-            guard let reason else { return }
-            let line = row.line > 0 ? String(row.line) : "-"
-            let x = row.position.map { JSONNumber.text($0.x) } ?? "-"
-            let y = row.position.map { JSONNumber.text($0.y) } ?? "-"
-            out.append(pad(line, 7) + pad(row.id, 12) + pad(x, 12) + pad(y, 12) + pad(reason.rawValue, 22))
-            out.append(hits.isEmpty ? "-" : hits.map { "\(regionIDs[$0.regionIndex]) (\($0.location.rawValue))" }.joined(separator: ", "))
-            out.append("\n")
+            guard reason != nil else { return }
+            let text = id.isEmpty && defaultID > 0 ? String(defaultID) : String(decoding: id, as: UTF8.self)
+            textEntry(MarkerRow(id: text, line: line, position: position), reason: reason, hits: hits, into: &out)
         }
+    }
+
+    func textEntry(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], into out: inout ReportBuffer) {
+        guard let reason else { return }
+        let line = row.line > 0 ? String(row.line) : "-"
+        let x = row.position.map { JSONNumber.text($0.x) } ?? "-"
+        let y = row.position.map { JSONNumber.text($0.y) } ?? "-"
+        out.append(pad(line, 7) + pad(row.id, 12) + pad(x, 12) + pad(y, 12) + pad(reason.rawValue, 22))
+        out.append(hits.isEmpty ? "-" : hits.map { "\(regionIDs[$0.regionIndex]) (\($0.location.rawValue))" }.joined(separator: ", "))
+        out.append("\n")
     }
 
     /// One marker's entry as a string (for callers that are not streaming).
@@ -115,10 +180,19 @@ public struct ValidationReport: Sendable {
         }
     }
 
-    func jsonObject(_ row: MarkerRow, reason: InvalidReason?, hits: [RegionHit], into out: inout ReportBuffer) {
+    func jsonObject(
+        id: UnsafeBufferPointer<UInt8>, defaultID: Int, position: PixelPoint?, reason: InvalidReason?, hits: [RegionHit],
+        into out: inout ReportBuffer
+    ) {
         out.append("{\"id\":")
-        out.appendJSONString(row.id)
-        if let p = row.position {
+        if id.isEmpty && defaultID > 0 {
+            out.append("\"")
+            out.appendInteger(Int64(defaultID))
+            out.append("\"")
+        } else {
+            out.appendJSONString(id)
+        }
+        if let p = position {
             out.append(",\"x\":"); out.appendNumber(p.x)
             out.append(",\"y\":"); out.appendNumber(p.y)
         } else {
@@ -132,11 +206,17 @@ public struct ValidationReport: Sendable {
             out.append(",\"valid\":true,\"reason\":null")
         }
         out.append(",\"regions\":[")
-        for (k, hit) in hits.enumerated() {
-            if k > 0 { out.append(",") }
-            out.append(bytes: regionEntryPrefixes[hit.regionIndex])
-            out.append(Self.text(hit.location))
-            out.append("\"}")
+        let prefixes = 2 * regionIDs.count
+        pieces.withUnsafeBufferPointer { pieces in
+            pieceStarts.withUnsafeBufferPointer { starts in
+                for (k, hit) in hits.enumerated() {
+                    if k > 0 { out.append(",") }
+                    let piece = prefixes + hit.regionIndex
+                    out.append(bytes: UnsafeBufferPointer(rebasing: pieces[starts[piece]..<starts[piece + 1]]))
+                    out.append(Self.text(hit.location))
+                    out.append("\"}")
+                }
+            }
         }
         out.append("]}")
     }
@@ -158,11 +238,6 @@ public struct ValidationReport: Sendable {
         case .boundary: return "boundary"
         case .outside: return "outside"
         }
-    }
-
-    func csvField(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return text }
-        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }
 
     func pad(_ text: String, _ width: Int) -> String {

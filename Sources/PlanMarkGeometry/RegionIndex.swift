@@ -63,6 +63,10 @@ final class PackedRegions: @unchecked Sendable {
     /// The polygons of each region, as ranges of `polygonRings`.
     @usableFromInline let regionPolygons: UnsafeMutableBufferPointer<Range<Int>>
     @usableFromInline let regionBounds: UnsafeMutableBufferPointer<BoundingBox>
+    /// For a region of one polygon whose rings are all axis-parallel rectangles (`isBoxRing`): its
+    /// rings' boxes in `boxes`, outer ring first; an empty range for any other region.
+    @usableFromInline let regionBoxes: UnsafeMutableBufferPointer<Range<Int>>
+    @usableFromInline let boxes: UnsafeMutableBufferPointer<BoundingBox>
     @usableFromInline let cellStarts: UnsafeMutableBufferPointer<Int32>
     @usableFromInline let cellRegions: UnsafeMutableBufferPointer<Int32>
     @usableFromInline let bounds: BoundingBox
@@ -81,7 +85,16 @@ final class PackedRegions: @unchecked Sendable {
         var high: [EdgeEnd] = []
         var polygonRings: [Range<Int>] = []
         var regionPolygons: [Range<Int>] = []
+        var regionBoxes: [Range<Int>] = []
+        var boxes: [BoundingBox] = []
         for region in regions {
+            let firstBox = boxes.count
+            if region.polygons.count == 1, let polygon = region.polygons.first,
+               ([polygon.exterior] + polygon.holes).allSatisfy(Self.isBoxRing) {
+                boxes.append(polygon.exterior.bounds)
+                boxes.append(contentsOf: polygon.holes.map(\.bounds))
+            }
+            regionBoxes.append(firstBox..<boxes.count)
             let firstPolygon = polygonRings.count
             let preparedRegion = PreparedRegion(region)
             for ringRange in preparedRegion.polygonRings {
@@ -181,6 +194,8 @@ final class PackedRegions: @unchecked Sendable {
         self.polygonRings = copy(polygonRings)
         self.regionPolygons = copy(regionPolygons)
         self.regionBounds = copy(regions.map(\.bounds))
+        self.regionBoxes = copy(regionBoxes)
+        self.boxes = copy(boxes)
         self.cellStarts = copy(counts)
         self.cellRegions = copy(members)
         self.bounds = box
@@ -206,13 +221,53 @@ final class PackedRegions: @unchecked Sendable {
                      UnsafeMutableRawPointer(high.baseAddress),
                      UnsafeMutableRawPointer(polygonRings.baseAddress), UnsafeMutableRawPointer(regionPolygons.baseAddress),
                      UnsafeMutableRawPointer(regionBounds.baseAddress), UnsafeMutableRawPointer(cellStarts.baseAddress),
+                     UnsafeMutableRawPointer(regionBoxes.baseAddress), UnsafeMutableRawPointer(boxes.baseAddress),
                      UnsafeMutableRawPointer(cellRegions.baseAddress)] {
             base?.deallocate()
         }
     }
 
+    /// True when every edge of `ring` lies on one side of its bounding box. A valid ring (simple, of
+    /// non-zero area) all of whose edges lie on its box's boundary is that boundary, so the ring is
+    /// the rectangle, whatever collinear vertices (T-junctions) it has.
+    /// - Complexity: O(n) for n vertices.
+    static func isBoxRing(_ ring: Ring) -> Bool {
+        let b = ring.bounds
+        let v = ring.vertices
+        guard v.count >= 4, b.minX < b.maxX, b.minY < b.maxY else { return false }
+        for k in v.indices {
+            let p = v[k], q = v[k + 1 == v.count ? 0 : k + 1]
+            let onVertical = p.x == q.x && (p.x == b.minX || p.x == b.maxX)
+            let onHorizontal = p.y == q.y && (p.y == b.minY || p.y == b.maxY)
+            if !onVertical && !onHorizontal { return false }
+        }
+        return true
+    }
+
+    /// The location of `point` in a region of rectangles (`regionBoxes`): exact comparisons only.
+    /// - Complexity: O(h) for h holes.
+    @inlinable
+    func locate(_ point: PixelPoint, boxes range: Range<Int>) -> PointLocation {
+        let outer = boxes[range.lowerBound]
+        guard outer.contains(point) else { return .outside }
+        if point.x == outer.minX || point.x == outer.maxX || point.y == outer.minY || point.y == outer.maxY {
+            return .boundary
+        }
+        for k in (range.lowerBound + 1)..<range.upperBound {
+            let hole = boxes[k]
+            guard hole.contains(point) else { continue }
+            if point.x == hole.minX || point.x == hole.maxX || point.y == hole.minY || point.y == hole.maxY {
+                return .boundary
+            }
+            return .outside
+        }
+        return .inside
+    }
+
     @inlinable
     func locate(_ point: PixelPoint, region: Int) -> PointLocation {
+        let boxRange = regionBoxes[region]
+        if !boxRange.isEmpty { return locate(point, boxes: boxRange) }
         let polygons = regionPolygons[region]
         return combineRingLocations(
             polygonCount: polygons.count,
