@@ -20,6 +20,11 @@ let package = Package(
         // The HTTP service only; `traits: []` leaves out swift-configuration.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Already in the graph through Hummingbird; named here for the server tests' clients (NIO HTTP/1,
+        // a service group for the live server), which replace HummingbirdTesting and its HTTP client stack.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // Coordinates, polygons, point location, marker validation. Standard library only.
@@ -74,7 +79,15 @@ let package = Package(
             name: "PlanMarkServerTests",
             dependencies: [
                 "PlanMarkServer", "planmark", "planmark-server", "PlanMarkTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // SQLite's C API, to hold a lock on a store file (the 503 test).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

@@ -1,7 +1,6 @@
 import Foundation
 import GRDBSQLite
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import PlanMarkStore
 import Testing
@@ -108,7 +107,7 @@ import Testing
         #expect(throws: ServerConfigurationError.invalidLimit(option: "--max-markers", 0)) { try ServerConfiguration(maxMarkers: 0).validate() }
     }
 
-    /// HummingbirdTesting's router client says `Host: localhost` (port 80); the server here is on port 0.
+    /// The router client says `Host: localhost` (port 80); the server here is on port 0.
     @Test func unknownHostIs421EvenForHealth() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import Testing
 @testable import PlanMarkServer

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import PlanMarkFormats
 import PlanMarkGeometry
@@ -38,8 +37,8 @@ struct ServerFixture {
 
     static var samplePlanRegionsPath: String { sampleRegions }
 
-    /// HummingbirdTesting's clients (router and live) send `Host: localhost` without a port, which is
-    /// port 80: the fixture allows that name unless a test asks for other hosts.
+    /// The router client (and the live one of `test(.live)`) sends `Host: localhost` without a port,
+    /// which is port 80: the fixture allows that name unless a test asks for other hosts.
     static let testClientHost = "localhost:80"
 
     /// The application over the fixture's store (or `store`), for `.router` or `.live` tests.
@@ -60,7 +59,7 @@ struct ServerFixture {
 }
 
 /// How long a live-socket test client waits for an answer before it gives up: a guard against a hung
-/// server, not a wait for anything (HummingbirdTesting's default of 15-20 s fails on a loaded machine).
+/// server, not a wait for anything (HummingbirdTesting's 15-20 s, used before, failed on a loaded machine).
 let liveReadTimeout: Duration = .seconds(300)
 
 /// A logger that drops everything below errors.
@@ -87,7 +86,7 @@ extension TestResponse {
     var object: [String: Any] { (json as? [String: Any]) ?? [:] }
 }
 
-extension TestClientProtocol {
+extension ApplicationTestClient {
     /// POSTs or PATCHes `json` text.
     func send(_ method: HTTPRequest.Method, _ uri: String, json: String, headers: HTTPFields = [:]) async throws -> TestResponse {
         var all: HTTPFields = [.contentType: "application/json"]
@@ -103,8 +102,8 @@ extension TestClientProtocol {
 
 extension TestClient {
     /// GETs `uri` naming `host` (`NAME:PORT`) in the Host header; the plain `get` sends none.
-    func get(_ uri: String, host: String, headers: HTTPFields = [:]) async throws -> TestClient.Response {
-        try await execute(TestClient.Request(uri, method: .get, authority: host, headers: headers))
+    func get(_ uri: String, host: String, headers: HTTPFields = [:]) async throws -> Response {
+        try await execute(Request(uri, method: .get, authority: host, headers: headers))
     }
 }
 
