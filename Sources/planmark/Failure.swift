@@ -179,17 +179,6 @@ func printError(_ message: String) {
     fputs(line, cStandardError)
 }
 
-/// Reports `error` on stderr and returns the exit code it maps to.
-func fail(_ error: FormatError) -> ExitCode {
-    printError(error.description)
-    switch error.kind {
-    case .missingInput: return ExitCode(Exit.noInput)
-    case .unreadable: return ExitCode(Exit.ioError)
-    case .malformed: return ExitCode(Exit.dataError)
-    case .usage: return ExitCode(Exit.usage)
-    }
-}
-
 /// Writes to stdout through a buffer; a failed write (closed pipe, full disk) is an I/O error.
 struct StandardOutput {
     /// Writes `text`.
