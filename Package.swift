@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Imports point one way: front doors -> store / renderer -> formats -> geometry.
+// Imports point one way: front doors -> export -> store / renderer -> formats -> geometry.
 // PlanMarkGeometry depends on the Swift standard library only.
 let package = Package(
     name: "PlanMark",
@@ -46,11 +46,14 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // Decodes drawings, draws annotations anti-aliased, encodes review PNGs.
         .target(name: "PlanMarkRender", dependencies: ["PlanMarkFormats", "PlanMarkGeometry", "CPNG", "CFreeType"]),
+        // What both front doors say: the marker and drawing writers, the stored-marker review mapping and
+        // the version, written once below the CLI and the service so that they cannot drift.
+        .target(name: "PlanMarkExport", dependencies: ["PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender"]),
         // The `planmark` command-line front door.
         .executableTarget(
             name: "planmark",
             dependencies: [
-                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender",
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,7 +61,7 @@ let package = Package(
         .target(
             name: "PlanMarkServer",
             dependencies: [
-                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender",
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -66,7 +69,7 @@ let package = Package(
         // `planmark-server`, which `planmark serve` executes.
         .executableTarget(
             name: "planmark-server",
-            dependencies: ["PlanMarkServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["PlanMarkServer", "PlanMarkExport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Shared by the test targets: the one seeded generator of random test inputs, sha256sum.
         .target(name: "PlanMarkTestSupport", path: "Tests/PlanMarkTestSupport"),

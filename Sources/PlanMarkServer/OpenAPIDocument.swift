@@ -1,3 +1,4 @@
+import PlanMarkExport
 import PlanMarkFormats
 
 /// The service's OpenAPI 3.1 document, built from a few helpers so that every operation states the
@@ -15,7 +16,7 @@ enum OpenAPIDocument {
             "openapi": "3.1.0",
             "info": [
                 "title": "PlanMark",
-                "version": "1.1.0",
+                "version": .string(PlanMarkVersion.current),
                 "description": .string(description),
                 "license": ["name": "MIT", "identifier": "MIT"],
             ],
@@ -90,8 +91,11 @@ enum OpenAPIDocument {
                 success: ok("Polygons in pixels, or [lng, lat] at zoom.", geoJSONContent), errors: [404]))),
             ("/drawings/{name}/markers", withPath(["DrawingName"], getAndHead(
                 id: "getMarkers", summary: "The drawing's markers as GeoJSON.", parameters: [parameterRef("Zoom"), parameterRef("Status")],
-                success: ok("Points in pixels, or [lng, lat] at zoom; properties number, status, rooms, note, author, createdAt, updatedAt.",
-                            geoJSONContent),
+                success: ok("""
+                    Points: coordinates [x, y] in pixels, or [lng, lat] at zoom; the feature id is the marker's number and \
+                    its properties are the Marker object (x, y always; lat, lng at zoom when zoom is given). \
+                    The same bytes as `planmark markers NAME --format geojson [--latlng --zoom Z]`.
+                    """, ["application/geo+json": ["schema": ref("MarkerCollection")]]),
                 errors: [404],
                 extra: [
                     ("post", operation(
@@ -204,7 +208,8 @@ enum OpenAPIDocument {
                 "crs": enumeration(["leaflet", "flutter"]), "singleMarker": ["type": "boolean"],
                 "markers": ["type": "integer", "description": "Markers stored (removed ones excluded)."],
                 "regions": ["type": "integer"], "nextNumber": ["type": "integer", "minimum": 1], "createdAt": dateTime,
-                "image": ["type": "string", "description": "URL path of the PNG."],
+                "image": ["type": "string", "description": "URL path of the PNG (the CLI's `drawing show` gives the file it was added from)."],
+                "sha256": ["type": "string", "description": "SHA-256 of the PNG's bytes, also its ETag."],
                 "bounds": object(["southWest": ref("LatLngPair"), "northEast": ref("LatLngPair")], required: ["southWest", "northEast"],
                                  description: "Image overlay bounds at the drawing's zoom in its CRS flavour."),
             ], required: ["name", "width", "height", "zoom", "crs", "markers", "bounds"])),
@@ -223,6 +228,15 @@ enum OpenAPIDocument {
                 "status": enumeration(["open", "resolved"]), "rooms": ["type": "array", "items": ["type": "string"]],
                 "note": ["type": ["string", "null"]], "author": ["type": ["string", "null"]], "createdAt": dateTime, "updatedAt": dateTime,
             ], required: ["number", "x", "y", "status", "rooms"])),
+            ("MarkerCollection", object([
+                "type": ["const": "FeatureCollection"],
+                "features": ["type": "array", "items": object([
+                    "type": ["const": "Feature"], "id": ["type": "integer", "minimum": 1],
+                    "geometry": object(["type": ["const": "Point"], "coordinates": ["type": "array", "items": ["type": "number"], "minItems": 2, "maxItems": 2]],
+                                       required: ["type", "coordinates"]),
+                    "properties": ref("Marker"),
+                ], required: ["type", "id", "geometry", "properties"])],
+            ], required: ["type", "features"])),
             ("FeatureCollection", object([
                 "type": ["const": "FeatureCollection"],
                 "features": ["type": "array", "items": object([

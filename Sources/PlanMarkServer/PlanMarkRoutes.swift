@@ -1,4 +1,5 @@
 import Hummingbird
+import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkStore
@@ -76,16 +77,21 @@ struct PlanMarkRoutes: Sendable {
 
     // MARK: Drawings
 
+    /// The URL path of a drawing's PNG, the `image` of its JSON (the service never names a server file).
+    static func imagePath(_ drawing: Drawing) -> String {
+        "/drawings/" + PathComponent.encode(drawing.name) + "/image"
+    }
+
     func listDrawings(_ request: Request) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let list = try await store.run { store throws(StoreError) in try store.drawings() }
-        return JSONResponse.make(DrawingJSON.list(list))
+        return JSONResponse.make(DrawingJSON.list(list, image: Self.imagePath))
     }
 
     func showDrawing(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let summary = try await store.run { store throws(StoreError) in try store.drawing(named: name) }
-        return JSONResponse.make(DrawingJSON.object(summary) + "\n")
+        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing)) + "\n")
     }
 
     /// The drawing's PNG, exactly the bytes it was added with (kept in the store), with a strong ETag
@@ -132,7 +138,7 @@ struct PlanMarkRoutes: Sendable {
         let bytes = try await store.run { store throws(StoreError) -> [UInt8] in
             var conversion: LatLngConversion?
             if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom) }
-            var writer = MarkerJSON.FeatureCollectionWriter(conversion: conversion)
+            var writer = MarkerWriter(format: .geojson, conversion: conversion, drawing: name)
             try store.forEachMarker(in: name, status: status) { marker in
                 writer.append(marker)
                 return true
@@ -151,7 +157,7 @@ struct PlanMarkRoutes: Sendable {
             let conversion = try zoom.map { (zoom) throws(StoreError) in
                 LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom)
             }
-            return MarkerJSON.object(marker, conversion: conversion)
+            return MarkerWriter.object(marker, conversion: conversion)
         }
         return JSONResponse.make(text + "\n")
     }
@@ -174,7 +180,7 @@ struct PlanMarkRoutes: Sendable {
             return (marker, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
         }
         let location = "/drawings/" + PathComponent.encode(name) + "/markers/\(marker.number)"
-        return JSONResponse.make(MarkerJSON.object(marker, conversion: conversion) + "\n", status: .created, extraHeaders: [.location: location])
+        return JSONResponse.make(MarkerWriter.object(marker, conversion: conversion) + "\n", status: .created, extraHeaders: [.location: location])
     }
 
     /// Moves (validated like a new marker), resolves or reopens, and changes the note of a marker, all in
@@ -198,7 +204,7 @@ struct PlanMarkRoutes: Sendable {
             let conversion = position?.isLatLng == true ? LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position?.zoom ?? drawing.zoom) : nil
             return (marker, conversion)
         }
-        return JSONResponse.make(MarkerJSON.object(marker, conversion: conversion) + "\n")
+        return JSONResponse.make(MarkerWriter.object(marker, conversion: conversion) + "\n")
     }
 
     /// `status` of a PATCH body, nil when absent.

@@ -1,4 +1,5 @@
 import Hummingbird
+import PlanMarkExport
 import PlanMarkGeometry
 import PlanMarkRender
 import PlanMarkStore
@@ -50,17 +51,7 @@ struct ReviewImageService: Sendable {
         let png = try await gate.run {
             try await BlockingWork.run { () throws -> [UInt8] in
                 let validator = MarkerValidator(regions: regions, size: drawing.size)
-                let reviewMarkers = markers.map { marker -> ReviewMarker in
-                    let state: ReviewMarkerState
-                    if marker.status == .resolved {
-                        state = .resolved
-                    } else if let reason = validator.validate(marker.position).reason {
-                        state = .invalid(reason)
-                    } else {
-                        state = .valid
-                    }
-                    return ReviewMarker(label: String(marker.number), position: marker.position, state: state)
-                }
+                let reviewMarkers = markers.map { ReviewMarker(stored: $0, validator: validator) }
                 let image: RGBAImage
                 do throws(RenderError) {
                     image = try PNGDecoder().decode(data: imageBytes, source: "drawing \"\(drawing.name)\"")

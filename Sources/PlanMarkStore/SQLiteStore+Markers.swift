@@ -118,7 +118,7 @@ extension SQLiteStore {
             }
             if let status = change.status {
                 if status == marker.status && refuseSameStatus {
-                    throw StoreError.refused("marker \(number) of \"\(name)\" is already \(status.rawValue)")
+                    throw StoreError.refused("drawing \"\(name)\": marker \(number) is already \(status.rawValue)")
                 }
                 if status != marker.status {
                     old.status = marker.status

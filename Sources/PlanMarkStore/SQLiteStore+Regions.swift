@@ -25,7 +25,7 @@ extension SQLiteStore {
             if !outside.isEmpty && !force {
                 let shown = outside.prefix(10).map(String.init).joined(separator: ", ")
                 let more = outside.count > 10 ? ", ..." : ""
-                throw StoreError.refused("\(outside.count) stored marker(s) of \"\(name)\" would be outside the new allowed area (\(shown)\(more)); nothing changed (use --force to replace the regions anyway)")
+                throw StoreError.refused("drawing \"\(name)\": \(outside.count) stored marker(s) would be outside the new allowed area (\(shown)\(more)); nothing changed (use --force to replace the regions anyway)")
             }
             try RegionRecord.filter(Column("drawingId") == drawingID).deleteAll(db)
             for (position, region) in regions.enumerated() {

@@ -13,7 +13,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicateDrawing(String)
     /// The geometry core refused a marker position.
     case invalidMarker(reason: InvalidReason, position: PixelPoint)
-    /// The operation was refused for the reason given (e.g. markers left outside new regions).
+    /// The operation was refused for the reason given, as `WHERE: what` (`drawing "A": marker 1 is already open`).
     case refused(String)
     /// The store was written by a newer PlanMark (unknown migrations); this binary does not touch it.
     case newerSchema(path: String, unknownMigrations: [String])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import PlanMarkExport
 import PlanMarkServer
 import PlanMarkStore
 
@@ -21,7 +22,8 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         that is not this server (421; see --allowed-host), and writes from a page on another origin (403).
         Exit status: 0 stopped cleanly, 1 could not start (address in use ...), 64 bad usage \
         (e.g. a non-loopback host without a token), 66 missing store, 74 store I/O error.
-        """
+        """,
+        version: "planmark-server " + PlanMarkVersion.current
     )
 
     @Option(name: .long, help: ArgumentHelp("The store file (default: $PLANMARK_STORE, else planmark.sqlite).", valueName: "path"))

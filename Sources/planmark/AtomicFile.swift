@@ -35,14 +35,14 @@ final class AtomicFile: OutputSink {
         // mkstemp fills in the name inside the armed slot itself, so an interrupt at any moment after
         // this finds the file's name (or no file yet) there.
         guard let slot = PendingFiles.reserve(folder + "." + name + ".tmp-XXXXXX") else {
-            throw OutputError(message: "planmark: \(path): the path is too long, or too many outputs are open", exitCode: Exit.cannotCreate)
+            throw OutputError(place: path, message: "the path is too long, or too many outputs are open", exitCode: Exit.cannotCreate)
         }
         self.slot = slot
         descriptor = mkstemp(PendingFiles.path(slot))
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             PendingFiles.unregister(slot)
-            throw OutputError(message: "planmark: \(path): cannot create: \(reason)", exitCode: Exit.cannotCreate)
+            throw OutputError(place: path, message: "cannot create: \(reason)", exitCode: Exit.cannotCreate)
         }
         temporary = String(cString: PendingFiles.path(slot))
         fchmod(descriptor, 0o644 & ~Self.umaskValue)
@@ -59,7 +59,7 @@ final class AtomicFile: OutputSink {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw OutputError(message: "planmark: \(path): cannot write: \(String(cString: strerror(errno)))", exitCode: Exit.ioError)
+                throw OutputError(place: path, message: "cannot write: \(String(cString: strerror(errno)))", exitCode: Exit.ioError)
             }
             offset += written
         }
@@ -75,13 +75,13 @@ final class AtomicFile: OutputSink {
             let reason = String(cString: strerror(errno))
             descriptor = -1
             discard()
-            throw OutputError(message: "planmark: \(path): cannot write: \(reason)", exitCode: Exit.ioError)
+            throw OutputError(place: path, message: "cannot write: \(reason)", exitCode: Exit.ioError)
         }
         descriptor = -1
         if rename(temporary, path) != 0 {
             let reason = String(cString: strerror(errno))
             discard()
-            throw OutputError(message: "planmark: \(path): cannot create: \(reason)", exitCode: Exit.cannotCreate)
+            throw OutputError(place: path, message: "cannot create: \(reason)", exitCode: Exit.cannotCreate)
         }
         done = true
         PendingFiles.unregister(slot)

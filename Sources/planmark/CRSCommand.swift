@@ -47,19 +47,20 @@ struct CoordinatePair: ParsableArguments {
 }
 
 /// Converts pairs from the arguments or stdin with `convert`, one result a line, as `A B`.
-/// A result that is not finite (a number too large for the zoom) is an error, never printed: exit 65.
-func convertPairs(_ pair: (Double, Double)?, _ convert: (Double, Double) -> (Double, Double, clamped: Bool)) throws {
+/// A result that is not finite (a number too large for the zoom) is an error, never printed: exit 64 for
+/// the arguments of `command`, 65 for a stdin line (`-:LINE`), in the wording every command uses.
+func convertPairs(_ pair: (Double, Double)?, command: String, zoom: Zoom,
+                  _ convert: (Double, Double) -> (Double, Double, clamped: Bool)) throws {
     let out = StandardOutput()
     func emit(_ a: Double, _ b: Double, line: Int?) throws {
         let (p, q, clamped) = convert(a, b)
-        let at = line.map { "-:\($0): " } ?? ""
         guard p.isFinite, q.isFinite else {
-            printError("planmark: \(at)\(a.description) \(b.description) converts to a number too large to represent at this zoom")
             try out.flush()
-            throw ExitCode(Exit.dataError)
+            throw line.map { CommandFailure.notRepresentable("-:\($0)", a, b, zoom: zoom, code: Exit.dataError) }
+                ?? CommandFailure.notRepresentable(command, a, b, zoom: zoom, code: Exit.usage)
         }
         if clamped {
-            printError("planmark: warning: \(at)clamped to flutter_map's [-90, 90] x [-180, 180]")
+            printWarning("\(line.map { "-:\($0)" } ?? command): clamped to flutter_map's [-90, 90] x [-180, 180]")
         }
         try out.write("\(p.description) \(q.description)\n")
     }
@@ -73,22 +74,19 @@ func convertPairs(_ pair: (Double, Double)?, _ convert: (Double, Double) -> (Dou
                 let fields = line.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\r" })
                 if fields.isEmpty { continue }
                 guard fields.count == 2 else {
-                    printError("planmark: -:\(lineNumber): expected two numbers, found \(fields.count) fields")
                     try out.flush()
-                    throw ExitCode(Exit.dataError)
+                    throw CommandFailure(place: "-:\(lineNumber)", message: "expected two numbers, found \(fields.count) fields", code: Exit.dataError)
                 }
                 guard let a = decimalNumber(fields[0]), let b = decimalNumber(fields[1]) else {
-                    printError("planmark: -:\(lineNumber): expected two finite decimal numbers, found '\(line)'")
                     try out.flush()
-                    throw ExitCode(Exit.dataError)
+                    throw CommandFailure(place: "-:\(lineNumber)", message: "expected two finite decimal numbers, found '\(line)'", code: Exit.dataError)
                 }
                 try emit(a, b, line: lineNumber)
             }
         }
         try out.flush()
-    } catch let error as OutputError {
-        printError(error.description)
-        throw ExitCode(Exit.ioError)
+    } catch {
+        throw fail(error)
     }
 }
 
@@ -104,7 +102,7 @@ extension CRSCommand {
 
         func run() throws {
             let crs = SimpleCRS(options.crs)
-            try convertPairs(input.pair) { lat, lng in
+            try convertPairs(input.pair, command: "crs to-pixel", zoom: options.zoom) { lat, lng in
                 let pixel = crs.pixel(from: LatLng(lat: lat, lng: lng), at: options.zoom)
                 return (pixel.x, pixel.y, false)
             }
@@ -122,7 +120,7 @@ extension CRSCommand {
 
         func run() throws {
             let crs = SimpleCRS(options.crs)
-            try convertPairs(input.pair) { x, y in
+            try convertPairs(input.pair, command: "crs to-latlng", zoom: options.zoom) { x, y in
                 let pixel = PixelPoint(x: x, y: y)
                 let latLng = crs.latLng(from: pixel, at: options.zoom)
                 var clamped = false
@@ -155,7 +153,7 @@ extension CRSCommand {
         func run() throws {
             let crs = SimpleCRS(options.crs)
             if !crs.representsWithoutClamping(size, at: options.zoom) {
-                printError("warning: a \(size.width.description)x\(size.height.description) drawing does not fit flutter_map's CrsSimple at zoom \(options.zoom): latLng is clamped to [-90, 90] x [-180, 180]; use a lower zoom")
+                printWarning("a \(size.width.description)x\(size.height.description) drawing does not fit flutter_map's CrsSimple at zoom \(options.zoom): latLng is clamped to [-90, 90] x [-180, 180]; use a lower zoom")
             }
             let bounds = crs.bounds(of: size, at: options.zoom)
             let out = StandardOutput()

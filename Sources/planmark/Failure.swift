@@ -1,6 +1,8 @@
 import ArgumentParser
 import PlanMarkFormats
 import PlanMarkGeometry
+import PlanMarkRender
+import PlanMarkStore
 
 #if canImport(Glibc)
 import Glibc
@@ -12,8 +14,148 @@ enum Exit {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
+    static let unavailable: Int32 = 69
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
+}
+
+/// One failure as the command line reports it: the line `planmark: WHERE: what` on stderr and an exit
+/// code. Every error of every module becomes one of these here (`init(_:)`), so the same fault reads the
+/// same and exits the same in every command.
+struct CommandFailure: Error, CustomStringConvertible {
+    /// Where: a file (`FILE`, `FILE:LINE`), an option (`--around`), a drawing (`drawing "A"`), or the
+    /// command (`crs to-pixel`) for its arguments.
+    var place: String
+    /// What is wrong.
+    var message: String
+    /// The exit code.
+    var code: Int32
+
+    init(place: String, message: String, code: Int32) {
+        self.place = place
+        self.message = message
+        self.code = code
+    }
+
+    /// The line on stderr, without its line break.
+    var description: String { "planmark: \(place): \(message)" }
+
+    /// `error` in the command line's words, with its exit code.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as CommandFailure: self = failure
+        case let error as FormatError: self.init(format: error)
+        case let error as StoreError: self.init(store: error)
+        case let error as RenderError: self.init(render: error)
+        case let error as ReviewError: self.init(review: error)
+        case let error as OutputError: self.init(place: error.place, message: error.message, code: error.exitCode)
+        default: self.init(place: "internal error", message: String(describing: error), code: Exit.ioError)
+        }
+    }
+
+    /// `FILE[:LINE]: [$.path: ]what`: 66 missing, 74 unreadable, 65 malformed, 64 an option is needed.
+    init(format error: FormatError) {
+        let code: Int32
+        switch error.kind {
+        case .missingInput: code = Exit.noInput
+        case .unreadable: code = Exit.ioError
+        case .malformed: code = Exit.dataError
+        case .usage: code = Exit.usage
+        }
+        self.init(place: error.source + (error.line.map { ":\($0)" } ?? ""),
+                  message: (error.path.map { "\($0): " } ?? "") + error.message, code: code)
+    }
+
+    /// 1 refused or invalid, 64 usage, 65 bad input data, 66 missing input / unknown drawing or marker /
+    /// no store, 74 store I/O.
+    init(store error: StoreError) {
+        switch error {
+        case .input(let formatError):
+            self.init(format: formatError)
+        case .missingStore(let path):
+            self.init(place: path, message: "no such store (create one with 'planmark drawing add')", code: Exit.noInput)
+        case .unknownDrawing(let name):
+            self.init(place: Self.drawing(name), message: "no such drawing", code: Exit.noInput)
+        case .unknownMarker(let drawing, let number):
+            self.init(place: Self.drawing(drawing), message: "no marker \(number)", code: Exit.noInput)
+        case .missingImage(let path):
+            self.init(place: path, message: "no such file", code: Exit.noInput)
+        case .duplicateDrawing(let name):
+            self.init(place: Self.drawing(name), message: "a drawing with this name already exists", code: Exit.invalid)
+        case .invalidMarker(let reason, let position):
+            self.init(place: "marker at \(position)", message: "refused: \(reason.rawValue)", code: Exit.invalid)
+        case .refused, .newerSchema:
+            self.init(text: error.description, code: Exit.invalid)
+        case .notPNG, .invalidText, .imageChanged:
+            self.init(text: error.description, code: Exit.dataError)
+        case .invalidArgument:
+            self.init(text: error.description, code: Exit.usage)
+        case .io, .busy:
+            self.init(text: error.description, code: Exit.ioError)
+        }
+    }
+
+    /// 66 missing input, 65 a refused image, 73 cannot create the output, 74 I/O.
+    init(render error: RenderError) {
+        let code: Int32
+        switch error {
+        case .inputNotFound, .cannotOpenInput: code = Exit.noInput
+        case .notPNG, .corruptPNG, .imageSideTooLarge, .imageTooManyPixels, .outOfMemory: code = Exit.dataError
+        case .cannotCreateOutput: code = Exit.cannotCreate
+        case .inputReadFailed, .outputWriteFailed, .cannotEncode: code = Exit.ioError
+        }
+        switch error {
+        case .cannotEncode(let reason): self.init(place: "PNG encoder", message: reason, code: code)
+        // The same wording as the outputs of every other command (AtomicFile).
+        case .cannotCreateOutput(let path, let reason): self.init(place: path, message: "cannot create: \(reason)", code: code)
+        case .outputWriteFailed(let path, let reason): self.init(place: path, message: "cannot write: \(reason)", code: code)
+        default: self.init(text: error.description, code: code)
+        }
+    }
+
+    /// 66 missing font or marker, 1 a marker off the drawing, 64 a bad view.
+    init(review error: ReviewError) {
+        switch error {
+        case .fontNotFound:
+            self.init(place: "font", message: String(error.description.dropFirst("font ".count)), code: Exit.noInput)
+        case .fontUnreadable, .markerNotFound:
+            self.init(text: error.description, code: Exit.noInput)
+        case .markerOffDrawing:
+            self.init(text: error.description, code: Exit.invalid)
+        case .invalidScale, .invalidMargin:
+            self.init(text: error.description, code: Exit.usage)
+        }
+    }
+
+    /// From a module's `WHERE: what` description (split at its first `": "`).
+    init(text: String, code: Int32) {
+        if let range = text.range(of: ": ") {
+            self.init(place: String(text[..<range.lowerBound]), message: String(text[range.upperBound...]), code: code)
+        } else {
+            self.init(place: "planmark", message: text, code: code)
+        }
+    }
+
+    /// `drawing "NAME"`, the place of a drawing's faults.
+    static func drawing(_ name: String) -> String { "drawing \"\(name)\"" }
+
+    /// The one wording of a CRS conversion whose result is not finite (it is never printed): 64 when the
+    /// numbers came from the command's arguments (`place` is the command), 65 from an input line.
+    static func notRepresentable(_ place: String, _ a: Double, _ b: Double, zoom: Zoom, code: Int32) -> CommandFailure {
+        CommandFailure(place: place, message: "\(a) \(b) converts to a number too large to represent at zoom \(zoom)", code: code)
+    }
+}
+
+/// Reports `error` on stderr as one line and returns the exit code it maps to.
+func fail(_ error: any Error) -> ExitCode {
+    let failure = CommandFailure(error)
+    printError(failure.description)
+    return ExitCode(failure.code)
+}
+
+/// Prints `planmark: warning: what` on stderr (the command goes on).
+func printWarning(_ what: String) {
+    printError("planmark: warning: " + what)
 }
 
 /// Standard output as a C stream with a large buffer (results are written in big pieces).
@@ -37,17 +179,6 @@ func printError(_ message: String) {
     fputs(line, cStandardError)
 }
 
-/// Reports `error` on stderr and returns the exit code it maps to.
-func fail(_ error: FormatError) -> ExitCode {
-    printError(error.description)
-    switch error.kind {
-    case .missingInput: return ExitCode(Exit.noInput)
-    case .unreadable: return ExitCode(Exit.ioError)
-    case .malformed: return ExitCode(Exit.dataError)
-    case .usage: return ExitCode(Exit.usage)
-    }
-}
-
 /// Writes to stdout through a buffer; a failed write (closed pipe, full disk) is an I/O error.
 struct StandardOutput {
     /// Writes `text`.
@@ -60,21 +191,24 @@ struct StandardOutput {
         let ok = bytes.withUnsafeBufferPointer { buffer in
             buffer.isEmpty || fwrite(buffer.baseAddress!, 1, buffer.count, cStandardOutput) == buffer.count
         }
-        if !ok { throw OutputError(message: "cannot write to standard output: \(String(cString: strerror(errno)))") }
+        if !ok { throw OutputError(place: "stdout", message: "cannot write: \(String(cString: strerror(errno)))") }
     }
 
     /// Flushes what is buffered.
     func flush() throws(OutputError) {
-        if fflush(cStandardOutput) != 0 { throw OutputError(message: "cannot write to standard output: \(String(cString: strerror(errno)))") }
+        if fflush(cStandardOutput) != 0 { throw OutputError(place: "stdout", message: "cannot write: \(String(cString: strerror(errno)))") }
     }
 }
 
 /// A failure to write results.
 struct OutputError: Error, CustomStringConvertible {
+    /// The output: its path, or `stdout`.
+    var place: String
+    /// What went wrong.
     var message: String
     /// 74 (I/O error) by default; 73 when the output cannot be created.
     var exitCode: Int32 = Exit.ioError
-    var description: String { message }
+    var description: String { "planmark: \(place): \(message)" }
 }
 
 /// True when stderr is a terminal (progress is shown only then, and never under CI).

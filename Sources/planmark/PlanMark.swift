@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlanMarkExport
 
 /// The `planmark` command: annotate floor-plan drawings, validate marker files, render review images.
 @main
@@ -6,6 +7,8 @@ struct PlanMark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "planmark",
         abstract: "Floor-plan annotation geometry: coordinates, marker validation, store and review images.",
+        discussion: "Errors are one line on stderr, planmark: WHERE: what. Exit status: 0 ok, 1 invalid or refused, 64 bad usage, 65 bad input data, 66 missing input, 69 planmark-server missing, 73 cannot create the output, 74 I/O error.",
+        version: "planmark " + PlanMarkVersion.current,
         subcommands: [
             CRSCommand.self,
             ValidateCommand.self,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkRender
@@ -138,22 +139,21 @@ struct RenderCommand: ParsableCommand {
                 let validator = MarkerValidator(regions: regionList, size: stored.size)
                 let filter: MarkerStatus? = status == .all ? nil : MarkerStatus(rawValue: status.rawValue)
                 try store.forEachMarker(in: stored.name, status: filter) { marker in
-                    let state: ReviewMarkerState
-                    if marker.status == .resolved {
-                        state = .resolved
-                    } else {
-                        state = validator.validate(marker.position).reason.map { .invalid($0) } ?? .valid
-                    }
-                    reviewMarkers.append(ReviewMarker(label: String(marker.number), position: marker.position, state: state))
+                    reviewMarkers.append(ReviewMarker(stored: marker, validator: validator))
                     return true
+                }
+                // The same fault reads the same as in every store command (and as the service's 404).
+                if let around, !reviewMarkers.contains(where: { $0.label == around }) {
+                    guard let number = Int(around), number >= 1 else {
+                        throw CommandFailure(place: "--around", message: "expected a marker number, found '\(around)'", code: Exit.usage)
+                    }
+                    throw StoreError.unknownMarker(drawing: stored.name, number: number)
                 }
                 drawing = try decoder.decode(data: try store.image(of: stored.name).bytes, source: "drawing \"\(stored.name)\"")
             }
-        } catch let error as FormatError {
-            throw fail(error)
-        } catch let error as StoreError {
-            throw fail(error)
-        } catch let error as RenderError {
+        } catch let error as ExitCode {
+            throw error
+        } catch {
             throw fail(error)
         }
         endPhase("read+decode")
@@ -185,11 +185,8 @@ struct RenderCommand: ParsableCommand {
             try sink.write(bytes)
             try sink.flush()
             try file?.commit()
-        } catch let error as RenderError {
+        } catch {
             throw fail(error)
-        } catch let error as OutputError {
-            printError(error.description)
-            throw ExitCode(error.exitCode)
         }
     }
 }
@@ -200,30 +197,4 @@ func seconds(_ d: Duration) -> String {
     let millis = Int64(s) * 1000 + attoseconds / 1_000_000_000_000_000
     let fraction = String(millis % 1000)
     return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
-}
-
-/// Reports a renderer error on stderr and returns its exit code.
-func fail(_ error: RenderError) -> ExitCode {
-    printError(error.description)
-    return ExitCode(renderExitCode(for: error))
-}
-
-/// The exit code of a renderer error.
-func renderExitCode(for error: RenderError) -> Int32 {
-    switch error {
-    case .inputNotFound, .cannotOpenInput: return Exit.noInput
-    case .notPNG, .corruptPNG, .imageSideTooLarge, .imageTooManyPixels, .outOfMemory: return Exit.dataError
-    case .cannotCreateOutput: return Exit.cannotCreate
-    case .inputReadFailed, .outputWriteFailed, .cannotEncode: return Exit.ioError
-    }
-}
-
-/// Reports a drawing error on stderr and returns its exit code.
-func fail(_ error: ReviewError) -> ExitCode {
-    printError(error.description)
-    switch error {
-    case .fontNotFound, .fontUnreadable, .markerNotFound: return ExitCode(Exit.noInput)
-    case .markerOffDrawing: return ExitCode(Exit.invalid)
-    case .invalidScale, .invalidMargin: return ExitCode(Exit.usage)
-    }
 }

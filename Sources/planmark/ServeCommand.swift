@@ -78,14 +78,13 @@ struct ServeCommand: ParsableCommand {
         if let logLevel { arguments += ["--log-level", logLevel] }
         let server = Self.serverPath()
         guard access(server, X_OK) == 0 else {
-            printError("planmark serve: planmark-server is not built; run: swift build --product planmark-server")
-            throw ExitCode(69)
+            throw fail(CommandFailure(place: "serve", message: "planmark-server is not built; run: swift build --product planmark-server",
+                                      code: Exit.unavailable))
         }
         let argv = ([server] + arguments).map { strdup($0) } + [nil]
         execv(server, argv)
         // Only reached when execv failed.
-        printError("planmark serve: cannot run \(server): \(String(cString: strerror(errno)))")
-        throw ExitCode(69)
+        throw fail(CommandFailure(place: "serve", message: "cannot run \(server): \(String(cString: strerror(errno)))", code: Exit.unavailable))
     }
 
     /// `planmark-server` in the folder of this executable (`/proc/self/exe`, else argv[0]).

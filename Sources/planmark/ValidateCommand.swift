@@ -54,8 +54,7 @@ struct ValidateCommand: ParsableCommand {
         do {
             file = output == "-" ? nil : try AtomicFile(path: output)
         } catch {
-            printError(error.description)
-            throw ExitCode(error.exitCode)
+            throw fail(error)
         }
         let regionList: [Region]
         var reader: MarkerFileReader
@@ -67,7 +66,7 @@ struct ValidateCommand: ParsableCommand {
             throw fail(error)
         }
         if let zoom, let size, !SimpleCRS(crs).representsWithoutClamping(size, at: zoom) {
-            printError("warning: a \(size.width.description)x\(size.height.description) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): clients see clamped latLng; use a lower zoom")
+            printWarning("a \(size.width.description)x\(size.height.description) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): clients see clamped latLng; use a lower zoom")
         }
         let validator = MarkerValidator(regions: regionList, size: size, boundary: boundary, requireRoom: requireRoom)
         let batch = BatchValidation(validator: validator, format: report)
@@ -85,10 +84,9 @@ struct ValidateCommand: ParsableCommand {
             try? out.finish()
             file?.discard()
             throw fail(error)
-        } catch let error as OutputError {
+        } catch {
             file?.discard()
-            printError(error.description)
-            throw ExitCode(error.exitCode)
+            throw fail(error)
         }
         if summary.invalid > 0 { throw ExitCode(Exit.invalid) }
     }

@@ -83,7 +83,7 @@ let corruptPNGs: [String] = {
         let plan = sample.appendingPathComponent("plan.png").path
         let missing = try CLIRunner.run(["render", "--image", "nope.png", "-o", "out.png"], in: folder)
         #expect(missing.status == 66)
-        #expect(missing.stderr == "nope.png: no such file\n")
+        #expect(missing.stderr == "planmark: nope.png: no such file\n")
         let noFolder = try CLIRunner.run(["render", "--image", plan, "-o", "missing-folder/out.png"], in: folder)
         #expect(noFolder.status == 73)
         let tooBig = try CLIRunner.run(["render", "--image", plan, "--max-pixels", "1000", "-o", "out.png"], in: folder)

@@ -55,13 +55,10 @@ struct DrawingAddCommand: ParsableCommand {
             bytes = try InputFile.readAll(path: image)
             // Check the image (all of it, as render decodes it) before creating a store file for it.
             _ = try PNGDecoder(maxPixels: maxPixels).verify(data: bytes, source: image)
-        } catch let error as FormatError {
-            if error.kind == .missingInput { throw fail(StoreError.missingImage(path: image)) }
-            printError("planmark: " + error.description)
-            throw ExitCode(error.kind == .unreadable ? Exit.ioError : Exit.dataError)
-        } catch let error as RenderError {
-            printError("planmark: " + error.description)
-            throw ExitCode(renderExitCode(for: error))
+        } catch let error as FormatError where error.kind == .missingInput {
+            throw fail(StoreError.missingImage(path: image))
+        } catch {
+            throw fail(error)
         }
         let new = NewDrawing(name: name, imagePath: image, imageBytes: bytes, zoom: zoom, crs: crs, singleMarker: singleMarker)
         try storeCommand {
@@ -69,7 +66,7 @@ struct DrawingAddCommand: ParsableCommand {
             let store = try storeOptions.open(create: true)
             let drawing = try store.addDrawing(new, regions: regionList)
             if !SimpleCRS(crs).representsWithoutClamping(drawing.size, at: zoom) {
-                printError("warning: a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): latLng is clamped; use a lower zoom")
+                printWarning("a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): latLng is clamped; use a lower zoom")
             }
             let out = StandardOutput()
             try out.write("added drawing \"\(drawing.name)\" (\(drawing.width)x\(drawing.height) px, zoom \(drawing.zoom), \(drawing.crs.rawValue), \(regionList.count) regions)\n")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkStore
 
@@ -37,7 +38,7 @@ struct DrawingShowCommand: ParsableCommand {
 
                     """)
             case .json:
-                try out.write(DrawingJSON.object(summary) + "\n")
+                try out.write(DrawingJSON.object(summary, image: summary.drawing.imagePath) + "\n")
             }
             try out.flush()
         }

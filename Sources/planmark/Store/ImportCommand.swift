@@ -53,18 +53,19 @@ struct ImportCommand: ParsableCommand {
         for row in outcome.rejected.prefix(Self.listedRejections) {
             let place = row.line > 0 ? "\(markers):\(row.line)" : markers
             let position = row.position.map { " at \($0)" } ?? ""
-            printError("\(place): marker \(row.id)\(position): \(row.reason.rawValue)")
+            printError(CommandFailure(place: place, message: "marker \(row.id)\(position): \(row.reason.rawValue)", code: Exit.invalid).description)
         }
         if outcome.rejected.count > Self.listedRejections {
-            printError("... and \(outcome.rejected.count - Self.listedRejections) more invalid rows")
+            printError(CommandFailure(place: markers, message: "... and \(outcome.rejected.count - Self.listedRejections) more invalid rows", code: Exit.invalid).description)
         }
         if !outcome.rejected.isEmpty {
-            printError(skipInvalid
+            printError(CommandFailure(place: markers, message: skipInvalid
                 ? "\(outcome.rejected.count) of \(outcome.total) rows invalid and skipped"
-                : "\(outcome.rejected.count) of \(outcome.total) rows invalid; nothing stored (use --skip-invalid to store the valid ones)")
+                : "\(outcome.rejected.count) of \(outcome.total) rows invalid; nothing stored (use --skip-invalid to store the valid ones)",
+                code: Exit.invalid).description)
         }
         if outcome.stored > 0 {
-            printError("stored markers \(outcome.numbers.lowerBound)...\(outcome.numbers.upperBound - 1) in \"\(name)\"")
+            printError("planmark: stored markers \(outcome.numbers.lowerBound)...\(outcome.numbers.upperBound - 1) in \"\(name)\"")
         }
         try storeCommand {
             let out = StandardOutput()

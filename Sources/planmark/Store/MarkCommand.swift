@@ -25,7 +25,7 @@ struct MarkCommand: ParsableCommand {
         try storeCommand {
             let store = try storeOptions.open()
             let drawing = try store.drawing(named: name).drawing
-            let marker = try store.addMarker(to: name, at: position.pixel(on: drawing), note: note, author: author.resolved)
+            let marker = try store.addMarker(to: name, at: position.pixel(on: drawing, command: "mark"), note: note, author: author.resolved)
             let out = StandardOutput()
             try out.write("\(marker.number)\n")
             try out.flush()

@@ -32,10 +32,16 @@ struct MarkerPosition: ParsableArguments {
         }
     }
 
-    /// The position in pixels for `drawing`.
-    func pixel(on drawing: Drawing) -> PixelPoint {
+    /// The position in pixels for `drawing`; a latLng that converts to a number too large to represent
+    /// at the zoom is refused as the arguments of `command` (exit 64, the wording of `planmark crs`).
+    func pixel(on drawing: Drawing, command: String) throws(CommandFailure) -> PixelPoint {
         if let lat, let lng {
-            return SimpleCRS(drawing.crs).pixel(from: LatLng(lat: lat.value, lng: lng.value), at: zoom ?? drawing.zoom)
+            let zoom = zoom ?? drawing.zoom
+            let pixel = SimpleCRS(drawing.crs).pixel(from: LatLng(lat: lat.value, lng: lng.value), at: zoom)
+            guard pixel.x.isFinite && pixel.y.isFinite else {
+                throw CommandFailure.notRepresentable(command, lat.value, lng.value, zoom: zoom, code: Exit.usage)
+            }
+            return pixel
         }
         return PixelPoint(x: decimalNumber(pixels[0]) ?? .nan, y: decimalNumber(pixels[1]) ?? .nan)
     }

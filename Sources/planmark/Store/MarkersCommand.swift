@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkStore
@@ -17,7 +18,7 @@ struct MarkersCommand: ParsableCommand {
     var name: String
 
     @Option(name: .long, help: "text, json, jsonl, csv or geojson.")
-    var format: MarkerExportFormat = .text
+    var format: MarkerFormat = .text
 
     @Flag(name: .long, help: "Add lat and lng in the drawing's CRS flavour (geojson: positions become [lng, lat]).")
     var latlng = false
@@ -37,26 +38,26 @@ struct MarkersCommand: ParsableCommand {
                 let crs = SimpleCRS(drawing.crs)
                 let z = zoom ?? drawing.zoom
                 if !crs.representsWithoutClamping(drawing.size, at: z) {
-                    printError("warning: a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(z): latLng is clamped")
+                    printWarning("a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(z): latLng is clamped")
                 }
                 conversion = LatLngConversion(crs: crs, zoom: z)
             }
-            var writer = MarkerExportWriter(format: format, conversion: conversion, drawing: drawing.name)
+            var writer = MarkerWriter(format: format, conversion: conversion, drawing: drawing.name)
             let out = StandardOutput()
             var failure: OutputError?
-            try out.write(writer.header())
             try store.forEachMarker(in: name, status: status) { marker in
                 writer.append(marker)
-                if writer.buffer.utf8.count >= 1 << 16 {
+                if writer.buffer.bytes.count >= 1 << 16 {
                     do throws(OutputError) { try out.write(writer.take()) } catch { failure = error; return false }
                 }
                 return true
             }
             if let failure { throw failure }
-            try out.write(writer.take() + writer.footer())
+            try out.write(writer.finish())
             try out.flush()
         }
     }
 }
 
 extension MarkerStatus: ExpressibleByArgument {}
+extension MarkerFormat: ExpressibleByArgument {}

@@ -25,7 +25,7 @@ struct MoveCommand: ParsableCommand {
         try storeCommand {
             let store = try storeOptions.open()
             let drawing = try store.drawing(named: name).drawing
-            let marker = try store.moveMarker(number, in: name, to: position.pixel(on: drawing), author: author.resolved)
+            let marker = try store.moveMarker(number, in: name, to: position.pixel(on: drawing, command: "move"), author: author.resolved)
             let out = StandardOutput()
             try out.write("moved \(marker.number) to " + JSONNumber.text(marker.position.x) + " " + JSONNumber.text(marker.position.y) + "\n")
             try out.flush()

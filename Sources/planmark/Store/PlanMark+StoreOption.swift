@@ -1,4 +1,7 @@
 import ArgumentParser
+import PlanMarkFormats
+import PlanMarkRender
+import PlanMarkStore
 
 #if canImport(Glibc)
 import Glibc
@@ -17,12 +20,54 @@ extension PlanMark {
                 Glibc.exit(Exit.usage)
             }
         }
-        Self.main(StoreArguments.rewrite(Array(CommandLine.arguments.dropFirst()), root: PlanMark.self))
+        let arguments = StoreArguments.rewrite(Array(CommandLine.arguments.dropFirst()), root: PlanMark.self)
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            Glibc.exit(report(error, arguments: arguments))
+        }
+    }
+
+    /// Reports what stopped the command and returns its exit code. Help, `--version` and the like print
+    /// as the argument parser prints them (stdout, exit 0); an `ExitCode` was reported where it was
+    /// thrown; every other error is one line `planmark: WHERE: what` (`CommandFailure`), the argument
+    /// parser's own (and `ValidationError`s) as usage errors of the command, exit 64.
+    static func report(_ error: any Error, arguments: [String]) -> Int32 {
+        if let code = error as? ExitCode { return code.rawValue }
+        switch error {
+        case is CommandFailure, is FormatError, is StoreError, is RenderError, is ReviewError, is OutputError:
+            return fail(error).rawValue
+        default:
+            break
+        }
+        if exitCode(for: error) == .success { exit(withError: error) }
+        let command = StoreArguments.commandPath(arguments, root: PlanMark.self)
+        let place = command.isEmpty ? "usage" : command.joined(separator: " ")
+        var text = String(message(for: error).split(separator: "\n", omittingEmptySubsequences: true).first ?? "bad usage")
+        // The parser's sentences start with a capital ("Missing expected argument"); the line's parts do not.
+        if let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true {
+            text = first.lowercased() + text.dropFirst()
+        }
+        let help = (["planmark"] + command + ["--help"]).joined(separator: " ")
+        return fail(CommandFailure(place: place, message: text + " (see '\(help)')", code: Exit.usage)).rawValue
     }
 }
 
 /// Moves a global `--store` option after the subcommand path.
 enum StoreArguments {
+    /// The subcommand names `arguments` start with (`["crs", "to-pixel"]`), after `rewrite`.
+    static func commandPath(_ arguments: [String], root: any ParsableCommand.Type) -> [String] {
+        var path: [String] = []
+        var command: any ParsableCommand.Type = root
+        for argument in arguments {
+            guard let next = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+            path.append(argument)
+            command = next
+        }
+        return path
+    }
+
     /// `arguments` with any `--store X` / `--store=X` that appears among the leading subcommand names moved
     /// to just after the last of them. Anything else is left as is.
     static func rewrite(_ arguments: [String], root: any ParsableCommand.Type) -> [String] {

@@ -32,7 +32,7 @@ struct RegionsImportCommand: ParsableCommand {
             do throws(FormatError) { regions = try RegionsFile.read(path: file) } catch { throw StoreError.input(error) }
             let result = try store.replaceRegions(of: name, with: regions, force: force, author: author.resolved)
             if !result.markersOutside.isEmpty {
-                printError("warning: \(result.markersOutside.count) marker(s) now outside the allowed area (kept because of --force)")
+                printWarning("\(result.markersOutside.count) marker(s) now outside the allowed area (kept because of --force)")
             }
             let out = StandardOutput()
             try out.write("imported \(result.regionCount) regions; \(result.markersReassigned) markers changed rooms\n")
