@@ -6,12 +6,16 @@ struct JSONObject {
     let value: JSONValue
     /// The object's JSON path, for errors.
     let path: String
+    /// The exact source text of the numbers that are the value of a member named `id` anywhere in the
+    /// request body, by JSON path from the body's root (`$.markers.features[3].id` -> `1.50`).
+    let idNumberTexts: [String: String]
 
     /// Wraps `value`, which must be an object.
-    init(_ value: JSONValue, path: String) throws(APIError) {
+    init(_ value: JSONValue, path: String, idNumberTexts: [String: String] = [:]) throws(APIError) {
         guard case .object = value else { throw .invalidField(path, "expected a JSON object, found \(value.typeName)") }
         self.value = value
         self.path = path
+        self.idNumberTexts = idNumberTexts
     }
 
     /// The path of member `key`.

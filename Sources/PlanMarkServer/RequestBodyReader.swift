@@ -66,13 +66,13 @@ struct RequestBodyReader: Sendable {
         try Self.requireJSON(request)
         let bytes = try await bytes(of: request)
         if bytes.isEmpty { throw APIError.malformedJSON("the request body is empty; expected a JSON object") }
-        let value: JSONValue
+        let document: JSONParser.Document
         do {
-            value = try JSONParser.parse(bytes)
+            document = try JSONParser.parseDocument(bytes)
         } catch {
             let at = error.path.map { "\($0): " } ?? "line \(error.line): "
             throw APIError.malformedJSON("the body is not valid JSON: \(at)\(error.message)")
         }
-        return try JSONObject(value, path: "$")
+        return try JSONObject(document.root, path: "$", idNumberTexts: document.idNumberTexts)
     }
 }

@@ -92,7 +92,8 @@ struct ValidateEndpoint: Sendable {
         }
         let requireRoom = try body.bool("requireRoom") ?? false
         guard let markersValue = body["markers"] else { throw .invalidField(body.path("markers"), "required: a GeoJSON FeatureCollection or [[x, y], ...]") }
-        let rows = try markerRows(markersValue, path: body.path("markers"))
+        let rows = try markerRows(markersValue, path: body.path("markers"),
+                                  idNumberTexts: rerooted(body.idNumberTexts, from: body.path("markers")))
 
         let validator = MarkerValidator(regions: regions, size: size, boundary: boundary, requireRoom: requireRoom)
         let report = ValidationReport(format: .json, regions: validator.regions)
@@ -118,7 +119,9 @@ struct ValidateEndpoint: Sendable {
     /// Rows from a GeoJSON FeatureCollection of Points (ids as `planmark validate` gives them: the
     /// feature's id, else `properties.id`, else its 1-based position) or from `[[x, y], ...]` (ids 1, 2, ...).
     /// A position that is not two finite numbers is kept as a row without position (`invalid-coordinate`).
-    static func markerRows(_ value: JSONValue, path: String) throws(APIError) -> [MarkerRow] {
+    /// A numeric id keeps its source text (`1.50` stays `1.50`), as in `planmark validate`: `idNumberTexts`
+    /// are keyed by JSON path from the markers' collection (`$.features[3].id`).
+    static func markerRows(_ value: JSONValue, path: String, idNumberTexts: [String: String] = [:]) throws(APIError) -> [MarkerRow] {
         switch value {
         case .array(let items):
             return items.enumerated().map { index, item in
@@ -135,7 +138,7 @@ struct ValidateEndpoint: Sendable {
             rows.reserveCapacity(features.count)
             for (index, feature) in features.enumerated() {
                 do {
-                    rows.append(try MarkerFileReader.row(from: feature, index: index, source: "request"))
+                    rows.append(try MarkerFileReader.row(from: feature, index: index, source: "request", idNumberTexts: idNumberTexts))
                 } catch {
                     throw .invalidField(subPath(error.path, of: path), error.message)
                 }
@@ -144,6 +147,17 @@ struct ValidateEndpoint: Sendable {
         default:
             throw .invalidField(path, "expected a GeoJSON FeatureCollection or an array of [x, y], found \(value.typeName)")
         }
+    }
+
+    /// The entries of `texts` under `outer` (a path from the body's root), keyed by their path from `outer`:
+    /// `$.markers.features[0].id` under `$.markers` is `$.features[0].id`.
+    /// - Complexity: O(n) for n entries.
+    static func rerooted(_ texts: [String: String], from outer: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for (key, text) in texts where key.hasPrefix(outer + ".") || key.hasPrefix(outer + "[") {
+            result["$" + key.dropFirst(outer.count)] = text
+        }
+        return result
     }
 
     /// `inner` (a path from `$`) re-rooted at `outer`: `$.features[0]` under `$.regions` is `$.regions.features[0]`.

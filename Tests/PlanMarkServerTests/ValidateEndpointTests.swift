@@ -36,6 +36,27 @@ import Testing
         }
     }
 
+    /// Numeric ids keep their exact text in the answer, as in `planmark validate` (`1.50` is not `1.5`,
+    /// `2e0` is not `2`): a feature's `id` and `properties.id`; a feature without one gets its position.
+    @Test func numericIDsKeepTheirText() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let regions = try String(contentsOfFile: ServerFixture.sampleRegions, encoding: .utf8)
+        func feature(_ id: String) -> String {
+            "{\"type\":\"Feature\",\(id)\"geometry\":{\"type\":\"Point\",\"coordinates\":[450,400]},\"properties\":{}}"
+        }
+        let features = [feature("\"id\":1.50,"), feature("\"id\":2e0,"), feature(""),
+                        "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[450,400]},\"properties\":{\"id\":-0.0}}"]
+        let markers = "{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))]}"
+        try await fixture.application().test(.router) { client in
+            let response = try await client.send(.post, "/validate", json: "{\"regions\":\(regions),\"size\":[2400,1600],\"markers\":\(markers)}")
+            #expect(response.status == .ok)
+            let rows = response.object["markers"] as? [[String: Any]] ?? []
+            #expect(rows.map { $0["id"] as? String } == ["1.50", "2e0", "3", "-0.0"])
+            #expect(response.text.contains("\"id\":\"1.50\""))
+        }
+    }
+
     /// By hand: (450, 400) is in 2.01 and A1; (2000, 100) is off A1; (3000, 10) is off the drawing.
     @Test func pairsArrayWithHandDerivedVerdicts() async throws {
         let fixture = try ServerFixture()
