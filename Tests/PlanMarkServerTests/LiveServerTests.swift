@@ -94,6 +94,14 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: fixture.folder.appendingPathComponent("none.sqlite").path))
         let both = try ProcessRunner.run(BuiltProducts.path("planmark"), ["serve", "--token", "a", "--token-file", "f"])
         #expect(both.status == 64)
+        // `serve` hands its arguments to planmark-server unchanged: the server's options, help and checks.
+        let help = try ProcessRunner.run(BuiltProducts.path("planmark"), ["serve", "--help"])
+        #expect(help.status == 0)
+        for option in ["--store", "--allowed-host", "--max-vertices", "--max-validations", "--busy-timeout", "--log-level"] {
+            #expect(help.stdout.contains(option), "planmark serve --help lacks \(option)")
+        }
+        let badPort = try ProcessRunner.run(BuiltProducts.path("planmark"), ["serve", "--port", "eighty"])
+        #expect(badPort.status == 64)
     }
 
     @Test func tokenFileIsRead() async throws {

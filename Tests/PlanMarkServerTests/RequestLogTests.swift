@@ -6,32 +6,11 @@ import Testing
 
 /// One log line a request: method, path, status, duration.
 @Suite struct RequestLogTests {
-    /// Keeps every message logged at info or above.
-    final class Recorder: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
-    }
-
-    struct RecordingHandler: LogHandler {
-        let recorder: Recorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            recorder.append(event.message.description)
-        }
-    }
-
     @Test func oneLinePerRequestWithStatusAndDuration() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        let recorder = Recorder()
-        let logger = Logger(label: "test") { _ in RecordingHandler(recorder: recorder) }
+        let recorder = LogRecorder()
+        let logger = recorder.logger(level: .info)
         try await fixture.application(token: "tok", logger: logger).test(.router) { client in
             _ = try await client.get("/health")
             _ = try await client.get("/drawings/nope?x=1", headers: [.authorization: "Bearer tok"])

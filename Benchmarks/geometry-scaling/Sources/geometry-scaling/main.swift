@@ -18,63 +18,13 @@ struct Generator: RandomNumberGenerator {
     }
 }
 
-/// The rings of `shape` with about `size` vertices in all (the first the outer ring).
+/// The rings of `shape` with about `size` vertices in all (the first the outer ring): the geometry tests'
+/// `AdversarialShape` (AdversarialShape.swift links to Tests/PlanMarkGeometryTests/AdversarialShape.swift).
+/// `sliver` is the diagonal sliver and `holes` the room with a grid of columns.
 func rings(_ shape: String, size: Int, _ g: inout Generator) -> [[PixelPoint]]? {
-    func jitter(_ scale: Double) -> Double { Double.random(in: 0..<1, using: &g) * scale }
-    switch shape {
-    case "comb":  // tall teeth: every tooth edge spans the whole height
-        let teeth = max(2, size / 4)
-        var ring = [PixelPoint(x: 0, y: -10), PixelPoint(x: Double(2 * teeth - 1), y: -10)]
-        for i in (0..<teeth).reversed() {
-            let x = Double(2 * i), top = 1000 + jitter(5)
-            ring += [PixelPoint(x: x + 1, y: top), PixelPoint(x: x, y: top)]
-            if i > 0 {
-                let gap = jitter(0.5)
-                ring += [PixelPoint(x: x, y: gap), PixelPoint(x: x - 1, y: gap)]
-            }
-        }
-        return [ring]
-    case "star":  // spikes through the centre
-        let k = max(3, size / 2)
-        return [(0..<(2 * k)).map { i in
-            let angle = Double.pi * Double(i) / Double(k)
-            let radius = i % 2 == 0 ? 1000 + jitter(50) : 1 + jitter(0.5)
-            return PixelPoint(x: 2000 + radius * cos(angle), y: 2000 + radius * sin(angle))
-        }]
-    case "zigzag":  // a sawtooth whose every edge is tall
-        let m = max(3, size - 2)
-        var ring = (0...m).map { i in PixelPoint(x: Double(i), y: i % 2 == 0 ? 1 + jitter(0.5) : 5000 - jitter(10)) }
-        ring += [PixelPoint(x: Double(m), y: -1), PixelPoint(x: 0, y: -1)]
-        return [ring]
-    case "spiral":  // two arms 5 px apart, 64 vertices a turn
-        let perArm = max(16, size / 2)
-        func arm(_ offset: Double) -> [PixelPoint] {
-            (0..<perArm).map { i in
-                let angle = 2 * Double.pi * Double(i) / 64
-                let radius = 10 * angle / (2 * Double.pi) + offset + 20
-                return PixelPoint(x: radius * cos(angle), y: radius * sin(angle))
-            }
-        }
-        return [arm(5) + arm(0).reversed()]
-    case "sliver":  // long, thin, diagonal
-        let m = max(2, size / 2)
-        let top = (0..<m).map { PixelPoint(x: Double($0) * 10, y: 7.5 * Double($0) + 0.01 + jitter(0.005)) }
-        let bottom = (0..<m).map { PixelPoint(x: Double($0) * 10, y: 7.5 * Double($0) - 0.01 - jitter(0.005)) }
-        return [top + bottom.reversed()]
-    case "holes":  // a square room with a grid of square columns
-        let side = max(1, Int(Double(size / 4).squareRoot()))
-        let outer = Double(10 * side + 10)
-        var rings = [[PixelPoint(x: 0, y: 0), PixelPoint(x: outer, y: 0), PixelPoint(x: outer, y: outer), PixelPoint(x: 0, y: outer)]]
-        for i in 0..<side {
-            for j in 0..<side {
-                let x = Double(10 * i + 10), y = Double(10 * j + 10), d = 2 + jitter(3)
-                rings.append([PixelPoint(x: x, y: y), PixelPoint(x: x + d, y: y), PixelPoint(x: x + d, y: y + 6), PixelPoint(x: x, y: y + 6)])
-            }
-        }
-        return rings
-    default:
-        return nil
-    }
+    let names: [String: AdversarialShape] = ["sliver": .diagonalSliver, "holes": .manyHoles]
+    guard let adversarial = names[shape] ?? AdversarialShape(rawValue: shape) else { return nil }
+    return adversarial.rings(size: size, using: &g)
 }
 
 let arguments = CommandLine.arguments

@@ -1,0 +1,1 @@
+../../../../Tests/PlanMarkGeometryTests/AdversarialShape.swift
