@@ -10,7 +10,7 @@ extension ReviewMarker {
     /// - Complexity: one point location, O(log n + k) (see `MarkerValidator.validate`).
     public init(stored marker: Marker, validator: MarkerValidator) {
         let state: ReviewMarkerState
-        if marker.status == .resolved {
+        if !marker.status.isActive {
             state = .resolved
         } else if let reason = validator.validate(marker.position).reason {
             state = .invalid(reason)

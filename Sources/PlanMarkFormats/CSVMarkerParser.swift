@@ -14,11 +14,19 @@ public struct CSVColumns: Hashable, Sendable {
     public var note: Int?
     /// Column of `author`.
     public var author: Int?
+    /// Columns of the punch-item fields a PlanMark export writes (`uuid`, `status`, `category`, `priority`,
+    /// `assignee`, `due`, `capturedAt`), by field name; empty for a plain position file.
+    public var fields: [PunchItemField: Int] = [:]
     /// Number of columns in the header.
     public var count: Int
 
     /// The column names this reader knows.
-    public static let known = ["id", "x", "y", "lat", "lng", "note", "author"]
+    /// Besides these, a PlanMark export's own columns (`number`, `rooms`, `createdAt`, `updatedAt`) are
+    /// accepted and ignored: a store gives numbers and works out rooms itself.
+    public static let known = ["id", "x", "y", "lat", "lng", "note", "author"] + PunchItemField.allCases.map { $0.rawValue.lowercased() }
+        + ignored
+    /// Columns an export writes that an import does not read.
+    public static let ignored = ["number", "rooms", "createdat", "updatedat"]
 
     /// Reads a header line; `line` and `source` name it in errors.
     public init(header fields: [String], source: String, line: Int) throws(FormatError) {
@@ -30,7 +38,7 @@ public struct CSVColumns: Hashable, Sendable {
                     throw FormatError(.malformed, source: source, line: line, message: "empty column name in the header")
                 }
                 throw FormatError(.malformed, source: source, line: line,
-                                  message: "unknown column \"\(raw)\" (expected a header naming x,y or lat,lng, and optionally id, note, author)")
+                                  message: "unknown column \"\(raw)\" (expected a header naming x,y or lat,lng, and optionally id, note, author, uuid, status, category, priority, assignee, due, capturedAt)")
             }
             guard index[name] == nil else {
                 throw FormatError(.malformed, source: source, line: line, message: "column \"\(name)\" appears twice")
@@ -52,6 +60,9 @@ public struct CSVColumns: Hashable, Sendable {
         id = index["id"]
         note = index["note"]
         author = index["author"]
+        for field in PunchItemField.allCases {
+            if let column = index[field.rawValue.lowercased()] { self.fields[field] = column }
+        }
         count = fields.count
     }
 }
@@ -127,9 +138,61 @@ public struct CSVMarkerParser: Sendable {
     ///   - firstRow: the data row number of the chunk's first non-blank line (default ids).
     /// - Complexity: O(n) for n bytes.
     public func parse(_ chunk: UnsafeBufferPointer<UInt8>, firstLine: Int, firstRow: Int, into rows: inout [MarkerRow]) throws(FormatError) {
-        try forEachRow(chunk, firstLine: firstLine, firstRow: firstRow) { view in
-            rows.append(view.markerRow())
+        if columns.fields.isEmpty {
+            try forEachRow(chunk, firstLine: firstLine, firstRow: firstRow) { view in
+                rows.append(view.markerRow())
+            }
+            return
         }
+        var failure: FormatError?
+        try forEachRow(chunk, firstLine: firstLine, firstRow: firstRow) { view in
+            guard failure == nil else { return }
+            do throws(FormatError) {
+                rows.append(try punchItemRow(view))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// `view` as a row with its punch-item fields, each checked: `uuid` RFC 4122 text, `due` `YYYY-MM-DD`,
+    /// `capturedAt` RFC 3339 with an offset; text kept as written (`status` and `priority` are checked by
+    /// the store). An empty field is absent. Errors name the line and the field.
+    /// - Complexity: O(length of the row).
+    func punchItemRow(_ view: CSVRowView) throws(FormatError) -> MarkerRow {
+        var row = view.markerRow()
+        var scratch: UnsafeMutableBufferPointer<UInt8>?
+        defer { scratch?.deallocate() }
+        for (field, column) in columns.fields where column < view.fieldCount {
+            let bytes = try keptText(view.chunk, view.starts[column], view.ends[column], name: field.rawValue, line: view.line,
+                                     scratch: &scratch)
+            if bytes.isEmpty { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            switch field {
+            case .uuid:
+                guard let uuid = MarkerUUID(text: text.trimmingCharacters(in: " \t")) else {
+                    throw FormatError(.malformed, source: source, line: view.line, message: "uuid \"\(text)\" is not RFC 4122 text (8-4-4-4-12 hexadecimal digits)")
+                }
+                row.uuid = uuid
+            case .status: row.status = text.trimmingCharacters(in: " \t")
+            case .priority: row.priority = text.trimmingCharacters(in: " \t")
+            case .category: row.category = text
+            case .assignee: row.assignee = text
+            case .due:
+                guard let due = DueDate(text: text.trimmingCharacters(in: " \t")) else {
+                    throw FormatError(.malformed, source: source, line: view.line, message: "due \"\(text)\" is not a date YYYY-MM-DD")
+                }
+                row.due = due
+            case .capturedAt:
+                guard let time = CaptureTime(text: text.trimmingCharacters(in: " \t")) else {
+                    throw FormatError(.malformed, source: source, line: view.line,
+                                      message: "capturedAt \"\(text)\" is not an RFC 3339 time with an offset (2026-11-20T09:41:07+01:00)")
+                }
+                row.capturedAt = time
+            }
+        }
+        return row
     }
 
     /// Parses every line of `chunk` and hands each non-blank one to `body` as a view into the chunk,
@@ -226,7 +289,8 @@ public struct CSVMarkerParser: Sendable {
                 if let column = columns.author, column < fields {
                     author = try keptText(chunk, starts[column], ends[column], name: "author", line: line, scratch: &scratch)
                 }
-                body(CSVRowView(id: id, note: note, author: author, line: line, row: row, position: position))
+                body(CSVRowView(id: id, note: note, author: author, line: line, row: row, position: position,
+                                 chunk: chunk, starts: UnsafeBufferPointer(starts), ends: UnsafeBufferPointer(ends), fieldCount: fields))
                 row += 1
             }
             line += 1
@@ -303,6 +367,12 @@ public struct CSVRowView {
     public let row: Int
     /// The position in pixels, or nil when a coordinate did not parse or is not finite.
     public let position: PixelPoint?
+    /// The block being parsed, and where each field of this row starts and ends in it (`fieldCount` fields,
+    /// at most the header's count), for the columns beyond id, position, note and author.
+    let chunk: UnsafeBufferPointer<UInt8>
+    let starts: UnsafeBufferPointer<Int>
+    let ends: UnsafeBufferPointer<Int>
+    let fieldCount: Int
 
     /// The row as a `MarkerRow` (strings made here).
     public func markerRow() -> MarkerRow {
@@ -310,6 +380,7 @@ public struct CSVRowView {
             id: id.isEmpty ? String(row) : String(decoding: id, as: UTF8.self),  // checked: valid UTF-8
             line: line, position: position,
             note: note.isEmpty ? nil : String(decoding: note, as: UTF8.self),
-            author: author.isEmpty ? nil : String(decoding: author, as: UTF8.self))
+            author: author.isEmpty ? nil : String(decoding: author, as: UTF8.self),
+            ref: id.isEmpty ? nil : String(decoding: id, as: UTF8.self))
     }
 }

@@ -319,6 +319,7 @@ public struct MarkerFileReader {
             throw FormatError(.malformed, source: source, path: idPath, message: "expected a string or a number, found \(other.typeName)")
         }
         if let problem = TextCheck.idProblem(id) { throw FormatError(problem, source: source, path: idPath) }
+        let givenID = id.isEmpty ? nil : id
         if id.isEmpty { id = String(index + 1) }
         guard let geometry = feature["geometry"], case .object = geometry, geometry["type"] == .string("Point") else {
             throw FormatError(.malformed, source: source, path: path + ".geometry", message: "expected a Point geometry")
@@ -336,6 +337,40 @@ public struct MarkerFileReader {
                 throw FormatError(.malformed, source: source, path: path + ".properties." + key, message: "expected a string, found \(other.typeName)")
             }
         }
-        return MarkerRow(id: id, line: 0, position: position, note: try text("note"), author: try text("author"))
+        // A PlanMark export (its properties carry `number`) gives the marker's number as the feature id and
+        // the file's own reference as `properties.id`; elsewhere the feature id is the reference.
+        let isExport = properties?["number"] != nil
+        let ref: String?
+        if isExport {
+            ref = try text("id")
+        } else {
+            ref = givenID
+        }
+        var row = MarkerRow(id: id, line: 0, position: position, note: try text("note"), author: try text("author"), ref: ref)
+        let at = path + ".properties."
+        if let text = try text("uuid") {
+            guard let uuid = MarkerUUID(text: text) else {
+                throw FormatError(.malformed, source: source, path: at + "uuid", message: "\"\(text)\" is not RFC 4122 text (8-4-4-4-12 hexadecimal digits)")
+            }
+            row.uuid = uuid
+        }
+        row.status = try text("status")
+        row.category = try text("category")
+        row.priority = try text("priority")
+        row.assignee = try text("assignee")
+        if let text = try text("due") {
+            guard let due = DueDate(text: text) else {
+                throw FormatError(.malformed, source: source, path: at + "due", message: "\"\(text)\" is not a date YYYY-MM-DD")
+            }
+            row.due = due
+        }
+        if let text = try text("capturedAt") {
+            guard let time = CaptureTime(text: text) else {
+                throw FormatError(.malformed, source: source, path: at + "capturedAt",
+                                  message: "\"\(text)\" is not an RFC 3339 time with an offset (2026-11-20T09:41:07+01:00)")
+            }
+            row.capturedAt = time
+        }
+        return row
     }
 }

@@ -1,9 +1,16 @@
 import PlanMarkGeometry
 
 /// One marker as read from a markers file.
+///
+/// Besides the position, a row may carry a punch item's fields (a PlanMark export carries all of them,
+/// so it can be imported into another store without loss). `status` and `priority` are kept as written;
+/// the store checks them against its vocabulary.
 public struct MarkerRow: Hashable, Sendable {
     /// The marker's id: the `id` column or feature id, else its 1-based data row number.
     public var id: String
+    /// The id as the file gave it (`id` column, feature id or `properties.id`); nil when the file gave none.
+    /// A store keeps it as the marker's `ref`.
+    public var ref: String?
     /// The 1-based line of the row in a CSV file; 0 when unknown (GeoJSON).
     public var line: Int
     /// The position in pixels, or nil when a coordinate did not parse or is not finite.
@@ -12,14 +19,43 @@ public struct MarkerRow: Hashable, Sendable {
     public var note: String?
     /// An optional author (CSV `author` column or GeoJSON `properties.author`).
     public var author: String?
+    /// The client's identifier of the item (`uuid`), when given.
+    public var uuid: MarkerUUID?
+    /// The status as written (`open`, `in-progress`, `ready`, `closed`, `void`), when given.
+    public var status: String?
+    /// The category, when given.
+    public var category: String?
+    /// The priority as written (`low`, `normal`, `high`, `critical`), when given.
+    public var priority: String?
+    /// Who the item is assigned to, when given.
+    public var assignee: String?
+    /// The due date, when given.
+    public var due: DueDate?
+    /// When the client captured the item, when given.
+    public var capturedAt: CaptureTime?
 
     /// Creates a row.
-    public init(id: String, line: Int, position: PixelPoint?, note: String? = nil, author: String? = nil) {
+    public init(id: String, line: Int, position: PixelPoint?, note: String? = nil, author: String? = nil, ref: String? = nil,
+                uuid: MarkerUUID? = nil, status: String? = nil, category: String? = nil, priority: String? = nil,
+                assignee: String? = nil, due: DueDate? = nil, capturedAt: CaptureTime? = nil) {
         self.id = id
+        self.ref = ref
         self.line = line
         self.position = position
         self.note = note
         self.author = author
+        self.uuid = uuid
+        self.status = status
+        self.category = category
+        self.priority = priority
+        self.assignee = assignee
+        self.due = due
+        self.capturedAt = capturedAt
+    }
+
+    /// True when the row carries no punch-item field besides note and author (a plain position file).
+    public var hasOnlyPosition: Bool {
+        uuid == nil && status == nil && category == nil && priority == nil && assignee == nil && due == nil && capturedAt == nil
     }
 }
 

@@ -17,6 +17,14 @@ extension APIError {
             self.init(.unprocessableContent, code: reason.rawValue, message: "marker\(at) refused: \(reason.rawValue)")
         case .duplicateDrawing, .refused:
             self.init(.conflict, code: "refused", message: error.description)
+        case .transitionRefused:
+            self.init(.conflict, code: "transition-refused", message: error.description)
+        case .uuidConflict:
+            self.init(.conflict, code: "uuid-conflict", message: error.description)
+        case .unsupportedMediaType:
+            self.init(.unsupportedMediaType, code: "unsupported-media-type", message: error.description)
+        case .unknownAttachment:
+            self.init(.notFound, code: "unknown-attachment", message: error.description)
         case .invalidArgument(let message):
             self.init(.badRequest, code: "invalid-field", message: message)
         case .imageChanged(let drawing, _):

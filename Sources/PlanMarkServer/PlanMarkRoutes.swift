@@ -210,8 +210,9 @@ struct PlanMarkRoutes: Sendable {
     /// `status` of a PATCH body, nil when absent.
     static func status(in body: JSONObject) throws(APIError) -> MarkerStatus? {
         guard let text = try body.string("status") ?? nil else { return nil }
-        guard let status = MarkerStatus(rawValue: text) else {
-            throw .invalidField(body.path("status"), "expected \"open\" or \"resolved\", found \"\(text)\"")
+        guard let status = MarkerStatus(text: text) else {
+            let names = MarkerStatus.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw .invalidField(body.path("status"), "expected one of \(names), found \"\(text)\"")
         }
         return status
     }

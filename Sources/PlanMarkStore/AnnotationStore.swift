@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import PlanMarkGeometry
 
 /// Drawings, their regions and numbered markers, with history. SQLite (`SQLiteStore`) is the embedded
@@ -19,24 +20,62 @@ public protocol AnnotationStore: AnyObject {
     /// Replaces the drawing's regions in one transaction; refused when stored markers would be left
     /// outside the new allowed area, unless `force`.
     func replaceRegions(of drawing: String, with regions: [Region], force: Bool, author: String?) throws(StoreError) -> RegionsReplacement
-    /// Validates and stores a new marker; returns it with its number.
-    func addMarker(to drawing: String, at position: PixelPoint, note: String?, author: String?) throws(StoreError) -> Marker
+    /// Renames a drawing (its markers, history and attachments stay with it).
+    func renameDrawing(_ name: String, to newName: String) throws(StoreError) -> Drawing
+    /// Removes a drawing with its regions, markers, history and attachments in one transaction; refused
+    /// while it has markers unless `force`.
+    func removeDrawing(_ name: String, force: Bool) throws(StoreError) -> DrawingRemoval
+    /// Validates and stores a new marker with the next number. A `uuid` stored already for this drawing
+    /// with the same position and fields returns that marker (`created == false`, nothing stored); with other
+    /// content, or on another drawing, it is `uuidConflict`.
+    func addMarker(to drawing: String, _ marker: NewMarker, author: String?) throws(StoreError) -> MarkerCreation
     /// Imports rows atomically: all valid rows or, when some are invalid and not `skipInvalid`, none.
     func importMarkers<Source: MarkerRowSource>(into drawing: String, from source: inout Source, skipInvalid: Bool, author: String?) throws(StoreError) -> ImportOutcome
     /// One marker.
     func marker(_ number: Int, in drawing: String) throws(StoreError) -> Marker
-    /// Calls `body` with each marker by number (optionally only those of `status`) until it returns false.
-    func forEachMarker(in drawing: String, status: MarkerStatus?, _ body: (Marker) -> Bool) throws(StoreError)
+    /// Calls `body` with each marker `filter` takes, by number, until it returns false.
+    func forEachMarker(in drawing: String, filter: MarkerFilter, _ body: (Marker) -> Bool) throws(StoreError)
+    /// Counts of the markers `filter` takes.
+    func summary(of drawing: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary
     /// Moves a marker (validated like a new one).
     func moveMarker(_ number: Int, in drawing: String, to position: PixelPoint, author: String?) throws(StoreError) -> Marker
-    /// Resolves or reopens a marker.
-    func setStatus(_ status: MarkerStatus, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
+    /// Changes a marker's status as the workflow allows (`transitionRefused` otherwise; the same status is refused too).
+    func setStatus(_ status: MarkerStatus, reason: String?, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
     /// Changes a marker's note.
     func setNote(_ note: String?, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
     /// Applies every field of `change` in one transaction, or none, with one history entry.
     func updateMarker(_ number: Int, in drawing: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker
+    /// Applies `change` to every marker of `numbers` in one transaction, or to none; one history entry a marker.
+    func updateMarkers(_ numbers: [Int], in drawing: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker]
+    /// Attaches a JPEG, PNG or PDF (decided by `bytes`; a `declaredType` that disagrees is refused). Bytes are
+    /// stored once per SHA-256.
+    func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in drawing: String,
+                author: String?) throws(StoreError) -> Attachment
+    /// A marker's attachments, oldest first.
+    func attachments(ofMarker number: Int, in drawing: String) throws(StoreError) -> [Attachment]
+    /// One attachment with its bytes.
+    func attachment(_ id: Int64, ofMarker number: Int, in drawing: String) throws(StoreError) -> (Attachment, [UInt8])
+    /// Removes an attachment (its bytes go when no other attachment has them).
+    func detach(_ id: Int64, fromMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Attachment
     /// Removes a marker; its number is never given again and its history is kept.
     func removeMarker(_ number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
     /// The drawing's history (of one marker when `number` is given), oldest first.
     func history(of drawing: String, number: Int?) throws(StoreError) -> [HistoryEntry]
+}
+
+extension AnnotationStore {
+    /// Validates and stores a new marker with only a position and a note; returns it with its number.
+    public func addMarker(to drawing: String, at position: PixelPoint, note: String?, author: String?) throws(StoreError) -> Marker {
+        try addMarker(to: drawing, NewMarker(position: position, note: note), author: author).marker
+    }
+
+    /// Changes a marker's status as the workflow allows, without a reason.
+    public func setStatus(_ status: MarkerStatus, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker {
+        try setStatus(status, reason: nil, ofMarker: number, in: drawing, author: author)
+    }
+
+    /// Calls `body` with each marker by number (optionally only those of `status`) until it returns false.
+    public func forEachMarker(in drawing: String, status: MarkerStatus?, _ body: (Marker) -> Bool) throws(StoreError) {
+        try forEachMarker(in: drawing, filter: MarkerFilter(statuses: status.map { [$0] } ?? []), body)
+    }
 }

@@ -4,13 +4,20 @@ public enum HistoryAction: String, Hashable, Sendable, CaseIterable, Codable {
     case created
     /// Given a new position.
     case moved
-    /// Marked as dealt with.
+    /// Closed (the name from before the workflow: a change to `closed`).
     case resolved
-    /// Opened again.
+    /// Opened again (a change to `open`; from `ready`, the history keeps the reason).
     case reopened
+    /// Moved through the workflow to in-progress, ready or void.
+    case status
+    /// A photo or document attached.
+    case attached
+    /// An attachment removed.
+    case detached
     /// Removed (its number is never given again).
     case removed
-    /// Another value changed (the note, or the rooms after new regions were imported).
+    /// Other values changed (note, category, priority, assignee, due date, or the rooms after new regions
+    /// were imported).
     case edited
 }
 

@@ -1,4 +1,5 @@
 import GRDB
+import PlanMarkFormats
 import PlanMarkGeometry
 
 /// A marker is a row of the `marker` table (primary key: drawing id and number).
@@ -6,8 +7,8 @@ extension Marker: FetchableRecord, PersistableRecord {
     /// The table name.
     public static let databaseTableName = "marker"
 
-    /// The columns in the order `init(row:)` and bulk inserts use.
-    static let columnList = "drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt"
+    /// The columns, in the order `SQLiteStore.forEachMarker` reads them.
+    static let columnList = "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt"
 
     /// Decodes a `marker` row.
     public init(row: Row) throws {
@@ -15,13 +16,28 @@ extension Marker: FetchableRecord, PersistableRecord {
         guard let status = MarkerStatus(rawValue: statusText) else {
             throw StoreError.io("marker has an unknown status \"\(statusText)\"")
         }
+        let priorityText: String = try row.decode(forColumn: "priority")
+        guard let priority = MarkerPriority(rawValue: priorityText) else {
+            throw StoreError.io("marker has an unknown priority \"\(priorityText)\"")
+        }
+        let uuidText: String = try row.decode(forColumn: "uuid")
+        guard let uuid = MarkerUUID(text: uuidText) else { throw StoreError.io("marker has a malformed uuid \"\(uuidText)\"") }
+        let dueText: String? = try row.decode(forColumn: "due")
+        let capturedText: String? = try row.decode(forColumn: "capturedAt")
         self.init(
             drawingID: try row.decode(forColumn: "drawingId"),
             number: try row.decode(forColumn: "number"),
+            uuid: uuid,
+            ref: try row.decode(forColumn: "ref"),
             position: PixelPoint(x: try row.decode(forColumn: "x"), y: try row.decode(forColumn: "y")),
             status: status,
             note: try row.decode(forColumn: "note"),
             author: try row.decode(forColumn: "author"),
+            category: try row.decode(forColumn: "category"),
+            priority: priority,
+            assignee: try row.decode(forColumn: "assignee"),
+            due: dueText.flatMap(DueDate.init(text:)),
+            capturedAt: capturedText.flatMap(CaptureTime.init(text:)),
             rooms: RoomList.rooms(fromJSON: try row.decode(forColumn: "rooms")),
             createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt")),
             updatedAt: Timestamp(milliseconds: try row.decode(forColumn: "updatedAt"))
@@ -40,5 +56,12 @@ extension Marker: FetchableRecord, PersistableRecord {
         container["rooms"] = RoomList.jsonText(rooms)
         container["createdAt"] = createdAt.milliseconds
         container["updatedAt"] = updatedAt.milliseconds
+        container["uuid"] = uuid.text
+        container["ref"] = ref
+        container["category"] = category
+        container["priority"] = priority.rawValue
+        container["assignee"] = assignee
+        container["due"] = due?.text
+        container["capturedAt"] = capturedAt?.text
     }
 }

@@ -1,12 +1,5 @@
+import PlanMarkFormats
 import PlanMarkGeometry
-
-/// Whether a marker still needs attention.
-public enum MarkerStatus: String, Hashable, Sendable, CaseIterable, Codable {
-    /// Needs attention.
-    case open
-    /// Dealt with.
-    case resolved
-}
 
 /// A numbered marker on a drawing.
 public struct Marker: Hashable, Sendable {
@@ -14,37 +7,125 @@ public struct Marker: Hashable, Sendable {
     public var drawingID: Int64
     /// 1, 2, 3 ... per drawing; never reused, even after removal.
     public var number: Int
+    /// The item's identifier, made by the client (offline capture) or by the store; unique in the store.
+    public var uuid: MarkerUUID
+    /// The id the markers file gave it (an import's `id` column); nil for markers placed one by one.
+    public var ref: String?
     /// Position in pixels of the full-resolution image (the server zoom).
     public var position: PixelPoint
-    /// Open or resolved.
+    /// Where it is in the workflow.
     public var status: MarkerStatus
     /// Free text.
     public var note: String?
     /// Who placed it.
     public var author: String?
+    /// Free text, at most `Marker.maxCategoryLength` characters.
+    public var category: String?
+    /// How urgent.
+    public var priority: MarkerPriority
+    /// Who it is assigned to (free text).
+    public var assignee: String?
+    /// When it is due.
+    public var due: DueDate?
+    /// When the client captured it (its own clock and offset); nil when not given.
+    public var capturedAt: CaptureTime?
     /// The ids of the rooms that cover it (two for a marker on a shared wall), in region order.
     public var rooms: [String]
-    /// When it was placed.
+    /// When it was stored.
     public var createdAt: Timestamp
     /// When it last changed.
     public var updatedAt: Timestamp
 
+    /// The longest category, in characters.
+    public static let maxCategoryLength = 100
+
     /// Creates a marker.
-    public init(drawingID: Int64, number: Int, position: PixelPoint, status: MarkerStatus = .open, note: String? = nil,
-                author: String? = nil, rooms: [String] = [], createdAt: Timestamp, updatedAt: Timestamp) {
+    public init(drawingID: Int64, number: Int, uuid: MarkerUUID, ref: String? = nil, position: PixelPoint,
+                status: MarkerStatus = .open, note: String? = nil, author: String? = nil, category: String? = nil,
+                priority: MarkerPriority = .normal, assignee: String? = nil, due: DueDate? = nil, capturedAt: CaptureTime? = nil,
+                rooms: [String] = [], createdAt: Timestamp, updatedAt: Timestamp) {
         self.drawingID = drawingID
         self.number = number
+        self.uuid = uuid
+        self.ref = ref
         self.position = position
         self.status = status
         self.note = note
         self.author = author
+        self.category = category
+        self.priority = priority
+        self.assignee = assignee
+        self.due = due
+        self.capturedAt = capturedAt
         self.rooms = rooms
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
 
+    /// Whether it is overdue on `today` (a UTC date): due before today and not closed or void.
+    public func isOverdue(today: DueDate) -> Bool {
+        guard let due else { return false }
+        return due < today && status.isActive
+    }
+
     /// The whole state, as the history records a created or removed marker.
     public var state: MarkerState {
-        MarkerState(x: position.x, y: position.y, status: status, note: note, rooms: rooms)
+        MarkerState(x: position.x, y: position.y, status: status, note: .some(note), rooms: rooms, uuid: uuid, ref: .some(ref),
+                    category: .some(category), priority: priority, assignee: .some(assignee), due: .some(due),
+                    capturedAt: .some(capturedAt))
+    }
+}
+
+/// A marker to create: where, and the fields the client gives (all but the position optional).
+public struct NewMarker: Hashable, Sendable {
+    /// Position in pixels.
+    public var position: PixelPoint
+    /// The client's identifier (offline capture); nil lets the store make one.
+    public var uuid: MarkerUUID?
+    /// The markers file's id.
+    public var ref: String?
+    /// The status it starts in (an import of an export keeps the exported status); open by default.
+    public var status: MarkerStatus
+    /// Free text.
+    public var note: String?
+    /// At most 100 characters.
+    public var category: String?
+    /// Normal by default.
+    public var priority: MarkerPriority
+    /// Who it is assigned to.
+    public var assignee: String?
+    /// When it is due.
+    public var due: DueDate?
+    /// When the client captured it.
+    public var capturedAt: CaptureTime?
+
+    /// Describes a marker to create.
+    public init(position: PixelPoint, uuid: MarkerUUID? = nil, ref: String? = nil, status: MarkerStatus = .open, note: String? = nil,
+                category: String? = nil, priority: MarkerPriority = .normal, assignee: String? = nil, due: DueDate? = nil,
+                capturedAt: CaptureTime? = nil) {
+        self.position = position
+        self.uuid = uuid
+        self.ref = ref
+        self.status = status
+        self.note = note
+        self.category = category
+        self.priority = priority
+        self.assignee = assignee
+        self.due = due
+        self.capturedAt = capturedAt
+    }
+}
+
+/// What `addMarker` did: stored a new marker, or found the same item (same uuid, same content) stored already.
+public struct MarkerCreation: Hashable, Sendable {
+    /// The stored marker.
+    public var marker: Marker
+    /// False when the uuid was stored already with the same content (nothing new was stored).
+    public var created: Bool
+
+    /// Creates a result.
+    public init(marker: Marker, created: Bool) {
+        self.marker = marker
+        self.created = created
     }
 }

@@ -1,22 +1,41 @@
+import PlanMarkFormats
 import PlanMarkGeometry
 
 /// The fields one request changes on a marker; nil fields stay as they are. Applied all at once or
-/// not at all (`AnnotationStore.updateMarker`).
+/// not at all (`AnnotationStore.updateMarker`, `updateMarkers`).
 public struct MarkerChange: Hashable, Sendable {
     /// A new position (validated like a new marker's; the rooms follow it).
     public var position: PixelPoint?
-    /// A new status.
+    /// A new status (the workflow decides whether the change is allowed).
     public var status: MarkerStatus?
+    /// Why the status changes; required to send ready work back to open, kept in the history.
+    public var reason: String?
     /// A new note: nil leaves it, `.some(nil)` clears it.
     public var note: String??
+    /// A new category: nil leaves it, `.some(nil)` clears it.
+    public var category: String??
+    /// A new priority.
+    public var priority: MarkerPriority?
+    /// A new assignee: nil leaves it, `.some(nil)` clears it.
+    public var assignee: String??
+    /// A new due date: nil leaves it, `.some(nil)` clears it.
+    public var due: DueDate??
 
     /// Describes a change.
-    public init(position: PixelPoint? = nil, status: MarkerStatus? = nil, note: String?? = nil) {
+    public init(position: PixelPoint? = nil, status: MarkerStatus? = nil, reason: String? = nil, note: String?? = nil,
+                category: String?? = nil, priority: MarkerPriority? = nil, assignee: String?? = nil, due: DueDate?? = nil) {
         self.position = position
         self.status = status
+        self.reason = reason
         self.note = note
+        self.category = category
+        self.priority = priority
+        self.assignee = assignee
+        self.due = due
     }
 
     /// True when the change names no field.
-    public var isEmpty: Bool { position == nil && status == nil && note == nil }
+    public var isEmpty: Bool {
+        position == nil && status == nil && note == nil && category == nil && priority == nil && assignee == nil && due == nil
+    }
 }

@@ -1,14 +1,14 @@
 import PlanMarkFormats
 
 /// The values of a marker before or after a change, as kept in its history. Only the fields the change
-/// touched are set (a move sets `x`, `y` and `rooms`; a resolve sets `status`). A note that was
+/// touched are set (a move sets `x`, `y` and `rooms`; a status change sets `status`). A text field that was
 /// absent is recorded as such (`note == .some(nil)`, `"note":null`), so old values are exact.
 public struct MarkerState: Hashable, Sendable {
     /// Pixel x.
     public var x: Double?
     /// Pixel y.
     public var y: Double?
-    /// Open or resolved.
+    /// The workflow status.
     public var status: MarkerStatus?
     /// The note: nil when the change did not touch it, `.some(nil)` when there was no note.
     public var note: String??
@@ -16,16 +16,63 @@ public struct MarkerState: Hashable, Sendable {
     public var rooms: [String]?
     /// For a marker removed because a single-marker drawing got a new one: that marker's number.
     public var replacedBy: Int?
+    /// The uuid (set in a created or removed marker's whole state).
+    public var uuid: MarkerUUID?
+    /// The markers file's id (whole state only).
+    public var ref: String??
+    /// The category.
+    public var category: String??
+    /// The priority.
+    public var priority: MarkerPriority?
+    /// The assignee.
+    public var assignee: String??
+    /// The due date.
+    public var due: DueDate??
+    /// The client's capture time (whole state only).
+    public var capturedAt: CaptureTime??
+    /// Why a status changed (required when work that was ready is rejected back to open).
+    public var reason: String?
+    /// The attachment an `attached` or `detached` entry is about.
+    public var attachment: Attachment?
 
     /// Creates a state; unset fields were not part of the change.
     public init(x: Double? = nil, y: Double? = nil, status: MarkerStatus? = nil, note: String?? = nil,
-                rooms: [String]? = nil, replacedBy: Int? = nil) {
+                rooms: [String]? = nil, replacedBy: Int? = nil, uuid: MarkerUUID? = nil, ref: String?? = nil,
+                category: String?? = nil, priority: MarkerPriority? = nil, assignee: String?? = nil, due: DueDate?? = nil,
+                capturedAt: CaptureTime?? = nil, reason: String? = nil, attachment: Attachment? = nil) {
         self.x = x
         self.y = y
         self.status = status
         self.note = note
         self.rooms = rooms
         self.replacedBy = replacedBy
+        self.uuid = uuid
+        self.ref = ref
+        self.category = category
+        self.priority = priority
+        self.assignee = assignee
+        self.due = due
+        self.capturedAt = capturedAt
+        self.reason = reason
+        self.attachment = attachment
+    }
+
+    /// `self` with every field `later` sets taken from `later`.
+    public func overlaid(with later: MarkerState) -> MarkerState {
+        var state = self
+        if let x = later.x { state.x = x }
+        if let y = later.y { state.y = y }
+        if let status = later.status { state.status = status }
+        if let note = later.note { state.note = note }
+        if let rooms = later.rooms { state.rooms = rooms }
+        if let uuid = later.uuid { state.uuid = uuid }
+        if let ref = later.ref { state.ref = ref }
+        if let category = later.category { state.category = category }
+        if let priority = later.priority { state.priority = priority }
+        if let assignee = later.assignee { state.assignee = assignee }
+        if let due = later.due { state.due = due }
+        if let capturedAt = later.capturedAt { state.capturedAt = capturedAt }
+        return state
     }
 
     /// The state as a JSON object, set fields only, in a fixed order.
@@ -36,28 +83,60 @@ public struct MarkerState: Hashable, Sendable {
             if out.count > 1 { out += "," }
             out += "\"\(name)\":"
         }
+        func text(_ name: String, _ value: String??) {
+            guard let value else { return }
+            key(name)
+            out += value.map(JSONString.quoted) ?? "null"
+        }
         if let x { key("x"); out += JSONNumber.text(x) }
         if let y { key("y"); out += JSONNumber.text(y) }
         if let status { key("status"); out += "\"\(status.rawValue)\"" }
-        if let note { key("note"); out += note.map(JSONString.quoted) ?? "null" }
+        text("note", note)
         if let rooms { key("rooms"); out += RoomList.jsonText(rooms) }
         if let replacedBy { key("replacedBy"); out += String(replacedBy) }
+        if let uuid { key("uuid"); out += "\"\(uuid.text)\"" }
+        text("ref", ref)
+        text("category", category)
+        if let priority { key("priority"); out += "\"\(priority.rawValue)\"" }
+        text("assignee", assignee)
+        if let due { key("due"); out += due.map { "\"\($0.text)\"" } ?? "null" }
+        text("capturedAt", capturedAt.map { $0?.text })
+        if let reason { key("reason"); out += JSONString.quoted(reason) }
+        if let attachment { key("attachment"); out += attachment.historyJSON }
         return out + "}"
     }
 
-    /// Parses `jsonText` output back; nil for text that is not such an object.
+    /// Parses `jsonText` output back (and the history of stores written before punch items, whose
+    /// `resolved` is `closed`); nil for text that is not such an object.
     public init?(jsonText: String) {
         guard case .object(let members)? = try? JSONParser.parse(Array(jsonText.utf8)) else { return nil }
         self.init()
+        func text(_ value: JSONValue) -> String?? {
+            switch value {
+            case .string(let s): return .some(s)
+            case .null: return .some(nil)
+            default: return nil
+            }
+        }
         for (name, value) in members {
             switch (name, value) {
             case ("x", .number(let n)): x = n
             case ("y", .number(let n)): y = n
-            case ("status", .string(let s)): status = MarkerStatus(rawValue: s)
-            case ("note", .string(let s)): note = .some(s)
-            case ("note", .null): note = .some(nil)
+            case ("status", .string(let s)): status = MarkerStatus(text: s)
+            case ("note", _): note = text(value)
             case ("rooms", .array(let items)): rooms = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
             case ("replacedBy", .number(let n)): replacedBy = Int(exactly: n)
+            case ("uuid", .string(let s)): uuid = MarkerUUID(text: s)
+            case ("ref", _): ref = text(value)
+            case ("category", _): category = text(value)
+            case ("priority", .string(let s)): priority = MarkerPriority(rawValue: s)
+            case ("assignee", _): assignee = text(value)
+            case ("due", .string(let s)): due = .some(DueDate(text: s))
+            case ("due", .null): due = .some(nil)
+            case ("capturedAt", .string(let s)): capturedAt = .some(CaptureTime(text: s))
+            case ("capturedAt", .null): capturedAt = .some(nil)
+            case ("reason", .string(let s)): reason = s
+            case ("attachment", _): attachment = Attachment(historyJSON: value)
             default: return nil
             }
         }

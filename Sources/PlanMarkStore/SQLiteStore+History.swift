@@ -40,13 +40,8 @@ extension SQLiteStore {
                 state = entry.old
                 continue
             }
-            guard var restored = state, let old = entry.old else { continue }
-            if let x = old.x { restored.x = x }
-            if let y = old.y { restored.y = y }
-            if let status = old.status { restored.status = status }
-            if let note = old.note { restored.note = note }
-            if let rooms = old.rooms { restored.rooms = rooms }
-            state = restored
+            guard let restored = state, let old = entry.old else { continue }
+            state = restored.overlaid(with: old)
         }
         return state
     }

@@ -18,6 +18,11 @@ extension SQLiteStore {
     /// the transaction (as the first version did) added the validation's wall time to it, and the rows are
     /// already in memory, so holding the write lock while validating costs no more than the inserts do.
     ///
+    /// Offline capture: a row whose `uuid` is stored already for this drawing (or appeared earlier in the file)
+    /// is skipped and counted (`alreadyStored`), so importing one file twice stores nothing the second time; a
+    /// uuid stored on another drawing is `uuidConflict` and nothing is stored. Rows carry every field of a
+    /// PlanMark export (status, category, priority, assignee, due, capturedAt; the `id` is kept as `ref`).
+    ///
     /// A crash or `kill -9` before the commit leaves the store as it was (SQLite's WAL rolls back).
     /// In single-marker mode only the last valid row is stored (it replaces the existing marker).
     /// - Complexity: O(n * k) validation for n rows and k nearby regions, O(n log n) inserts.
@@ -33,10 +38,10 @@ extension SQLiteStore {
         } catch {
             throw .input(error)
         }
+        var hasUUIDs = false
         for row in rows {
-            let at = row.line > 0 ? "line \(row.line): " : "marker \(row.id): "
-            try TextField.check(row.note, field: at + "note")
-            try TextField.check(row.author, field: at + "author")
+            try Self.checkImported(row)
+            if row.uuid != nil { hasUUIDs = true }
         }
         return try writeOrRollBack { db in
             var drawing = try Self.fetchDrawing(db, named: name)
@@ -51,16 +56,19 @@ extension SQLiteStore {
             defer { pipeline.finish() }
             let now = Timestamp.now()
             let first = drawing.nextNumber
-            var inserter = MarkerInserter(db, drawingID: drawing.id!, time: now)
+            var inserter = MarkerInserter(db, drawingID: drawing.id!, time: now, uuids: uuids)
             var rejected: [RejectedRow] = []
             var stored = 0
             var lastAccepted: (chunk: ValidatedChunk, index: Int)?
+            var known = KnownUUIDs(db, drawing: drawing, enabled: hasUUIDs)
             for c in 0..<pipeline.chunkCount {
-                let chunk = pipeline.chunk(c)
+                var chunk = pipeline.chunk(c)
                 for (index, reason) in chunk.rejected {
                     let row = rows[index]
+                    if try known.isStored(row) { continue }
                     rejected.append(RejectedRow(id: row.id, line: row.line, position: row.position, reason: reason))
                 }
+                if hasUUIDs { chunk.accepted = try chunk.accepted.filter { try !known.isStored(rows[$0]) } }
                 if (!rejected.isEmpty && !skipInvalid) || chunk.accepted.isEmpty { continue }
                 if drawing.singleMarker {
                     lastAccepted = (chunk, chunk.accepted.last!)
@@ -70,7 +78,8 @@ extension SQLiteStore {
                 stored += chunk.accepted.count
             }
             if !rejected.isEmpty && !skipInvalid {
-                return (ImportOutcome(total: rows.count, stored: 0, numbers: 0..<0, rejected: rejected), commit: false)
+                return (ImportOutcome(total: rows.count, stored: 0, numbers: 0..<0, rejected: rejected, alreadyStored: known.count),
+                        commit: false)
             }
             if let (chunk, index) = lastAccepted {
                 try Self.replaceAll(db, drawingID: drawing.id!, by: first, at: now, author: author)
@@ -86,8 +95,8 @@ extension SQLiteStore {
                 drawing.nextNumber += stored
                 try drawing.update(db, columns: ["nextNumber"])
             }
-            return (ImportOutcome(total: rows.count, stored: stored, numbers: first..<drawing.nextNumber, rejected: rejected),
-                    commit: true)
+            return (ImportOutcome(total: rows.count, stored: stored, numbers: first..<drawing.nextNumber, rejected: rejected,
+                                  alreadyStored: known.count), commit: true)
         }
     }
 }
@@ -97,7 +106,8 @@ extension SQLiteStore {
 /// Why: binding through GRDB's argument arrays, and one `sqlite3_step` per row, cost more than SQLite's
 /// own work on a million rows. Here the number is `?2 + k` in the SQL (bound once per statement), the
 /// drawing and time are bound once, and when a batch's rows share their note and author (the usual case)
-/// those are bound once too, so each row costs three binds (x, y, rooms).
+/// those are bound once too. A row of a plain position file costs five binds (x, y, rooms, uuid, ref); a
+/// row with punch-item fields (an export being imported) binds every column.
 struct MarkerInserter {
     /// Rows per multi-row `INSERT`.
     static let rowsPerStatement = 64
@@ -105,13 +115,17 @@ struct MarkerInserter {
     private let db: Database
     private let drawingID: Int64
     private let time: Timestamp
-    /// Prepared statements by (rows, shared note and author).
+    private let uuids: UUIDSource
+    /// Prepared statements by (rows, shared note and author, punch-item fields).
     private var statements: [Int: Statement] = [:]
+    /// The text of the uuids made for one statement's rows, 36 bytes each.
+    private var uuidText = [UInt8](repeating: 0, count: 36 * MarkerInserter.rowsPerStatement)
 
-    init(_ db: Database, drawingID: Int64, time: Timestamp) {
+    init(_ db: Database, drawingID: Int64, time: Timestamp, uuids: UUIDSource) {
         self.db = db
         self.drawingID = drawingID
         self.time = time
+        self.uuids = uuids
     }
 
     /// Inserts the accepted rows of `chunk`, numbered from `firstNumber`.
@@ -130,7 +144,8 @@ struct MarkerInserter {
         let first = rows[indices.first!]
         let sharedNote = first.note, sharedAuthor = first.author ?? author
         let shared = indices.allSatisfy { rows[$0].note == sharedNote && (rows[$0].author ?? author) == sharedAuthor }
-        let statement = try self.statement(count: indices.count, shared: shared)
+        let rich = !indices.allSatisfy { rows[$0].hasOnlyPosition }
+        let statement = try self.statement(count: indices.count, shared: shared, rich: rich)
         let handle = statement.sqliteStatement
         let connection = db.sqliteConnection
         func check(_ code: Int32, _ expected: Int32 = SQLITE_OK) throws {
@@ -154,46 +169,114 @@ struct MarkerInserter {
             try bind(5, sharedAuthor)
             parameter = 6
         }
-        // The rooms are bound without a copy (SQLITE_STATIC): the chunk's bytes outlive the step below.
-        try chunk.rooms.withUnsafeBufferPointer { rooms in
-            let base = UnsafeRawPointer(rooms.baseAddress!).assumingMemoryBound(to: CChar.self)
-            for index in indices {
-                let position = rows[index].position!
-                let text = chunk.roomsRange(ofRow: index)
-                try check(sqlite3_bind_double(handle, parameter, position.x))
-                try check(sqlite3_bind_double(handle, parameter + 1, position.y))
-                try check(sqlite3_bind_text(handle, parameter + 2, base + text.lowerBound, Int32(text.count), nil))
-                parameter += 3
-                if !shared {
-                    try bind(parameter, rows[index].note)
-                    try bind(parameter + 1, rows[index].author ?? author)
-                    parameter += 2
+        // The rooms and the made uuids are bound without a copy (SQLITE_STATIC): their bytes outlive the step below.
+        try uuidText.withUnsafeMutableBufferPointer { uuidText in
+            let uuidBase = UnsafeRawPointer(uuidText.baseAddress!).assumingMemoryBound(to: CChar.self)
+            try chunk.rooms.withUnsafeBufferPointer { rooms in
+                let base = UnsafeRawPointer(rooms.baseAddress!).assumingMemoryBound(to: CChar.self)
+                for (k, index) in indices.enumerated() {
+                    let row = rows[index]
+                    let position = row.position!
+                    let text = chunk.roomsRange(ofRow: index)
+                    try check(sqlite3_bind_double(handle, parameter, position.x))
+                    try check(sqlite3_bind_double(handle, parameter + 1, position.y))
+                    try check(sqlite3_bind_text(handle, parameter + 2, base + text.lowerBound, Int32(text.count), nil))
+                    if let uuid = row.uuid {
+                        try bind(parameter + 3, uuid.text)
+                    } else {
+                        uuids.write(milliseconds: time.milliseconds, into: UnsafeMutableBufferPointer(rebasing: uuidText[(36 * k)..<(36 * k + 36)]))
+                        try check(sqlite3_bind_text(handle, parameter + 3, uuidBase + 36 * k, 36, nil))
+                    }
+                    try bind(parameter + 4, row.ref)
+                    parameter += 5
+                    if !shared {
+                        try bind(parameter, row.note)
+                        try bind(parameter + 1, row.author ?? author)
+                        parameter += 2
+                    }
+                    if rich {
+                        try bind(parameter, row.status.flatMap(MarkerStatus.init(text:))?.rawValue ?? MarkerStatus.open.rawValue)
+                        try bind(parameter + 1, row.category)
+                        try bind(parameter + 2, row.priority ?? MarkerPriority.normal.rawValue)
+                        try bind(parameter + 3, row.assignee)
+                        try bind(parameter + 4, row.due?.text)
+                        try bind(parameter + 5, row.capturedAt?.text)
+                        parameter += 6
+                    }
                 }
+                try check(sqlite3_step(handle), SQLITE_DONE)
             }
-            try check(sqlite3_step(handle), SQLITE_DONE)
         }
         try check(sqlite3_reset(handle))
-        // Nothing may point into the chunk's bytes once this returns.
+        // Nothing may point into the chunk's or the uuids' bytes once this returns.
         try check(sqlite3_clear_bindings(handle))
     }
 
     /// The statement for `count` rows: `?1` drawing, `?2` first number, `?3` time, then either shared
-    /// note and author (`?4`, `?5`) and x, y, rooms a row, or x, y, rooms, note, author a row.
-    private mutating func statement(count: Int, shared: Bool) throws -> Statement {
-        let key = count * 2 + (shared ? 1 : 0)
+    /// note and author (`?4`, `?5`) or a note and author a row; a row binds x, y, rooms, uuid, ref, then
+    /// (not shared) note, author, then (rich) status, category, priority, assignee, due, capturedAt.
+    private mutating func statement(count: Int, shared: Bool, rich: Bool) throws -> Statement {
+        let key = count * 4 + (shared ? 1 : 0) + (rich ? 2 : 0)
         if let statement = statements[key] { return statement }
-        var sql = "INSERT INTO marker (drawingId, number, x, y, rooms, note, author, status, createdAt, updatedAt) VALUES "
+        var sql = """
+            INSERT INTO marker (drawingId, number, x, y, rooms, uuid, ref, note, author, status, category, priority, assignee,
+                                due, capturedAt, createdAt, updatedAt) VALUES
+            """
         var parameter = shared ? 6 : 4
+        func next() -> String {
+            defer { parameter += 1 }
+            return "?\(parameter)"
+        }
         for k in 0..<count {
             if k > 0 { sql += "," }
-            let (x, y, r) = (parameter, parameter + 1, parameter + 2)
-            let (note, who) = shared ? (4, 5) : (parameter + 3, parameter + 4)
-            parameter += shared ? 3 : 5
-            sql += "(?1,?2+\(k),?\(x),?\(y),?\(r),?\(note),?\(who),'open',?3,?3)"
+            let (x, y, r, u, ref) = (next(), next(), next(), next(), next())
+            let (note, who) = shared ? ("?4", "?5") : (next(), next())
+            var fields = "'open',NULL,'normal',NULL,NULL,NULL"
+            if rich { fields = (0..<6).map { _ in next() }.joined(separator: ",") }
+            sql += "(?1,?2+\(k),\(x),\(y),\(r),\(u),\(ref),\(note),\(who),\(fields),?3,?3)"
         }
         let statement = try db.makeStatement(sql: sql)
         statements[key] = statement
         return statement
+    }
+}
+
+/// The uuids an import has met: those stored for the drawing (looked up in the uuid index) and those of the
+/// file's earlier rows.
+struct KnownUUIDs {
+    private let db: Database
+    private let drawing: Drawing
+    private let enabled: Bool
+    private var seen: Set<MarkerUUID> = []
+    private var lookup: Statement?
+    /// Rows found stored already.
+    private(set) var count = 0
+
+    init(_ db: Database, drawing: Drawing, enabled: Bool) {
+        self.db = db
+        self.drawing = drawing
+        self.enabled = enabled
+    }
+
+    /// Whether `row`'s uuid is stored for the drawing or came earlier in the file (counted); a uuid stored on
+    /// another drawing is `uuidConflict`. Rows without uuid are never stored already.
+    /// - Complexity: O(log n).
+    mutating func isStored(_ row: MarkerRow) throws -> Bool {
+        guard enabled, let uuid = row.uuid else { return false }
+        if seen.contains(uuid) {
+            count += 1
+            return true
+        }
+        seen.insert(uuid)
+        if lookup == nil { lookup = try db.makeStatement(sql: "SELECT drawingId, number FROM marker WHERE uuid = ?") }
+        guard let found = try Row.fetchOne(lookup!, arguments: [uuid.text]) else { return false }
+        let drawingID: Int64 = found["drawingId"]
+        guard drawingID == drawing.id! else {
+            let owner = try String.fetchOne(db, sql: "SELECT name FROM drawing WHERE id = ?", arguments: [drawingID]) ?? "?"
+            throw StoreError.uuidConflict(uuid: uuid, drawing: owner, number: found["number"])
+        }
+        count += 1
+        return true
     }
 }
 
@@ -305,5 +388,28 @@ final class ImportValidation: @unchecked Sendable {
         finish()
         chunks.deinitialize()
         chunks.deallocate()
+    }
+}
+
+extension SQLiteStore {
+    /// Refuses an imported row's text that cannot be stored exactly, an unknown status or priority, and a
+    /// category over 100 characters; the field is named with the row's line (or id).
+    static func checkImported(_ row: MarkerRow) throws(StoreError) {
+        let at = row.line > 0 ? "line \(row.line): " : "marker \(row.id): "
+        try TextField.check(row.note, field: at + "note")
+        try TextField.check(row.author, field: at + "author")
+        if row.hasOnlyPosition && row.ref == nil { return }
+        try TextField.check(row.ref, field: at + "id")
+        try TextField.check(row.assignee, field: at + "assignee")
+        try TextField.check(row.category, field: at + "category")
+        if let status = row.status, MarkerStatus(text: status) == nil {
+            throw .invalidText(field: at + "status", problem: "\"\(status)\" is not one of \(MarkerStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let priority = row.priority, MarkerPriority(rawValue: priority) == nil {
+            throw .invalidText(field: at + "priority", problem: "\"\(priority)\" is not one of \(MarkerPriority.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let category = row.category, category.count > Marker.maxCategoryLength {
+            throw .invalidText(field: at + "category", problem: "is \(category.count) characters long; at most \(Marker.maxCategoryLength)")
+        }
     }
 }

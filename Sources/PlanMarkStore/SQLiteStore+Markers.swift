@@ -1,22 +1,39 @@
 import GRDB
 import GRDBSQLite
+import PlanMarkFormats
 import PlanMarkGeometry
 
 extension SQLiteStore {
-    /// Validates `position` against the drawing and stores a new marker with the next number. In
+    /// Validates `new.position` against the drawing and stores a new marker with the next number. In
     /// single-marker mode the existing markers are removed first (their history says which replaced them).
-    /// - Complexity: O(log n) for the insert, plus O(region vertices) when the regions changed since the last write.
-    public func addMarker(to name: String, at position: PixelPoint, note: String?, author: String?) throws(StoreError) -> Marker {
-        try TextField.check(note, field: "note")
+    ///
+    /// Offline capture: a `uuid` stored already for this drawing, with the same position and fields as when
+    /// that marker was created, returns the stored marker and stores nothing; with other content (or on
+    /// another drawing) it is `uuidConflict`. The uuid index makes the check one lookup, and it runs in the
+    /// write transaction, so clients sending the same item at once store it once.
+    /// - Complexity: O(log n) for the lookup and the insert, plus O(region vertices) when the regions
+    ///   changed since the last write.
+    public func addMarker(to name: String, _ new: NewMarker, author: String?) throws(StoreError) -> MarkerCreation {
+        try Self.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
         return try write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
+            if let uuid = new.uuid, let stored = try Self.fetchMarker(db, uuid: uuid) {
+                guard stored.drawingID == drawing.id!, Self.sameContent(new, try Self.creationState(db, of: stored)) else {
+                    let owner = stored.drawingID == drawing.id! ? name : (try Drawing.fetchOne(db, key: stored.drawingID)?.name ?? "?")
+                    throw StoreError.uuidConflict(uuid: uuid, drawing: owner, number: stored.number)
+                }
+                return MarkerCreation(marker: stored, created: false)
+            }
             let validator = try currentValidator(db, for: drawing)
-            let verdict = validator.validate(position)
-            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
+            let verdict = validator.validate(new.position)
+            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: new.position) }
             let now = Timestamp.now()
-            let marker = Marker(drawingID: drawing.id!, number: drawing.nextNumber, position: position, note: note,
-                                author: author, rooms: Self.rooms(verdict.hits, validator: validator),
+            let marker = Marker(drawingID: drawing.id!, number: drawing.nextNumber,
+                                uuid: new.uuid ?? uuids.next(milliseconds: now.milliseconds), ref: new.ref,
+                                position: new.position, status: new.status, note: new.note, author: author,
+                                category: new.category, priority: new.priority, assignee: new.assignee, due: new.due,
+                                capturedAt: new.capturedAt, rooms: Self.rooms(verdict.hits, validator: validator),
                                 createdAt: now, updatedAt: now)
             if drawing.singleMarker {
                 try Self.replaceAll(db, drawingID: drawing.id!, by: marker.number, at: now, author: author)
@@ -25,7 +42,7 @@ extension SQLiteStore {
             try drawing.update(db, columns: ["nextNumber"])
             try marker.insert(db)
             try Self.record(db, marker, .created, at: now, author: author, old: nil, new: marker.state)
-            return marker
+            return MarkerCreation(marker: marker, created: true)
         }
     }
 
@@ -37,43 +54,69 @@ extension SQLiteStore {
         }
     }
 
-    /// Calls `body` with each marker by number until it returns false. Reads one snapshot.
+    /// Calls `body` with each marker `filter` takes, by number, until it returns false. Reads one snapshot.
     ///
-    /// Columns are read by position through SQLite's C API: looking them up by name per row (as
-    /// `Marker(row:)` does) costs more than the query itself on a million markers.
-    /// - Complexity: O(n) for n markers, streamed (not all in memory).
-    public func forEachMarker(in name: String, status: MarkerStatus?, _ body: (Marker) -> Bool) throws(StoreError) {
+    /// Statuses and priorities are filtered by SQLite; the other conditions (case-insensitive text, rooms,
+    /// overdue) by `MarkerFilter.matches`. Columns are read by position through SQLite's C API: looking them
+    /// up by name per row (as `Marker(row:)` does) costs more than the query itself on a million markers.
+    /// - Complexity: O(n) for the drawing's n markers, streamed (not all in memory).
+    public func forEachMarker(in name: String, filter: MarkerFilter, _ body: (Marker) -> Bool) throws(StoreError) {
         try read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
-            var sql = "SELECT number, x, y, status, note, author, rooms, createdAt, updatedAt FROM marker WHERE drawingId = ?"
-            if status != nil { sql += " AND status = ?" }
+            var sql = "SELECT \(Marker.columnList) FROM marker WHERE drawingId = ?"
+            var arguments: [any DatabaseValueConvertible] = [drawing.id!]
+            if !filter.statuses.isEmpty {
+                sql += " AND status IN (" + filter.statuses.map { _ in "?" }.joined(separator: ",") + ")"
+                arguments += filter.statuses.map(\.rawValue)
+            }
+            if !filter.priorities.isEmpty {
+                sql += " AND priority IN (" + filter.priorities.map { _ in "?" }.joined(separator: ",") + ")"
+                arguments += filter.priorities.map(\.rawValue)
+            }
             let statement = try db.makeStatement(sql: sql + " ORDER BY number")
-            try statement.setArguments(status.map { [drawing.id!, $0.rawValue] } ?? [drawing.id!])
+            try statement.setArguments(StatementArguments(arguments))
             let handle = statement.sqliteStatement
             defer { sqlite3_reset(handle) }
             func text(_ column: Int32) -> String? {
                 guard let bytes = sqlite3_column_text(handle, column) else { return nil }
                 return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
             }
+            let rest = MarkerFilter(category: filter.category, assignee: filter.assignee, room: filter.room, overdue: filter.overdue,
+                                    search: filter.search, today: filter.today)
             while true {
                 let code = sqlite3_step(handle)
                 if code == SQLITE_DONE { break }
                 guard code == SQLITE_ROW else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                 }
-                let statusText = text(3) ?? ""
-                guard let markerStatus = MarkerStatus(rawValue: statusText) else {
-                    throw StoreError.io("marker has an unknown status \"\(statusText)\"")
+                let statusText = text(3) ?? "", priorityText = text(12) ?? "", uuidText = text(9) ?? ""
+                guard let status = MarkerStatus(rawValue: statusText), let priority = MarkerPriority(rawValue: priorityText),
+                      let uuid = MarkerUUID(text: uuidText) else {
+                    throw StoreError.io("marker \(sqlite3_column_int64(handle, 0)) has an unknown status, priority or uuid")
                 }
-                let marker = Marker(drawingID: drawing.id!, number: Int(sqlite3_column_int64(handle, 0)),
+                let marker = Marker(drawingID: drawing.id!, number: Int(sqlite3_column_int64(handle, 0)), uuid: uuid, ref: text(10),
                                     position: PixelPoint(x: sqlite3_column_double(handle, 1), y: sqlite3_column_double(handle, 2)),
-                                    status: markerStatus, note: text(4), author: text(5),
+                                    status: status, note: text(4), author: text(5), category: text(11), priority: priority,
+                                    assignee: text(13), due: text(14).flatMap(DueDate.init(text:)),
+                                    capturedAt: text(15).flatMap(CaptureTime.init(text:)),
                                     rooms: RoomList.rooms(fromJSON: text(6) ?? "[]"),
                                     createdAt: Timestamp(milliseconds: sqlite3_column_int64(handle, 7)),
                                     updatedAt: Timestamp(milliseconds: sqlite3_column_int64(handle, 8)))
+                if !rest.isEmpty && !rest.matches(marker) { continue }
                 if !body(marker) { break }
             }
         }
+    }
+
+    /// Counts of the markers `filter` takes: by status, priority, room and assignee, and overdue.
+    /// - Complexity: O(n) for the drawing's n markers.
+    public func summary(of name: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary {
+        var summary = MarkerSummary()
+        try forEachMarker(in: name, filter: filter) { marker in
+            summary.add(marker, today: filter.today)
+            return true
+        }
+        return summary
     }
 
     /// Moves a marker; the new position is validated like a new marker's and its rooms recomputed.
@@ -81,9 +124,10 @@ extension SQLiteStore {
         try updateMarker(number, in: name, MarkerChange(position: position), author: author)
     }
 
-    /// Resolves or reopens a marker; refused when it already has that status.
-    public func setStatus(_ status: MarkerStatus, ofMarker number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
-        try updateMarker(number, in: name, MarkerChange(status: status), author: author, refuseSameStatus: true)
+    /// Changes a marker's status as the workflow allows; the same status is refused (`already closed`).
+    public func setStatus(_ status: MarkerStatus, reason: String?, ofMarker number: Int, in name: String,
+                          author: String?) throws(StoreError) -> Marker {
+        try updateMarkers([number], in: name, MarkerChange(status: status, reason: reason), author: author, refuseSameStatus: true)[0]
     }
 
     /// Changes a marker's note (nil clears it).
@@ -91,68 +135,113 @@ extension SQLiteStore {
         try updateMarker(number, in: name, MarkerChange(note: .some(note)), author: author)
     }
 
-    /// Applies every field of `change` in one transaction, or none: a refused position (or any failure)
-    /// leaves the marker and its history as they were. One history entry records all the fields that
-    /// changed, with their exact old values; a change that changes nothing writes nothing.
+    /// Applies every field of `change` in one transaction, or none: a refused position or status (or any
+    /// failure) leaves the marker and its history as they were. One history entry records all the fields
+    /// that changed, with their exact old values; a change that changes nothing writes nothing. Setting
+    /// the status a marker has already is no change.
     /// - Complexity: O(log n), plus O(region vertices) when the regions changed since the last write.
     public func updateMarker(_ number: Int, in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker {
-        try updateMarker(number, in: name, change, author: author, refuseSameStatus: false)
+        try updateMarkers([number], in: name, change, author: author, refuseSameStatus: false)[0]
     }
 
-    func updateMarker(_ number: Int, in name: String, _ change: MarkerChange, author: String?, refuseSameStatus: Bool) throws(StoreError) -> Marker {
+    /// Applies `change` to every marker of `numbers` (in that order) in one transaction, or to none.
+    /// - Complexity: O(k log n) for k numbers, plus O(region vertices) when the regions changed since the last write.
+    public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker] {
+        try updateMarkers(numbers, in: name, change, author: author, refuseSameStatus: false)
+    }
+
+    func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?,
+                       refuseSameStatus: Bool) throws(StoreError) -> [Marker] {
         try TextField.check(author, field: "author")
-        if case .some(let note) = change.note { try TextField.check(note, field: "note") }
+        try TextField.check(change.reason, field: "reason")
+        try Self.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
         return try write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
-            var marker = try Self.fetchMarker(db, drawing, number)
-            var old = MarkerState(), new = MarkerState()
-            if let position = change.position, position != marker.position {
-                let validator = try currentValidator(db, for: drawing)
-                let verdict = validator.validate(position)
-                if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
-                let rooms = Self.rooms(verdict.hits, validator: validator)
-                old.x = marker.position.x; old.y = marker.position.y; old.rooms = marker.rooms
-                new.x = position.x; new.y = position.y; new.rooms = rooms
-                marker.position = position
-                marker.rooms = rooms
+            var updated: [Marker] = []
+            updated.reserveCapacity(numbers.count)
+            for number in numbers {
+                var marker = try Self.fetchMarker(db, drawing, number)
+                try Self.apply(change, to: &marker, db: db, drawing: drawing, author: author, refuseSameStatus: refuseSameStatus,
+                               validator: { db throws in try self.currentValidator(db, for: drawing) })
+                updated.append(marker)
             }
-            if let status = change.status {
-                if status == marker.status && refuseSameStatus {
-                    throw StoreError.refused("drawing \"\(name)\": marker \(number) is already \(status.rawValue)")
-                }
-                if status != marker.status {
-                    old.status = marker.status
-                    new.status = status
-                    marker.status = status
-                }
-            }
-            if case .some(let note) = change.note, note != marker.note {
-                old.note = .some(marker.note)
-                new.note = .some(note)
-                marker.note = note
-            }
-            guard old != MarkerState() else { return marker }
-            marker.updatedAt = .now()
-            try marker.update(db)
-            let action: HistoryAction
-            if let status = new.status {
-                action = status == .resolved ? .resolved : .reopened
-            } else if new.x != nil {
-                action = .moved
-            } else {
-                action = .edited
-            }
-            try Self.record(db, marker, action, at: marker.updatedAt, author: author, old: old, new: new)
-            return marker
+            return updated
         }
     }
 
-    /// Removes a marker; the history keeps its last values and the number is never given again.
+    /// Applies `change` to `marker` and records it (see `updateMarker`).
+    static func apply(_ change: MarkerChange, to marker: inout Marker, db: Database, drawing: Drawing, author: String?,
+                      refuseSameStatus: Bool, validator: (Database) throws -> MarkerValidator) throws {
+        var old = MarkerState(), new = MarkerState()
+        if let position = change.position, position != marker.position {
+            let validator = try validator(db)
+            let verdict = validator.validate(position)
+            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
+            let rooms = Self.rooms(verdict.hits, validator: validator)
+            old.x = marker.position.x; old.y = marker.position.y; old.rooms = marker.rooms
+            new.x = position.x; new.y = position.y; new.rooms = rooms
+            marker.position = position
+            marker.rooms = rooms
+        }
+        if let status = change.status {
+            if status == marker.status {
+                if refuseSameStatus {
+                    throw StoreError.refused("drawing \"\(drawing.name)\": marker \(marker.number) is already \(status.rawValue)")
+                }
+            } else {
+                guard marker.status.allows(status) else {
+                    throw StoreError.transitionRefused(drawing: drawing.name, number: marker.number, from: marker.status, to: status)
+                }
+                let reason = change.reason.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+                if marker.status.needsReason(toChangeTo: status) && reason == nil {
+                    throw StoreError.refused("drawing \"\(drawing.name)\": marker \(marker.number) is ready; sending it back to open needs a reason")
+                }
+                old.status = marker.status
+                new.status = status
+                new.reason = reason
+                marker.status = status
+            }
+        }
+        if case .some(let note) = change.note, note != marker.note {
+            old.note = .some(marker.note); new.note = .some(note); marker.note = note
+        }
+        if case .some(let category) = change.category, category != marker.category {
+            old.category = .some(marker.category); new.category = .some(category); marker.category = category
+        }
+        if let priority = change.priority, priority != marker.priority {
+            old.priority = marker.priority; new.priority = priority; marker.priority = priority
+        }
+        if case .some(let assignee) = change.assignee, assignee != marker.assignee {
+            old.assignee = .some(marker.assignee); new.assignee = .some(assignee); marker.assignee = assignee
+        }
+        if case .some(let due) = change.due, due != marker.due {
+            old.due = .some(marker.due); new.due = .some(due); marker.due = due
+        }
+        guard old != MarkerState() else { return }
+        marker.updatedAt = .now()
+        try marker.update(db)
+        let action: HistoryAction
+        if let status = new.status {
+            switch status {
+            case .closed: action = .resolved
+            case .open: action = .reopened
+            default: action = .status
+            }
+        } else if new.x != nil {
+            action = .moved
+        } else {
+            action = .edited
+        }
+        try record(db, marker, action, at: marker.updatedAt, author: author, old: old, new: new)
+    }
+
+    /// Removes a marker with its attachments; the history keeps its last values and the number is never given again.
     public func removeMarker(_ number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
         try TextField.check(author, field: "author")
         return try write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             let marker = try Self.fetchMarker(db, drawing, number)
+            try Self.deleteAttachments(db, drawingID: drawing.id!, numbers: [number])
             try marker.delete(db)
             try Self.record(db, marker, .removed, at: .now(), author: author, old: marker.state, new: nil)
             return marker
@@ -161,11 +250,52 @@ extension SQLiteStore {
 
     // MARK: Helpers
 
+    /// Refuses text that cannot be stored exactly and a category over 100 characters.
+    static func checkFields(note: String??, category: String??, assignee: String??, ref: String?) throws(StoreError) {
+        if case .some(let note) = note { try TextField.check(note, field: "note") }
+        if case .some(let assignee) = assignee { try TextField.check(assignee, field: "assignee") }
+        try TextField.check(ref, field: "ref")
+        if case .some(let category?) = category {
+            try TextField.check(category, field: "category")
+            if category.count > Marker.maxCategoryLength {
+                throw StoreError.invalidText(field: "category", problem: "is \(category.count) characters long; at most \(Marker.maxCategoryLength)")
+            }
+        }
+    }
+
     static func fetchMarker(_ db: Database, _ drawing: Drawing, _ number: Int) throws -> Marker {
         guard let marker = try Marker.fetchOne(db, key: ["drawingId": drawing.id!, "number": number]) else {
             throw StoreError.unknownMarker(drawing: drawing.name, number: number)
         }
         return marker
+    }
+
+    /// The marker with `uuid`, on any drawing.
+    static func fetchMarker(_ db: Database, uuid: MarkerUUID) throws -> Marker? {
+        try Marker.filter(Column("uuid") == uuid.text).fetchOne(db)
+    }
+
+    /// The marker's values when it was created: recorded whole by `addMarker`, reconstructed for an import's range.
+    /// - Complexity: O(e) for the marker's e history entries.
+    static func creationState(_ db: Database, of marker: Marker) throws -> MarkerState {
+        let entries = try HistoryEntry.fetchAll(db, sql: """
+            SELECT * FROM history
+            WHERE drawingId = ? AND (number = ? OR (lastNumber IS NOT NULL AND number <= ? AND lastNumber >= ?))
+            ORDER BY id
+            """, arguments: [marker.drawingID, marker.number, marker.number, marker.number])
+        guard let index = entries.lastIndex(where: { $0.action == .created }) else { return marker.state }
+        if let recorded = entries[index].new, entries[index].lastNumber == nil, recorded.uuid != nil { return recorded }
+        return stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state
+    }
+
+    /// Whether `new` describes the marker whose state at creation was `state` (author and time aside).
+    static func sameContent(_ new: NewMarker, _ state: MarkerState) -> Bool {
+        let note: String? = state.note ?? nil, category: String? = state.category ?? nil, assignee: String? = state.assignee ?? nil
+        let due: DueDate? = state.due ?? nil, capturedAt: CaptureTime? = state.capturedAt ?? nil, ref: String? = state.ref ?? nil
+        let status: MarkerStatus = state.status ?? .open, priority: MarkerPriority = state.priority ?? .normal
+        guard state.x == new.position.x, state.y == new.position.y, status == new.status, priority == new.priority else { return false }
+        return note == new.note && category == new.category && assignee == new.assignee && due == new.due
+            && capturedAt == new.capturedAt && ref == new.ref
     }
 
     /// Appends a history entry for `marker`.
@@ -179,6 +309,7 @@ extension SQLiteStore {
     /// Removes every marker of a single-marker drawing because marker `number` replaces them.
     static func replaceAll(_ db: Database, drawingID: Int64, by number: Int, at: Timestamp, author: String?) throws {
         let existing = try Marker.filter(Column("drawingId") == drawingID).fetchAll(db)
+        try deleteAttachments(db, drawingID: drawingID, numbers: existing.map(\.number))
         for old in existing {
             try old.delete(db)
             try record(db, old, .removed, at: at, author: author, old: old.state, new: MarkerState(replacedBy: number))

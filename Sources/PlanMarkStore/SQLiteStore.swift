@@ -18,6 +18,8 @@ public final class SQLiteStore: AnnotationStore {
     let pool: DatabasePool
     /// Validators by drawing, reused while the drawing's regions are unchanged.
     let validatorCache = ValidatorCache()
+    /// Makes the uuids of markers stored without one.
+    let uuids = UUIDSource()
 
     /// How long a writer waits for another process's transaction before giving up, by default.
     public static let busyTimeout: Double = 10

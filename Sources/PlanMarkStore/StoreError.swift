@@ -15,6 +15,14 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidMarker(reason: InvalidReason, position: PixelPoint)
     /// The operation was refused for the reason given, as `WHERE: what` (`drawing "A": marker 1 is already open`).
     case refused(String)
+    /// The workflow does not allow this status change (`MarkerStatus.next`).
+    case transitionRefused(drawing: String, number: Int, from: MarkerStatus, to: MarkerStatus)
+    /// A marker with this uuid is stored already with other content (or on another drawing).
+    case uuidConflict(uuid: MarkerUUID, drawing: String, number: Int)
+    /// An attachment that is not a JPEG, PNG or PDF, or whose declared type disagrees with its bytes.
+    case unsupportedMediaType(String)
+    /// The drawing has no attachment with this id on this marker.
+    case unknownAttachment(drawing: String, number: Int, id: Int64)
     /// The store was written by a newer PlanMark (unknown migrations); this binary does not touch it.
     case newerSchema(path: String, unknownMigrations: [String])
     /// The image file is not a PNG (or its header is damaged).
@@ -49,6 +57,15 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "marker at \(position) refused: \(reason.rawValue)"
         case .refused(let reason):
             return reason
+        case .transitionRefused(let drawing, let number, let from, let to):
+            let allowed = from.next.map(\.rawValue).joined(separator: ", ")
+            return "drawing \"\(drawing)\": marker \(number) is \(from.rawValue) and cannot become \(to.rawValue) (from \(from.rawValue): \(allowed))"
+        case .uuidConflict(let uuid, let drawing, let number):
+            return "uuid \(uuid.text) is stored already, with other content, as marker \(number) of drawing \"\(drawing)\""
+        case .unsupportedMediaType(let problem):
+            return problem
+        case .unknownAttachment(let drawing, let number, let id):
+            return "drawing \"\(drawing)\": marker \(number) has no attachment \(id)"
         case .newerSchema(let path, let unknown):
             return "\(path): written by a newer planmark (unknown schema migrations: \(unknown.joined(separator: ", "))); upgrade planmark to use this store"
         case .notPNG(let path, let detail):

@@ -99,13 +99,16 @@ public struct ImportOutcome: Hashable, Sendable {
     public var numbers: Range<Int>
     /// Rows refused by validation, in file order. Without `skipInvalid`, any of these means nothing was stored.
     public var rejected: [RejectedRow]
+    /// Rows skipped because their uuid is stored already (offline capture synced twice).
+    public var alreadyStored: Int
 
     /// Creates an outcome.
-    public init(total: Int, stored: Int, numbers: Range<Int>, rejected: [RejectedRow]) {
+    public init(total: Int, stored: Int, numbers: Range<Int>, rejected: [RejectedRow], alreadyStored: Int = 0) {
         self.total = total
         self.stored = stored
         self.numbers = numbers
         self.rejected = rejected
+        self.alreadyStored = alreadyStored
     }
 }
 
@@ -123,5 +126,22 @@ public struct RegionsReplacement: Hashable, Sendable {
         self.regionCount = regionCount
         self.markersReassigned = markersReassigned
         self.markersOutside = markersOutside
+    }
+}
+
+/// What removing a drawing removed.
+public struct DrawingRemoval: Hashable, Sendable {
+    /// The drawing's name.
+    public var name: String
+    /// Markers removed with it.
+    public var markers: Int
+    /// Attachments removed with it.
+    public var attachments: Int
+
+    /// Creates a result.
+    public init(name: String, markers: Int, attachments: Int) {
+        self.name = name
+        self.markers = markers
+        self.attachments = attachments
     }
 }

@@ -22,6 +22,19 @@ public enum StoreSchema {
     /// number order anyway (O(n) for n markers of the drawing, as the listing itself is).
     public static let v4 = "v4-no-marker-status-index"
 
+    /// Markers become punch items: the workflow's five statuses (stored `resolved` becomes `closed`), a uuid
+    /// for each (existing markers get a random version-4 one), the file's `ref`, category, priority,
+    /// assignee, due date and capture time; history gains the `status`, `attached` and `detached` actions;
+    /// attachments with their bytes stored once per SHA-256. The marker and history tables are rebuilt
+    /// (SQLite cannot change a CHECK constraint in place), in the migration's one transaction.
+    public static let v5 = "v5-punch-items"
+
+    /// The SQL for a random version-4 UUID (RFC 9562 section 5.4), as lower-case text.
+    static let randomUUIDSQL = """
+        lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-'
+        || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))
+        """
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -98,6 +111,75 @@ public enum StoreSchema {
         }
         migrator.registerMigration(v4) { db in
             try db.execute(sql: "DROP INDEX IF EXISTS marker_status")
+        }
+        migrator.registerMigration(v5) { db in
+            try db.execute(sql: """
+                CREATE TABLE marker_v5 (
+                    drawingId INTEGER NOT NULL REFERENCES drawing(id) ON DELETE CASCADE,
+                    number INTEGER NOT NULL CHECK (number > 0),
+                    x DOUBLE NOT NULL,
+                    y DOUBLE NOT NULL,
+                    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'in-progress', 'ready', 'closed', 'void')),
+                    note TEXT,
+                    author TEXT,
+                    rooms TEXT NOT NULL DEFAULT '[]',
+                    createdAt INTEGER NOT NULL,
+                    updatedAt INTEGER NOT NULL,
+                    uuid TEXT NOT NULL,
+                    ref TEXT,
+                    category TEXT,
+                    priority TEXT NOT NULL DEFAULT 'normal' CHECK (priority IN ('low', 'normal', 'high', 'critical')),
+                    assignee TEXT,
+                    due TEXT,
+                    capturedAt TEXT,
+                    PRIMARY KEY (drawingId, number)
+                ) WITHOUT ROWID;
+                INSERT INTO marker_v5 (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid)
+                    SELECT drawingId, number, x, y, CASE status WHEN 'resolved' THEN 'closed' ELSE status END,
+                           note, author, rooms, createdAt, updatedAt, \(randomUUIDSQL)
+                    FROM marker;
+                DROP TABLE marker;
+                ALTER TABLE marker_v5 RENAME TO marker;
+                CREATE UNIQUE INDEX marker_uuid ON marker(uuid);
+
+                CREATE TABLE history_v5 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    drawingId INTEGER NOT NULL REFERENCES drawing(id) ON DELETE CASCADE,
+                    number INTEGER NOT NULL,
+                    lastNumber INTEGER CHECK (lastNumber IS NULL OR lastNumber >= number),
+                    action TEXT NOT NULL CHECK (action IN ('created', 'moved', 'resolved', 'reopened', 'status', 'removed', 'edited',
+                                                           'attached', 'detached')),
+                    at INTEGER NOT NULL,
+                    author TEXT,
+                    oldValue TEXT,
+                    newValue TEXT
+                );
+                INSERT INTO history_v5 (id, drawingId, number, lastNumber, action, at, author, oldValue, newValue)
+                    SELECT id, drawingId, number, lastNumber, action, at, author,
+                           replace(oldValue, '"status":"resolved"', '"status":"closed"'),
+                           replace(newValue, '"status":"resolved"', '"status":"closed"')
+                    FROM history;
+                DROP TABLE history;
+                ALTER TABLE history_v5 RENAME TO history;
+                CREATE INDEX history_marker ON history(drawingId, number);
+
+                CREATE TABLE attachmentBlob (
+                    sha256 TEXT PRIMARY KEY NOT NULL,
+                    bytes BLOB NOT NULL
+                );
+                CREATE TABLE attachment (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    drawingId INTEGER NOT NULL REFERENCES drawing(id) ON DELETE CASCADE,
+                    number INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL REFERENCES attachmentBlob(sha256),
+                    size INTEGER NOT NULL CHECK (size >= 0),
+                    contentType TEXT NOT NULL CHECK (contentType IN ('image/jpeg', 'image/png', 'application/pdf')),
+                    caption TEXT,
+                    author TEXT,
+                    createdAt INTEGER NOT NULL
+                );
+                CREATE INDEX attachment_marker ON attachment(drawingId, number);
+                """)
         }
         return migrator
     }

@@ -84,8 +84,12 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(place: Self.drawing(name), message: "a drawing with this name already exists", code: Exit.invalid)
         case .invalidMarker(let reason, let position):
             self.init(place: "marker at \(position)", message: "refused: \(reason.rawValue)", code: Exit.invalid)
-        case .refused, .newerSchema:
+        case .refused, .newerSchema, .transitionRefused, .uuidConflict:
             self.init(text: error.description, code: Exit.invalid)
+        case .unknownAttachment(let drawing, let number, let id):
+            self.init(place: Self.drawing(drawing), message: "marker \(number) has no attachment \(id)", code: Exit.noInput)
+        case .unsupportedMediaType:
+            self.init(text: error.description, code: Exit.dataError)
         case .notPNG, .invalidText, .imageChanged:
             self.init(text: error.description, code: Exit.dataError)
         case .invalidArgument:

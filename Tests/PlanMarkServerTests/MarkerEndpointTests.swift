@@ -108,7 +108,7 @@ import Testing
         defer { fixture.remove() }
         _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: "a", author: nil)
         _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
-        _ = try fixture.store.setStatus(.resolved, ofMarker: 2, in: "plan", author: nil)
+        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
         try await fixture.application().test(.router) { client in
             let all = try await client.get("/drawings/plan/markers")
             #expect(all.status == .ok)

@@ -15,7 +15,7 @@ import Testing
         _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: "say \"hi\", then\nleave", author: "ana")
         _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 1200.5, y: 600.25), note: nil, author: "Zoë")
         _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 1500.125, y: 500), note: "tab\there", author: nil)
-        _ = try fixture.store.setStatus(.resolved, ofMarker: 2, in: "plan", author: "ana")
+        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: "ana")
 
         let server = try await RunningServer(
             executable: BuiltProducts.path("planmark-server"), arguments: ["--store", fixture.storePath, "--port", "0"])

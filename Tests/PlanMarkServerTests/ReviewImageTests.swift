@@ -10,7 +10,7 @@ import Testing
         defer { fixture.remove() }
         _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
-        _ = try fixture.store.setStatus(.resolved, ofMarker: 2, in: "plan", author: nil)
+        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
         try await fixture.application().test(.router) { client in
             let whole = try await client.get("/drawings/plan/review.png")
             #expect(whole.status == .ok)
@@ -37,7 +37,7 @@ import Testing
         defer { fixture.remove() }
         _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
-        _ = try fixture.store.setStatus(.resolved, ofMarker: 2, in: "plan", author: nil)
+        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.get(path)
             #expect(response.status.code == status)

@@ -1,4 +1,5 @@
 import GRDB
+import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
@@ -18,7 +19,7 @@ import Testing
 
     @Test func markerRoundTrip() throws {
         let (store, _) = try StoreFixtures.storeWithDrawing()
-        let marker = Marker(drawingID: 1, number: 9, position: PixelPoint(x: 0.1, y: 1e-7), status: .resolved,
+        let marker = Marker(drawingID: 1, number: 9, uuid: MarkerUUID(text: "0192F3A4-5B6C-7D8E-9FA0-B1C2D3E4F5A6")!, position: PixelPoint(x: 0.1, y: 1e-7), status: .closed,
                             note: "line\nbreak, \"quote\" \\ é", author: nil, rooms: ["2.04", "a\"b", "c,d"],
                             createdAt: Timestamp(milliseconds: 1_735_787_045_678), updatedAt: Timestamp(milliseconds: 1_735_862_400_000))
         try store.write { db in try marker.insert(db) }

@@ -37,7 +37,7 @@ import Testing
         _ = try store.importMarkers(into: "A", from: &source, skipInvalid: false, author: "bot")
         _ = try store.moveMarker(2, in: "A", to: PixelPoint(x: 300, y: 40), author: "ana")
         _ = try store.setNote("checked", ofMarker: 2, in: "A", author: "ana")
-        _ = try store.setStatus(.resolved, ofMarker: 2, in: "A", author: "bo")
+        _ = try store.setStatus(.closed, ofMarker: 2, in: "A", author: "bo")
         _ = try store.replaceRegions(of: "A", with: [StoreFixtures.rectangle("Z", .room, 0, 0, 400, 300)], force: false, author: "cy")
         _ = try store.moveMarker(2, in: "A", to: PixelPoint(x: 5, y: 5), author: "ana")
         _ = try store.removeMarker(2, in: "A", author: "ed")
@@ -45,7 +45,7 @@ import Testing
         #expect(history.map(\.action) == [.created, .moved, .edited, .resolved, .edited, .moved, .removed])
         #expect(history[0].new == MarkerState(x: 30, y: 30, status: .open, note: .some(nil), rooms: ["R1"]))
         #expect(history[0].author == "bot")
-        #expect(history[6].old == MarkerState(x: 5, y: 5, status: .resolved, note: "checked", rooms: ["Z"]))
+        #expect(history[6].old == MarkerState(x: 5, y: 5, status: .closed, note: "checked", rooms: ["Z"]))
         // Marker 1 was untouched: its creation values are its current ones.
         #expect(try store.history(of: "A", number: 1)[0].new == MarkerState(x: 20, y: 20, status: .open, note: .some(nil), rooms: ["R1"]))
     }

@@ -15,7 +15,7 @@ import Testing
         let (store, _) = try StoreFixtures.storeWithDrawing()
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "crack", author: "ana")
         let before = try StoreFixtures.counts(store)
-        let change = MarkerChange(position: PixelPoint(x: 5, y: 5), status: .resolved, note: .some("fixed"))
+        let change = MarkerChange(position: PixelPoint(x: 5, y: 5), status: .closed, note: .some("fixed"))
         #expect(throws: StoreError.invalidMarker(reason: .outsideAllowedArea, position: PixelPoint(x: 5, y: 5))) {
             try store.updateMarker(1, in: "A", change, author: "bo")
         }
@@ -29,10 +29,10 @@ import Testing
     @Test func oneChangeIsOneHistoryEntry() throws {
         let (store, _) = try StoreFixtures.storeWithDrawing()
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: "ana")
-        let change = MarkerChange(position: PixelPoint(x: 300, y: 100), status: .resolved, note: .some("done"))
+        let change = MarkerChange(position: PixelPoint(x: 300, y: 100), status: .closed, note: .some("done"))
         let marker = try store.updateMarker(1, in: "A", change, author: "bo")
         #expect(marker.position == PixelPoint(x: 300, y: 100) && marker.rooms == ["R2"])
-        #expect(marker.status == .resolved && marker.note == "done")
+        #expect(marker.status == .closed && marker.note == "done")
         let history = try store.history(of: "A", number: 1)
         #expect(history.count == 2)
         let entry = try #require(history.last)
@@ -76,7 +76,7 @@ import Testing
         nonisolated(unsafe) var outcomes: [Bool] = []
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             let position = worker % 2 == 0 ? PixelPoint(x: 20 + Double(worker), y: 30) : PixelPoint(x: 1, y: 1)
-            let change = MarkerChange(position: position, status: worker % 4 == 0 ? .resolved : .open, note: .some("w\(worker)"))
+            let change = MarkerChange(position: position, status: worker % 4 == 0 ? .closed : .open, note: .some("w\(worker)"))
             let ok = (try? shared.updateMarker(1, in: "A", change, author: "w\(worker)")) != nil
             lock.withLock { outcomes.append(ok) }
         }

@@ -11,7 +11,7 @@ struct ResolveCommand: ParsableCommand {
     @OptionGroup var author: AuthorOption
 
     func run() throws {
-        try setStatus(.resolved, storeOptions: storeOptions, name: name, number: number, author: author)
+        try setStatus(.closed, storeOptions: storeOptions, name: name, number: number, author: author)
     }
 }
 
@@ -34,7 +34,7 @@ private func setStatus(_ status: MarkerStatus, storeOptions: StoreOptions, name:
     try storeCommand {
         let marker = try storeOptions.open().setStatus(status, ofMarker: number, in: name, author: author.resolved)
         let out = StandardOutput()
-        try out.write("\(status == .resolved ? "resolved" : "reopened") \(marker.number)\n")
+        try out.write("\(status == .closed ? "resolved" : "reopened") \(marker.number)\n")
         try out.flush()
     }
 }

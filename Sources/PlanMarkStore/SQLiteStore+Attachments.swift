@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import PlanMarkFormats
+
+extension SQLiteStore {
+    /// Attaches a JPEG, PNG or PDF to a marker. The type comes from the bytes; a `declaredType` that
+    /// disagrees is refused. The bytes are stored once per SHA-256 (a photo attached twice, to one marker or
+    /// two, is stored once), inside the store, so the store file stays the whole backup. One history entry.
+    /// - Complexity: O(size) for the digest and the copy into the store.
+    public func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in name: String,
+                       author: String?) throws(StoreError) -> Attachment {
+        try TextField.check(caption, field: "caption")
+        try TextField.check(author, field: "author")
+        guard let type = AttachmentType(sniffing: bytes) else {
+            throw StoreError.unsupportedMediaType("the file is not a JPEG, PNG or PDF (judged by its first bytes)")
+        }
+        if let declaredType, declaredType != type {
+            throw StoreError.unsupportedMediaType("the file is declared \(declaredType.contentType) but its bytes are \(type.contentType)")
+        }
+        let digest = SHA256.hexDigest(of: bytes)
+        return try write { db in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            let marker = try Self.fetchMarker(db, drawing, number)
+            let now = Timestamp.now()
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachmentBlob WHERE sha256 = ?)", arguments: [digest]) != true {
+                try db.execute(sql: "INSERT INTO attachmentBlob (sha256, bytes) VALUES (?, ?)",
+                               arguments: [digest, bytes.withUnsafeBufferPointer { Data(buffer: $0) }])
+            }
+            try db.execute(sql: """
+                INSERT INTO attachment (drawingId, number, sha256, size, contentType, caption, author, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [drawing.id!, number, digest, bytes.count, type.contentType, caption, author, now.milliseconds])
+            let attachment = Attachment(id: db.lastInsertedRowID, drawingID: drawing.id!, number: number, sha256: digest,
+                                        size: bytes.count, type: type, caption: caption, author: author, createdAt: now)
+            try Self.record(db, marker, .attached, at: now, author: author, old: nil, new: MarkerState(attachment: attachment))
+            return attachment
+        }
+    }
+
+    /// A marker's attachments, oldest first.
+    /// - Complexity: O(a) for its a attachments.
+    public func attachments(ofMarker number: Int, in name: String) throws(StoreError) -> [Attachment] {
+        try read { db in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            _ = try Self.fetchMarker(db, drawing, number)
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM attachment WHERE drawingId = ? AND number = ? ORDER BY id",
+                                        arguments: [drawing.id!, number])
+            return try rows.map(Self.attachment(from:))
+        }
+    }
+
+    /// One attachment with its bytes.
+    public func attachment(_ id: Int64, ofMarker number: Int, in name: String) throws(StoreError) -> (Attachment, [UInt8]) {
+        try read { db in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            _ = try Self.fetchMarker(db, drawing, number)
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM attachment WHERE id = ? AND drawingId = ? AND number = ?",
+                                             arguments: [id, drawing.id!, number]) else {
+                throw StoreError.unknownAttachment(drawing: name, number: number, id: id)
+            }
+            let attachment = try Self.attachment(from: row)
+            guard let data = try Data.fetchOne(db, sql: "SELECT bytes FROM attachmentBlob WHERE sha256 = ?", arguments: [attachment.sha256]) else {
+                throw StoreError.io("attachment \(id): its bytes (\(attachment.sha256)) are missing from the store")
+            }
+            return (attachment, [UInt8](data))
+        }
+    }
+
+    /// Removes an attachment; its bytes go when no other attachment has them. One history entry.
+    public func detach(_ id: Int64, fromMarker number: Int, in name: String, author: String?) throws(StoreError) -> Attachment {
+        try TextField.check(author, field: "author")
+        return try write { db in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            let marker = try Self.fetchMarker(db, drawing, number)
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM attachment WHERE id = ? AND drawingId = ? AND number = ?",
+                                             arguments: [id, drawing.id!, number]) else {
+                throw StoreError.unknownAttachment(drawing: name, number: number, id: id)
+            }
+            let attachment = try Self.attachment(from: row)
+            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])
+            try Self.deleteUnusedBlobs(db)
+            try Self.record(db, marker, .detached, at: .now(), author: author, old: MarkerState(attachment: attachment), new: nil)
+            return attachment
+        }
+    }
+
+    /// Deletes the attachments of markers `numbers` of a drawing (a removed marker's), and bytes no longer used.
+    /// - Complexity: O(k log a) for k numbers and a attachments.
+    static func deleteAttachments(_ db: Database, drawingID: Int64, numbers: [Int]) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment WHERE drawingId = ?)", arguments: [drawingID]) == true else {
+            return
+        }
+        for number in numbers {
+            try db.execute(sql: "DELETE FROM attachment WHERE drawingId = ? AND number = ?", arguments: [drawingID, number])
+        }
+        try deleteUnusedBlobs(db)
+    }
+
+    /// Deletes stored bytes no attachment has any more.
+    /// - Complexity: O(b log a) for b stored blobs and a attachments.
+    static func deleteUnusedBlobs(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM attachmentBlob WHERE sha256 NOT IN (SELECT sha256 FROM attachment)")
+    }
+
+    /// Decodes an `attachment` row.
+    static func attachment(from row: Row) throws -> Attachment {
+        let typeText: String = row["contentType"]
+        guard let type = AttachmentType(contentType: typeText) else { throw StoreError.io("attachment has an unknown type \"\(typeText)\"") }
+        return Attachment(id: row["id"], drawingID: row["drawingId"], number: row["number"], sha256: row["sha256"], size: row["size"],
+                          type: type, caption: row["caption"], author: row["author"], createdAt: Timestamp(milliseconds: row["createdAt"]))
+    }
+}
