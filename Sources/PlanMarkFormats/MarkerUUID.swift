@@ -5,25 +5,26 @@ public struct MarkerUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
     public let text: String
 
     /// Parses the 36-character hyphenated form (either case); nil for anything else (braces, `urn:uuid:`, no hyphens).
+    /// Canonical text (what the store keeps) is taken as it is, without a copy.
     /// - Complexity: O(1).
     public init?(text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return nil }
-        var canonical: [UInt8] = []
-        canonical.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
+        var upper = false
+        var count = 0
+        for byte in text.utf8 {
+            defer { count += 1 }
+            if count == 8 || count == 13 || count == 18 || count == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }
-                canonical.append(byte)
                 continue
             }
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): canonical.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): canonical.append(byte + 32)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): upper = true
             default: return nil
             }
+            if count >= 36 { return nil }
         }
-        self.text = String(decoding: canonical, as: UTF8.self)
+        guard count == 36 else { return nil }
+        self.text = upper ? text.lowercased() : text
     }
 
     /// Text known to be canonical already.
