@@ -15,8 +15,9 @@ struct RenderCommand: ParsableCommand {
         From the store:  planmark render NAME [--status S[,S...]] [--category C] [--assignee A] [--priority P[,P...]]
                          [--room ID] [--overdue] [--search TEXT] -o OUT.png
         File markers are validated like `planmark validate` against the regions and the image's size and
-        coloured valid or invalid; stored markers are coloured open (validated again) or resolved. The filters
-        (as for `planmark markers`) pick the stored markers drawn; the legend names them.
+        coloured valid or invalid; stored markers are coloured by their status (open, in progress and ready ones
+        validated again), overdue ones ringed. The filters (as for `planmark markers`) pick the stored markers
+        drawn, and the image names them (`Filters: status=open,ready; room=2.05`).
         `-o -` writes the PNG to stdout. The file appears whole or not at all.
         Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing file, drawing or marker,
         73 cannot create the output, 74 I/O error.
@@ -139,7 +140,7 @@ struct RenderCommand: ParsableCommand {
                 regionList = try store.regions(of: stored.name)
                 let validator = MarkerValidator(regions: regionList, size: stored.size)
                 try store.forEachMarker(in: stored.name, filter: filter) { marker in
-                    reviewMarkers.append(ReviewMarker(stored: marker, validator: validator))
+                    reviewMarkers.append(ReviewMarker(stored: marker, validator: validator, today: filter.today))
                     return true
                 }
                 // The same fault reads the same as in every store command (and as the service's 404).
@@ -157,13 +158,11 @@ struct RenderCommand: ParsableCommand {
             throw fail(error)
         }
         endPhase("read+decode")
-        // The legend's filters line (`status=open,ready; room=2.05`): `ReviewOptions.filters` once the renderer has it.
-        let filtersLine = filter.summary
-        _ = filtersLine
+        // The image says which filters chose its markers (`Filters: status=open,ready; room=2.05`).
         let options = ReviewOptions(
             legend: legend, title: title,
             view: around.map { .around(label: $0, margin: margin) } ?? .wholeSheet,
-            scale: scale)
+            scale: scale, filters: filter.summary)
         let rendered: RGBAImage
         do {
             rendered = try ReviewRenderer().render(drawing: consume drawing, regions: regionList, markers: reviewMarkers, options: options)
