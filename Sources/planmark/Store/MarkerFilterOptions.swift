@@ -57,7 +57,7 @@ struct MarkerFilterOptions: ParsableArguments {
     /// The comma-separated words of `text` (spaces around them dropped; empty words skipped).
     static func words(_ text: String?) -> [String] {
         guard let text else { return [] }
-        return text.split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+        return text.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
     }
 
     /// `open, in-progress, ready, closed, void`.
@@ -66,19 +66,14 @@ struct MarkerFilterOptions: ParsableArguments {
     static let priorityNames = MarkerPriority.allCases.map(\.rawValue).joined(separator: ", ")
 }
 
-extension String {
-    /// Without leading and trailing `characters`.
-    func trimmingCharacters(in characters: Character) -> String {
-        var text = Substring(self)
-        while text.first == characters { text.removeFirst() }
-        while text.last == characters { text.removeLast() }
-        return String(text)
-    }
-}
-
 extension Substring {
-    /// Without leading and trailing `characters`.
-    func trimmingCharacters(in characters: Character) -> String { String(self).trimmingCharacters(in: characters) }
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: Substring {
+        var text = self
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
 }
 
 /// Parsers of punch-item values given as arguments: each refuses a bad value as a usage error naming the option.

@@ -40,6 +40,7 @@ struct SummaryCommand: ParsableCommand {
 
     /// The summary for people: one `label: count` line a group, statuses and priorities in workflow order,
     /// rooms and assignees by name.
+    /// - Complexity: O(r log r + a log a) for r rooms and a assignees.
     static func text(_ summary: MarkerSummary, filter: MarkerFilter) -> String {
         func list(_ counts: [String: Int]) -> String {
             counts.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).map { "\($0) \(counts[$0]!)" }.joined(separator: ", ")
