@@ -138,9 +138,6 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(text: String, code: Int32) {
         if let range = text.range(of: ": ") {
             self.init(place: String(text[..<range.lowerBound]), message: String(text[range.upperBound...]), code: code)
-        } else if text.hasPrefix("drawing \""), let end = text.dropFirst(9).range(of: "\" ") {
-            // `drawing "A" has 3 markers; ...`: the drawing is the place.
-            self.init(place: String(text[..<text.index(before: end.upperBound)]), message: String(text[end.upperBound...]), code: code)
         } else {
             self.init(place: "planmark", message: text, code: code)
         }
