@@ -139,7 +139,7 @@ public struct CSVMarkerParser: Sendable {
         while i + 8 <= count {
             let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
             let breaks = zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
-            newlines += breaks.nonzeroBitCount
+            newlines &+= Int(truncatingIfNeeded: ((breaks >> 7) &* 0x0101_0101_0101_0101) >> 56)
             special |= zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0909_0909_0909_0909)
                 | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D) | (breaks & (breaks << 8)) | (breaks & (previousTop >> 56))
             previousTop = breaks & 0x8000_0000_0000_0000
@@ -392,38 +392,41 @@ public struct CSVMarkerParser: Sendable {
             i += 1
         }
         let integerStart = i
+        // Leading zeros, then the digits; more than 19 significant digits wrap the mantissa, and
+        // are refused below by their count.
+        while i < count && base[i] == 48 { i += 1 }
         var mantissa: UInt64 = 0
-        var digits = 0
+        var significantStart = i
         while i < count {
             let digit = base[i] &- 48
             guard digit < 10 else { break }
-            if mantissa != 0 || digit != 0 {
-                guard digits < 19 else { return nil }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                digits += 1
-            }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
             i += 1
         }
+        var digits = i - significantStart
         let integerLength = i - integerStart
         guard integerLength > 0 else { return nil }
         var fractionDigits = 0
         var trailingZero = false
         if i < count && base[i] == 46 {
             i += 1
+            let fractionStart = i
+            if mantissa == 0 {
+                while i < count && base[i] == 48 { i += 1 }
+            }
+            significantStart = i
             while i < count {
                 let digit = base[i] &- 48
                 guard digit < 10 else { break }
-                if mantissa != 0 || digit != 0 {
-                    guard digits < 19 else { return nil }
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    digits += 1
-                }
-                fractionDigits += 1
+                mantissa = mantissa &* 10 &+ UInt64(digit)
                 i += 1
             }
+            digits += i - significantStart
+            fractionDigits = i - fractionStart
             guard fractionDigits > 0 else { return nil }
             trailingZero = base[i - 1] == 48
         }
+        guard digits <= 19 else { return nil }
         let value = DecimalParser.value(mantissa: mantissa, digits: digits, fractionDigits: fractionDigits, negative: negative)
             ?? DecimalParser.parseSlow(UnsafeBufferPointer(start: base + index, count: i - index))
         guard let value else { return nil }

@@ -339,60 +339,56 @@ enum NumberText {
     /// `out` (room for 32 bytes); returns the number of bytes, or 0 (nothing meaningful written)
     /// otherwise.
     ///
-    /// For d = 1, 2, ... fraction digits, m = round(|value| * 10^d) is the only d-digit candidate (the
-    /// product's rounding error is far below 1/2 while m < 10^15), and m / 10^d, one correctly
-    /// rounded division of exact doubles, is what parsing that text gives: the first d where it equals
-    /// |value| gives the shortest text that reads back as `value`. At 15 significant digits or fewer
-    /// that text is the only one of its length (two decimals of at most 15 digits never round to the
-    /// same double), so it is the one Swift prints; Swift prints values from 0.001 below 2^53 without an
-    /// exponent.
-    /// - Complexity: O(1) (at most 18 candidates).
+    /// With d the fraction digits of 15 significant digits at the value's scale, M = round(|value| *
+    /// 10^d) is the only candidate (the product is within 0.2 of the decimal it stands for while
+    /// M < 10^15), and M / 10^d, one correctly rounded division of exact doubles, is what parsing that
+    /// text gives. When it reads back as `value`, the shortest text is M without its trailing zeros:
+    /// two decimals of at most 15 significant digits never read as the same double, so any shorter
+    /// text that reads back is M's value. That text is the only one of its length, so it is the one
+    /// Swift prints; Swift prints values from 0.001 below 2^53 without an exponent. When it does not
+    /// read back, no text of at most 15 digits does.
+    /// - Complexity: O(1).
     @inlinable
     static func writeShortDecimal(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let magnitude = abs(value)
         guard magnitude >= 0.001 && magnitude < 1e15 else { return 0 }
-        let integer = UInt64(magnitude)
         var integerDigits = 0
-        var rest = integer
+        var rest = UInt64(magnitude)
         while rest > 0 { integerDigits += 1; rest /= 10 }
         // Leading fraction zeros of values below 1 (at most 2 here) do not count as significant.
-        let maxFraction = integerDigits > 0 ? 15 - integerDigits : 17
-        guard maxFraction >= 1 else { return 0 }
-        let powers = powersOfTen
-        for d in 1...maxFraction {
-            let p = powers[d]
-            // The nearest integer, without a call to libm's `round`: truncating product + 1/2 gives it
-            // for every product within 0.11 of an integer (the only ones whose candidate can read back
-            // as the value); any other candidate fails the check below, whatever it rounds to, since
-            // no second decimal of at most 15 digits reads as the same double.
-            let product = magnitude * p
-            if product >= 1e15 { return 0 }
-            var mantissa = UInt64(product + 0.5)
-            if mantissa >= 1_000_000_000_000_000 { return 0 }  // 10^15
-            if Double(mantissa) / p == magnitude {
-                var n = 0
-                if value < 0 { out[0] = UInt8(ascii: "-"); n = 1 }
-                // Digits: the integer part (at least "0"), the point, d fraction digits.
-                let integerPart = mantissa / UInt64(p)
-                var length = d + 1
-                var scan = integerPart
-                repeat { length += 1; scan /= 10 } while scan > 0
-                var k = n + length
-                for _ in 0..<d {
-                    k -= 1
-                    out[k] = 48 + UInt8(mantissa % 10)
-                    mantissa /= 10
-                }
-                k -= 1
-                out[k] = UInt8(ascii: ".")
-                repeat {
-                    k -= 1
-                    out[k] = 48 + UInt8(mantissa % 10)
-                    mantissa /= 10
-                } while mantissa > 0
-                return n + length
-            }
+        var d = integerDigits > 0 ? 15 - integerDigits : (magnitude < 0.01 ? 17 : magnitude < 0.1 ? 16 : 15)
+        guard d >= 1 else { return 0 }
+        let p = powersOfTen[d]
+        // The nearest integer, without a call to libm's `round`: the product is within 0.2 of an
+        // integer whenever the check below can pass, and then truncating product + 1/2 finds it.
+        let product = magnitude * p
+        guard product < 1e15 else { return 0 }
+        var mantissa = UInt64(product + 0.5)
+        guard mantissa < 1_000_000_000_000_000, Double(mantissa) / p == magnitude else { return 0 }  // 10^15
+        while d > 1 && mantissa % 10 == 0 {
+            mantissa /= 10
+            d -= 1
         }
-        return 0
+        var n = 0
+        if value < 0 { out[0] = UInt8(ascii: "-"); n = 1 }
+        // Digits: the integer part (at least "0"), the point, d fraction digits.
+        var integerPart = mantissa
+        for _ in 0..<d { integerPart /= 10 }
+        var length = d + 1
+        repeat { length += 1; integerPart /= 10 } while integerPart > 0
+        var k = n + length
+        for _ in 0..<d {
+            k -= 1
+            out[k] = 48 + UInt8(mantissa % 10)
+            mantissa /= 10
+        }
+        k -= 1
+        out[k] = UInt8(ascii: ".")
+        repeat {
+            k -= 1
+            out[k] = 48 + UInt8(mantissa % 10)
+            mantissa /= 10
+        } while mantissa > 0
+        return n + length
     }
 }
