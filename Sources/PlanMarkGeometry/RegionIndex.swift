@@ -77,6 +77,9 @@ final class PackedRegions: @unchecked Sendable {
     /// Parallel to `cellRegions`: 1 when every point that falls in the cell is strictly inside the
     /// region (`classifyCells`), so its location needs no test; 0 when it must be located.
     @usableFromInline let cellInside: UnsafeMutableBufferPointer<UInt8>
+    /// Parallel to `cellRegions`: what a lookup reads of each (cell, region) pair, in one record, so a
+    /// candidate costs one cache line rather than a load from each of four arrays.
+    @usableFromInline let cellEntries: UnsafeMutableBufferPointer<CellEntry>
     @usableFromInline let bounds: BoundingBox
     @usableFromInline let columns: Int
     @usableFromInline let rows: Int
@@ -214,7 +217,14 @@ final class PackedRegions: @unchecked Sendable {
         let inside = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, members.count))
         inside.initialize(repeating: 0)
         cellInside = UnsafeMutableBufferPointer(rebasing: inside[0..<members.count])
+        let entries = UnsafeMutableBufferPointer<CellEntry>.allocate(capacity: max(1, members.count))
+        cellEntries = UnsafeMutableBufferPointer(rebasing: entries[0..<members.count])
         classifyCells(regions)
+        for slot in 0..<members.count {
+            let region = Int(members[slot])
+            let kind: UInt8 = cellInside[slot] != 0 ? CellEntry.wholeCell : (regionBoxes[region].count == 1 ? CellEntry.plainBox : CellEntry.locate)
+            (cellEntries.baseAddress! + slot).initialize(to: CellEntry(bounds: regionBounds[region], region: Int32(region), kind: kind))
+        }
     }
 
     /// Marks the (cell, region) pairs whose cell lies wholly inside the region (`cellInside`).
@@ -306,7 +316,8 @@ final class PackedRegions: @unchecked Sendable {
                      UnsafeMutableRawPointer(polygonRings.baseAddress), UnsafeMutableRawPointer(regionPolygons.baseAddress),
                      UnsafeMutableRawPointer(regionBounds.baseAddress), UnsafeMutableRawPointer(cellStarts.baseAddress),
                      UnsafeMutableRawPointer(regionBoxes.baseAddress), UnsafeMutableRawPointer(boxes.baseAddress),
-                     UnsafeMutableRawPointer(cellRegions.baseAddress), UnsafeMutableRawPointer(cellInside.baseAddress)] {
+                     UnsafeMutableRawPointer(cellRegions.baseAddress), UnsafeMutableRawPointer(cellInside.baseAddress),
+                     UnsafeMutableRawPointer(cellEntries.baseAddress)] {
             base?.deallocate()
         }
     }
@@ -375,14 +386,45 @@ final class PackedRegions: @unchecked Sendable {
         let row = min(rows - 1, max(0, Int((point.y - bounds.minY) * scaleY)))
         let cell = row * columns + column
         for slot in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
-            let index = Int(cellRegions[slot])
-            if cellInside[slot] != 0 {
+            let entry = cellEntries[slot]
+            let index = Int(entry.region)
+            if entry.kind == CellEntry.wholeCell {
                 body(index, .inside)
                 continue
             }
-            guard regionBounds[index].contains(point) else { continue }
+            let b = entry.bounds
+            guard b.contains(point) else { continue }
+            if entry.kind == CellEntry.plainBox {
+                // One rectangle without holes: its box, exactly as `locate(_:boxes:)` decides.
+                body(index, point.x == b.minX || point.x == b.maxX || point.y == b.minY || point.y == b.maxY ? .boundary : .inside)
+                continue
+            }
             let location = locate(point, region: index)
             if location != .outside { body(index, location) }
         }
+    }
+}
+
+/// One (cell, region) pair of the grid as a lookup reads it.
+@usableFromInline
+struct CellEntry {
+    /// The region's bounding box.
+    @usableFromInline let bounds: BoundingBox
+    /// The region's index.
+    @usableFromInline let region: Int32
+    /// `wholeCell`, `plainBox` or `locate`.
+    @usableFromInline let kind: UInt8
+
+    /// Every point that falls in the cell is inside the region (`PackedRegions.classifyCells`).
+    @usableFromInline static let wholeCell: UInt8 = 1
+    /// The region is one axis-parallel rectangle without holes: `bounds` itself.
+    @usableFromInline static let plainBox: UInt8 = 2
+    /// Any other pair: the region's rings are searched.
+    @usableFromInline static let locate: UInt8 = 0
+
+    @usableFromInline init(bounds: BoundingBox, region: Int32, kind: UInt8) {
+        self.bounds = bounds
+        self.region = region
+        self.kind = kind
     }
 }
