@@ -286,7 +286,7 @@ enum NumberText {
     @usableFromInline static let powersOfTen: [Double] = DecimalParser.powersOfTen
 
     /// Writes `value` as `JSONNumber.text` spells it (integral values below 2^53 without a fraction,
-    /// others as Swift's shortest round-trip text) at `out`, which has room for 32 bytes; returns the
+    /// others as Swift's shortest round-trip text, `null` for infinities and NaN) at `out`, which has room for 32 bytes; returns the
     /// number of bytes written.
     /// - Complexity: O(1).
     @inlinable
@@ -305,6 +305,11 @@ enum NumberText {
         }
         let short = writeShortDecimal(value, to: out)
         if short > 0 { return short }
+        guard value.isFinite else {
+            // As `JSONNumber.text`: JSON has no spelling for infinities and NaN.
+            for (k, byte) in "null".utf8.enumerated() { out[k] = byte }
+            return 4
+        }
         // Swift's shortest round-trip text, as `description` has it, without making a String.
         var stream = ByteStream()
         value.write(to: &stream)

@@ -59,6 +59,20 @@ import PlanMarkTestSupport
         }
     }
 
+    /// Values `appendNumber` writes without the short-decimal path, against `JSONNumber.text`:
+    /// 17-digit values (through `Double.write(to:)`), exponents, and `null` for what JSON cannot spell.
+    @Test func numbersOutsideTheShortPath() {
+        for value in [18742.034540531866, 0.30000000000000004, 1e-7, -2.2250738585072014e-308, 1e300,
+                      -1.7976931348623157e308, 4.9e-324, .infinity, -.infinity, .nan] {
+            var out = ReportBuffer()
+            out.appendNumber(value)
+            #expect(out.text == JSONNumber.text(value), "\(value)")
+        }
+        var out = ReportBuffer()
+        out.appendNumber(.infinity)
+        #expect(out.text == "null")
+    }
+
     // MARK: CSV lines
 
     /// Coordinate texts of many forms, alone on a line with an id: the view's position is
