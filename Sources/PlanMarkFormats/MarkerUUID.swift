@@ -28,7 +28,7 @@ public struct MarkerUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
     }
 
     /// Text known to be canonical already.
-    init(canonical: String) { text = canonical }
+    package init(canonical: String) { text = canonical }
 
     public var description: String { text }
 

@@ -22,17 +22,23 @@ public enum DerivedUUID {
         let seed = UInt64(bitPattern: seed) & 0x0FFF_FFFF_FFFF_FFFF
         let high = (seed >> 12) << 16 | 0x8000 | (seed & 0xFFF)
         let low = 0x8000_0000_0000_0000 | (UInt64(number) & 0x3FFF_FFFF_FFFF_FFFF)
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, word) in [high, low].enumerated() {
-            for nibble in (0..<16).reversed() {
-                let position = index * 16 + 15 - nibble
-                if position == 8 || position == 12 || position == 16 || position == 20 { text.append(UInt8(ascii: "-")) }
-                text.append(hex[Int((word >> UInt64(4 * nibble)) & 15)])
+        let text = String(unsafeUninitializedCapacity: 36) { buffer in
+            let hex: StaticString = "0123456789abcdef"
+            var out = 0
+            for (index, word) in [high, low].enumerated() {
+                for nibble in (0..<16).reversed() {
+                    let position = index * 16 + 15 - nibble
+                    if position == 8 || position == 12 || position == 16 || position == 20 {
+                        buffer[out] = UInt8(ascii: "-")
+                        out += 1
+                    }
+                    buffer[out] = hex.utf8Start[Int((word >> UInt64(4 * nibble)) & 15)]
+                    out += 1
+                }
             }
+            return out
         }
-        return MarkerUUID(text: String(decoding: text, as: UTF8.self))!
+        return MarkerUUID(canonical: text)
     }
 
     /// The seed and number `uuid` was made from, when it has this form (version 8, variant 10); nil otherwise.
