@@ -374,7 +374,6 @@ def main():
         entries.append((INVALID_FALLBACK, "Invalid (0)"))
     for r in invalid:
         entries.append((colour(r), f"Invalid: {r} ({counts[r]})"))
-    entries.append((RESOLVED, "Resolved (0)"))
     entry_h = round(entry_size * 1.5)
     title_h = round(title_size * 1.5)
     pad = round(entry_size * 0.8)

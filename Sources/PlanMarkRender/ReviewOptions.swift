@@ -9,7 +9,7 @@ public enum ReviewView: Hashable, Sendable {
 
 /// What to draw besides the drawing, regions and markers, and at what size.
 public struct ReviewOptions: Hashable, Sendable {
-    /// Draw a legend box listing marker states with their counts.
+    /// Draw a legend box listing marker states (and statuses, and overdue markers) with their counts.
     public var legend: Bool
     /// A title drawn at the top left; nil for none.
     public var title: String?
@@ -18,12 +18,20 @@ public struct ReviewOptions: Hashable, Sendable {
     /// Output size over input size, in `(0, 1]`; below 1 the drawing is downscaled with an area filter
     /// before anything is drawn, so strokes and labels stay crisp.
     public var scale: Double
+    /// The filters that chose the markers, e.g. "status=open,ready; room=2.05"; nil (or empty) for none.
+    /// When set, the panel at the top left shows one line "Filters: <text>" (drawn even without legend
+    /// or title), so the image says which markers it leaves out.
+    public var filters: String?
 
-    /// Creates options; the defaults draw the whole sheet at full size without legend or title.
-    public init(legend: Bool = false, title: String? = nil, view: ReviewView = .wholeSheet, scale: Double = 1) {
+    /// Creates options; the defaults draw the whole sheet at full size without legend, title or filters line.
+    public init(
+        legend: Bool = false, title: String? = nil, view: ReviewView = .wholeSheet, scale: Double = 1,
+        filters: String? = nil
+    ) {
         self.legend = legend
         self.title = title
         self.view = view
         self.scale = scale
+        self.filters = filters
     }
 }

@@ -10,6 +10,8 @@ struct ReviewLegendEntry: Hashable {
         case area(fill: Colour, outline: Colour)
         /// An outlined square (allowed areas).
         case outline(Colour)
+        /// A ring in this colour around a white disc (overdue markers).
+        case ring(Colour)
     }
 
     /// The swatch.
@@ -17,41 +19,55 @@ struct ReviewLegendEntry: Hashable {
     /// The text, e.g. "Valid (12)".
     var text: String
 
-    /// The legend's lines: rooms and allowed areas when there are any, then valid markers, invalid
-    /// markers per reason (one "Invalid (0)" line when there are none), then resolved markers.
+    /// The legend's lines: rooms and allowed areas when there are any; one line per status present, in
+    /// workflow order ("Open (12)", "In progress (3)", "Ready for inspection (1)", "Closed (40)", "Void (2)"),
+    /// then "Overdue (5)" when any marker is overdue; then valid markers and invalid markers per reason.
+    /// With no stored (status) markers at all, as for a markers file, "Valid (n)" is always listed and
+    /// "Invalid (0)" stands for no invalid markers; with stored markers, those two lines appear only when
+    /// there is something to count (open markers the current regions refuse are invalid).
     /// - Complexity: O(markers + regions).
     static func entries(markers: [ReviewMarker], regions: [Region], style: ReviewStyle) -> [ReviewLegendEntry] {
-        var valid = 0, resolved = 0
+        var valid = 0, overdue = 0
+        var statuses: [ReviewMarkerStatus: Int] = [:]
         var invalid: [InvalidReason: Int] = [:]
         for marker in markers {
             switch marker.state {
             case .valid: valid += 1
-            case .resolved: resolved += 1
+            case .status(let status): statuses[status, default: 0] += 1
             case .invalid(let reason): invalid[reason, default: 0] += 1
             }
+            if marker.overdue { overdue += 1 }
         }
         var entries: [ReviewLegendEntry] = []
         let rooms = regions.count { $0.kind == .room }
         let allowed = regions.count - rooms
         if rooms > 0 { entries.append(.init(swatch: .area(fill: style.roomFill, outline: style.roomOutline), text: "Room (\(rooms))")) }
         if allowed > 0 { entries.append(.init(swatch: .outline(style.allowedOutline), text: "Allowed area (\(allowed))")) }
-        entries.append(.init(swatch: .marker(style.valid), text: "Valid (\(valid))"))
-        if invalid.isEmpty {
+        for status in ReviewMarkerStatus.allCases {
+            guard let count = statuses[status] else { continue }
+            entries.append(.init(swatch: .marker(style.colour(for: status)), text: "\(status.title) (\(count))"))
+        }
+        if overdue > 0 { entries.append(.init(swatch: .ring(style.overdue), text: "Overdue (\(overdue))")) }
+        let fileMarkers = statuses.isEmpty
+        if fileMarkers || valid > 0 { entries.append(.init(swatch: .marker(style.valid), text: "Valid (\(valid))")) }
+        if fileMarkers && invalid.isEmpty {
             entries.append(.init(swatch: .marker(style.invalidFallback), text: "Invalid (0)"))
         }
         for reason in InvalidReason.allCases {
             guard let count = invalid[reason] else { continue }
             entries.append(.init(swatch: .marker(style.colour(for: .invalid(reason))), text: "Invalid: \(reason.rawValue) (\(count))"))
         }
-        entries.append(.init(swatch: .marker(style.resolved), text: "Resolved (\(resolved))"))
         return entries
     }
 }
 
 extension ReviewPainter {
-    /// Records a white panel at the top left holding the title (when given) and the legend (when asked).
+    /// Records a white panel at the top left holding the title (when given), the line "Filters: <filters>"
+    /// (when given) and the legend (when asked).
     /// - Complexity: O(markers) to count, plus the panel's area.
-    mutating func drawPanel(title: String?, legend: Bool, markers: [ReviewMarker], regions: [Region]) throws(ReviewError) {
+    mutating func drawPanel(
+        title: String?, filters: String?, legend: Bool, markers: [ReviewMarker], regions: [Region]
+    ) throws(ReviewError) {
         let font = try textFont()
         let entrySize = max(11, Int((markerRadius * 0.95).rounded()))
         let titleSize = max(14, Int((markerRadius * 1.3).rounded()))
@@ -61,11 +77,14 @@ extension ReviewPainter {
         let swatchSpace = entryHeight
         let pad = Int((Double(entrySize) * 0.8).rounded())
         var contentWidth = 0
+        let filtersLine = filters.map { "Filters: \($0)" }
         if let title { contentWidth = font.measure(title, size: titleSize).advance }
+        if let filtersLine { contentWidth = max(contentWidth, font.measure(filtersLine, size: entrySize).advance) }
         for entry in entries {
             contentWidth = max(contentWidth, swatchSpace + font.measure(entry.text, size: entrySize).advance)
         }
-        let contentHeight = (title == nil ? 0 : titleHeight) + entries.count * entryHeight
+        let contentHeight = (title == nil ? 0 : titleHeight) + (filtersLine == nil ? 0 : entryHeight)
+            + entries.count * entryHeight
         let margin = Int(markerRadius.rounded())
         let left = Double(margin), top = Double(margin)
         let right = left + Double(contentWidth + 2 * pad), bottom = top + Double(contentHeight + 2 * pad)
@@ -87,6 +106,14 @@ extension ReviewPainter {
                        extent: font.measure(title, size: titleSize), colour: Colour(rgb: 0x111827))
             lineTop += titleHeight
         }
+        if let filtersLine {
+            let extent = font.measure(filtersLine, size: entrySize)
+            let middle = Double(lineTop) + Double(entryHeight) / 2
+            let baseline = Int((middle - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())
+            recordText(filtersLine, size: entrySize, x: textLeft, baseline: baseline, extent: extent,
+                       colour: Colour(rgb: 0x374151))
+            lineTop += entryHeight
+        }
         for entry in entries {
             let middle = Double(lineTop) + Double(entryHeight) / 2
             let swatchCentre = PixelPoint(x: Double(textLeft) + Double(swatchSpace) * 0.4, y: middle)
@@ -102,6 +129,10 @@ extension ReviewPainter {
                 strokeSquare(centre: swatchCentre, half: half, colour: outline)
             case .outline(let outline):
                 strokeSquare(centre: swatchCentre, half: half, colour: outline)
+            case .ring(let colour):
+                fill(.disc(centre: swatchCentre, radius: half + 1.5), colour: style.haloEdge)
+                fill(.disc(centre: swatchCentre, radius: half), colour: colour)
+                fill(.disc(centre: swatchCentre, radius: half * 0.55), colour: style.halo)
             }
             let extent = font.measure(entry.text, size: entrySize)
             let baseline = Int((middle - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())

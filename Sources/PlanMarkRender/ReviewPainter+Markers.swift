@@ -48,31 +48,38 @@ extension ReviewPainter {
     /// The label's font size in pixels for markers of this painter.
     var labelSize: Int { max(8, Int((markerRadius * 1.1).rounded())) }
 
-    /// Records every marker with a finite position: resolved first, then valid, then invalid on top, each
-    /// group in the given order.
+    /// Records every marker with a finite position: closed and void first, then valid, open, in-progress
+    /// and ready, then invalid on top, each group in the given order.
     /// - Complexity: O(markers × marker area).
     mutating func drawMarkers(_ markers: [ReviewMarker]) throws(ReviewError) {
         guard !markers.isEmpty else { return }
         for pass in 0..<3 {
-            for marker in markers where marker.position.isFinite {
-                let rank: Int
-                switch marker.state {
-                case .resolved: rank = 0
-                case .valid: rank = 1
-                case .invalid: rank = 2
-                }
-                if rank == pass { try drawMarker(marker) }
+            for marker in markers where marker.position.isFinite && Self.rank(of: marker.state) == pass {
+                try drawMarker(marker)
             }
         }
     }
 
-    /// Records one marker centred on its position: a soft edge, a white halo, the coloured body and the
-    /// label centred by its ink box.
+    /// The drawing pass of a marker in `state`: 0 (below: closed, void), 1 (valid and work to do), 2 (invalid, on top).
+    static func rank(of state: ReviewMarkerState) -> Int {
+        switch state {
+        case .status(.closed), .status(.void): return 0
+        case .valid, .status: return 1
+        case .invalid: return 2
+        }
+    }
+
+    /// Width of the overdue ring, output pixels.
+    var overdueRingWidth: Double { max(2, markerRadius * 0.25) }
+
+    /// Records one marker centred on its position: a soft edge, the overdue ring when overdue, a white halo,
+    /// the coloured body and the label centred by its ink box.
     mutating func drawMarker(_ marker: ReviewMarker) throws(ReviewError) {
         let centre = transform.apply(marker.position)
         let halo = max(1.5, markerRadius * 0.15)
+        let ring = marker.overdue ? overdueRingWidth : 0
         // Cheap rejection before measuring text: the largest disc this marker could be.
-        let reach = markerRadius * 1.35 + halo + 1 + Double(labelSize * marker.label.count)
+        let reach = markerRadius * 1.35 + halo + ring + 1 + Double(labelSize * marker.label.count)
         guard centre.x + reach > 0, centre.y + reach > 0,
               centre.x - reach < Double(image.width), centre.y - reach < Double(image.height) else { return }
         let font = try textFont()
@@ -81,7 +88,8 @@ extension ReviewPainter {
         let shape = ReviewMarkerShape.fitting(
             inkWidth: Double(extent.inkMaxX - extent.inkMinX), inkHeight: Double(extent.inkMaxY - extent.inkMinY),
             centre: centre, radius: markerRadius)
-        fill(shape.inflated(by: halo + 1), colour: style.haloEdge)
+        fill(shape.inflated(by: halo + ring + 1), colour: style.haloEdge)
+        if marker.overdue { fill(shape.inflated(by: halo + ring), colour: style.overdue) }
         fill(shape.inflated(by: halo), colour: style.halo)
         fill(shape, colour: style.colour(for: marker.state))
         let x = Int((centre.x - Double(extent.inkMinX + extent.inkMaxX) / 2).rounded())

@@ -1,7 +1,8 @@
 import PlanMarkGeometry
 
 /// Draws the review image: the drawing flattened onto white, translucent room fills with outlines,
-/// allowed-area outlines, numbered markers coloured by state, and optionally a legend and a title.
+/// allowed-area outlines, numbered markers coloured by state or status (overdue ones ringed), and optionally
+/// a panel with a title, the filters that chose the markers, and a legend.
 ///
 /// Everything is anti-aliased with exact-area coverage; work per shape is bounded by the shape's
 /// bounding box. Text is set in DejaVu Sans Bold through FreeType, loaded once per call and only
@@ -66,8 +67,10 @@ public struct ReviewRenderer: Sendable {
             outlineWidth: style.outlineWidth ?? max(1.5, shorterSide / 2000))
         painter.drawRegions(regions)
         try painter.drawMarkers(markers)
-        if options.legend || options.title != nil {
-            try painter.drawPanel(title: options.title, legend: options.legend, markers: markers, regions: regions)
+        let filters = options.filters.flatMap { $0.isEmpty ? nil : $0 }
+        if options.legend || options.title != nil || filters != nil {
+            try painter.drawPanel(
+                title: options.title, filters: filters, legend: options.legend, markers: markers, regions: regions)
         }
         try painter.paint(flatten: options.scale == 1)
         return painter.image

@@ -9,14 +9,24 @@ public struct ReviewStyle: Hashable, Sendable {
     public var roomOutline: Colour
     /// Outline of allowed areas (not filled).
     public var allowedOutline: Colour
-    /// Marker colour for valid markers.
+    /// Marker colour for valid markers (from a markers file).
     public var valid: Colour
     /// Marker colours for invalid markers, by reason.
     public var invalid: [InvalidReason: Colour]
     /// Marker colour for invalid markers whose reason has no colour in `invalid`.
     public var invalidFallback: Colour
-    /// Marker colour for resolved markers.
-    public var resolved: Colour
+    /// Marker colour for stored markers with status `open`.
+    public var open: Colour
+    /// Marker colour for stored markers with status `in-progress`.
+    public var inProgress: Colour
+    /// Marker colour for stored markers with status `ready` (ready for inspection).
+    public var ready: Colour
+    /// Marker colour for stored markers with status `closed`.
+    public var closed: Colour
+    /// Marker colour for stored markers with status `void`.
+    public var void: Colour
+    /// The ring around an overdue marker's halo.
+    public var overdue: Colour
     /// Colour of the number inside a marker.
     public var label: Colour
     /// The halo around a marker, separating it from the drawing's lines.
@@ -28,10 +38,13 @@ public struct ReviewStyle: Hashable, Sendable {
     /// Marker radius in output pixels; nil for `max(12, shorter sheet side / 250)`.
     public var markerRadius: Double?
 
-    /// Creates a style.
+    /// Creates a style; the status and overdue colours default to those of `standard`.
     public init(
         roomFill: Colour, roomOutline: Colour, allowedOutline: Colour, valid: Colour,
-        invalid: [InvalidReason: Colour], invalidFallback: Colour, resolved: Colour,
+        invalid: [InvalidReason: Colour], invalidFallback: Colour,
+        open: Colour = Colour(rgb: 0x0072B2), inProgress: Colour = Colour(rgb: 0xAA4499),
+        ready: Colour = Colour(rgb: 0x009E73), closed: Colour = Colour(rgb: 0x4B5563),
+        void: Colour = Colour(rgb: 0xA8AEB8), overdue: Colour = Colour(rgb: 0xE11D48),
         label: Colour = .white, halo: Colour = .white, haloEdge: Colour = Colour(rgb: 0x000000, opacity: 0.45),
         outlineWidth: Double? = nil, markerRadius: Double? = nil
     ) {
@@ -41,7 +54,12 @@ public struct ReviewStyle: Hashable, Sendable {
         self.valid = valid
         self.invalid = invalid
         self.invalidFallback = invalidFallback
-        self.resolved = resolved
+        self.open = open
+        self.inProgress = inProgress
+        self.ready = ready
+        self.closed = closed
+        self.void = void
+        self.overdue = overdue
         self.label = label
         self.halo = halo
         self.haloEdge = haloEdge
@@ -49,7 +67,10 @@ public struct ReviewStyle: Hashable, Sendable {
         self.markerRadius = markerRadius
     }
 
-    /// Blue rooms, purple allowed areas; green valid, red/orange invalid, grey resolved markers.
+    /// Blue rooms, purple allowed areas; green valid, red/orange invalid markers. The statuses take hues
+    /// from the Okabe–Ito and Tol colour-blind-safe palettes and differ in lightness too: open blue,
+    /// in-progress reddish purple, ready bluish green, closed dark grey, void light grey (greyed out);
+    /// an overdue marker gets a crimson ring (a shape cue as well as a colour).
     public static let standard = ReviewStyle(
         roomFill: Colour(rgb: 0x3B82F6, opacity: 0.18),
         roomOutline: Colour(rgb: 0x1D4ED8),
@@ -61,15 +82,25 @@ public struct ReviewStyle: Hashable, Sendable {
             .outsideDrawing: Colour(rgb: 0x9F1239),
             .invalidCoordinate: Colour(rgb: 0x9F1239),
         ],
-        invalidFallback: Colour(rgb: 0xDC2626),
-        resolved: Colour(rgb: 0x6B7280))
+        invalidFallback: Colour(rgb: 0xDC2626))
 
     /// The fill colour of a marker in `state`.
     public func colour(for state: ReviewMarkerState) -> Colour {
         switch state {
         case .valid: return valid
         case .invalid(let reason): return invalid[reason] ?? invalidFallback
-        case .resolved: return resolved
+        case .status(let status): return colour(for: status)
+        }
+    }
+
+    /// The fill colour of a stored marker with `status`.
+    public func colour(for status: ReviewMarkerStatus) -> Colour {
+        switch status {
+        case .open: return open
+        case .inProgress: return inProgress
+        case .ready: return ready
+        case .closed: return closed
+        case .void: return void
         }
     }
 }

@@ -46,7 +46,7 @@ struct VoiceCase: CustomTestStringConvertible, Sendable {
                   line: "planmark: nosuch.png: no such file", status: 66),
         // A malformed file: WHERE is FILE:LINE.
         VoiceCase(arguments: ["import", "A", "bad.csv"],
-                  line: "planmark: bad.csv:1: unknown column \"foo\" (expected a header naming x,y or lat,lng, and optionally id, note, author)",
+                  line: "planmark: bad.csv:1: unknown column \"foo\" (expected a header naming x,y or lat,lng, and optionally id, note, author, uuid, status, category, priority, assignee, due, capturedAt)",
                   status: 65),
         // An option naming something that is not there.
         VoiceCase(arguments: ["render", "--image", "plan.png", "--markers", "m.csv", "--around", "999", "-o", "x.png"], store: false,

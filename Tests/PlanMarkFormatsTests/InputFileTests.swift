@@ -130,7 +130,7 @@ final class FeedingPipe: @unchecked Sendable {
         let blank = 200_000
         let input = InputFile(bytes: Array((String(repeating: " \n", count: blank) + "id,x,y\nA,1,2\n").utf8), source: "m.csv")
         var reader = try MarkerFileReader(input: input, format: .csv, conversion: nil, blockSize: 4096)
-        #expect(try reader.readAll() == [MarkerRow(id: "A", line: blank + 2, position: PixelPoint(x: 1, y: 2))])
+        #expect(try reader.readAll() == [MarkerRow(id: "A", line: blank + 2, position: PixelPoint(x: 1, y: 2), ref: "A")])
         #expect(input.growths <= 2, "\(input.growths) reallocations")
     }
 

@@ -22,12 +22,12 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
     @Test func csvBasics() throws {
         let got = try rows("m.csv", "\u{FEFF}id,x,y\r\nA,1,2\r\n\r\n\"B, 2\", 3.5 ,\"4\"\r\n,5,6\r\nD,abc,1\r\nE,1\r\nF,inf,2\r\n")
         #expect(got == [
-            MarkerRow(id: "A", line: 2, position: PixelPoint(x: 1, y: 2)),
-            MarkerRow(id: "B, 2", line: 4, position: PixelPoint(x: 3.5, y: 4)),
+            MarkerRow(id: "A", line: 2, position: PixelPoint(x: 1, y: 2), ref: "A"),
+            MarkerRow(id: "B, 2", line: 4, position: PixelPoint(x: 3.5, y: 4), ref: "B, 2"),
             MarkerRow(id: "3", line: 5, position: PixelPoint(x: 5, y: 6)),
-            MarkerRow(id: "D", line: 6, position: nil),
-            MarkerRow(id: "E", line: 7, position: nil),
-            MarkerRow(id: "F", line: 8, position: nil),
+            MarkerRow(id: "D", line: 6, position: nil, ref: "D"),
+            MarkerRow(id: "E", line: 7, position: nil, ref: "E"),
+            MarkerRow(id: "F", line: 8, position: nil, ref: "F"),
         ])
     }
 
@@ -50,8 +50,8 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
 
     @Test(arguments: [
         ("", "m.csv:1: empty file: expected a CSV header naming x,y or lat,lng", FormatError.Kind.malformed),
-        ("1,2\n3,4\n", "m.csv:1: unknown column \"1\" (expected a header naming x,y or lat,lng, and optionally id, note, author)", .malformed),
-        ("id,x,z\n", "m.csv:1: unknown column \"z\" (expected a header naming x,y or lat,lng, and optionally id, note, author)", .malformed),
+        ("1,2\n3,4\n", "m.csv:1: unknown column \"1\" (expected a header naming x,y or lat,lng, and optionally id, note, author, uuid, status, category, priority, assignee, due, capturedAt)", .malformed),
+        ("id,x,z\n", "m.csv:1: unknown column \"z\" (expected a header naming x,y or lat,lng, and optionally id, note, author, uuid, status, category, priority, assignee, due, capturedAt)", .malformed),
         ("id,x\n", "m.csv:1: the header must name x,y or lat,lng", .malformed),
         ("\n\nx,y,lat\n", "m.csv:3: the header names both x,y and lat,lng; use one pair", .malformed),
         ("lat,lng\n1,2\n", "m.csv:1: the file gives lat,lng; --zoom is required to convert it to pixels", .usage),
@@ -117,8 +117,8 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
         """
         let got = try rows("m.geojson", text)
         #expect(got == [
-            MarkerRow(id: "a", line: 0, position: PixelPoint(x: 1.5, y: 2), note: "crack"),
-            MarkerRow(id: "9", line: 0, position: PixelPoint(x: 3, y: 4)),
+            MarkerRow(id: "a", line: 0, position: PixelPoint(x: 1.5, y: 2), note: "crack", ref: "a"),
+            MarkerRow(id: "9", line: 0, position: PixelPoint(x: 3, y: 4), ref: "9"),
             MarkerRow(id: "3", line: 0, position: nil),
         ])
     }

@@ -103,7 +103,7 @@ private func pointsFile(_ head: String) -> String {
     /// Tabs in ids and notes, and any valid UTF-8, are kept.
     @Test func csvKeepsTabsAndUnicode() throws {
         let got = try csvRows("id,x,y,note,author\nA\tB,1,2,\"col\t1, \"\"q\"\"\",Zoë 😀\n")
-        #expect(got == [MarkerRow(id: "A\tB", line: 2, position: PixelPoint(x: 1, y: 2), note: "col\t1, \"q\"", author: "Zoë 😀")])
+        #expect(got == [MarkerRow(id: "A\tB", line: 2, position: PixelPoint(x: 1, y: 2), note: "col\t1, \"q\"", author: "Zoë 😀", ref: "A\tB")])
     }
 
     /// Ids are never trimmed, renumbered or reformatted: an unquoted field byte for byte, a quoted
@@ -286,7 +286,7 @@ private func pointsFile(_ head: String) -> String {
     /// Notes keep tabs and newlines; a note that is not a string is refused, not dropped.
     @Test func jsonNotes() throws {
         let got = try geoJSONRows(pointsFile(#""id":"a\tb","properties":{"note":"line 1\nline\t2","author":null},"#))
-        #expect(got == [MarkerRow(id: "a\tb", line: 0, position: PixelPoint(x: 1, y: 2), note: "line 1\nline\t2")])
+        #expect(got == [MarkerRow(id: "a\tb", line: 0, position: PixelPoint(x: 1, y: 2), note: "line 1\nline\t2", ref: "a\tb")])
         #expect(throws: FormatError(.malformed, source: "m.geojson", path: "$.features[0].properties.note", message: "expected a string, found a number")) {
             try geoJSONRows(pointsFile(#""properties":{"note":5},"#))
         }

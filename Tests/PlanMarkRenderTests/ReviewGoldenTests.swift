@@ -55,7 +55,7 @@ struct ReviewGoldenTests {
         let markers = [
             ReviewMarker(label: "7", position: PixelPoint(x: 20, y: 22), state: .valid),
             ReviewMarker(label: "42", position: PixelPoint(x: 55, y: 22), state: .invalid(.outsideAllowedArea)),
-            ReviewMarker(label: "318", position: PixelPoint(x: 95, y: 22), state: .resolved),
+            ReviewMarker(label: "318", position: PixelPoint(x: 95, y: 22), state: .status(.closed)),
             ReviewMarker(label: "2024", position: PixelPoint(x: 145, y: 22), state: .invalid(.outsideRooms)),
             ReviewMarker(label: "12345", position: PixelPoint(x: 50, y: 58), state: .valid),
             ReviewMarker(label: "123456", position: PixelPoint(x: 130, y: 58), state: .invalid(.outsideDrawing)),
@@ -65,17 +65,36 @@ struct ReviewGoldenTests {
         try Goldens.expectMatch(image, name: "markers")
     }
 
-    @Test("legend and title")
+    @Test("legend and title, markers from a file")
     func legend() throws {
         let room = try Self.region("A", [[(230, 50), (320, 50), (320, 130), (230, 130)]])
         let markers = [
             ReviewMarker(label: "1", position: PixelPoint(x: 250, y: 75), state: .valid),
-            ReviewMarker(label: "2", position: PixelPoint(x: 295, y: 110), state: .resolved),
+            ReviewMarker(label: "2", position: PixelPoint(x: 295, y: 110), state: .valid),
             ReviewMarker(label: "3", position: PixelPoint(x: 300, y: 25), state: .invalid(.outsideRooms)),
         ]
         let image = try ReviewRenderer(style: Self.style).render(
             drawing: Self.drawing(width: 340, height: 150), regions: [room], markers: markers,
             options: ReviewOptions(legend: true, title: "Level 2"))
         try Goldens.expectMatch(image, name: "legend")
+    }
+
+    @Test("stored markers in every status, overdue rings, legend counts, title and filters")
+    func statuses() throws {
+        let room = try Self.region("A", [[(20, 235), (380, 235), (380, 295), (20, 295)]])
+        let markers = [
+            ReviewMarker(label: "1", position: PixelPoint(x: 40, y: 265), state: .status(.open)),
+            ReviewMarker(label: "2", position: PixelPoint(x: 90, y: 265), state: .status(.open), overdue: true),
+            ReviewMarker(label: "3", position: PixelPoint(x: 140, y: 265), state: .status(.inProgress), overdue: true),
+            ReviewMarker(label: "4", position: PixelPoint(x: 190, y: 265), state: .status(.ready)),
+            ReviewMarker(label: "5", position: PixelPoint(x: 240, y: 265), state: .status(.closed)),
+            ReviewMarker(label: "6", position: PixelPoint(x: 290, y: 265), state: .status(.void)),
+            ReviewMarker(label: "7", position: PixelPoint(x: 350, y: 120), state: .invalid(.outsideRooms), overdue: true),
+            ReviewMarker(label: "8", position: PixelPoint(x: 360, y: 40), state: .status(.closed)),
+        ]
+        let image = try ReviewRenderer(style: Self.style).render(
+            drawing: Self.drawing(width: 400, height: 310), regions: [room], markers: markers,
+            options: ReviewOptions(legend: true, title: "Level 2", filters: "status=open,ready; room=2.05"))
+        try Goldens.expectMatch(image, name: "statuses")
     }
 }

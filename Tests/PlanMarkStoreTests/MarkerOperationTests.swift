@@ -63,13 +63,14 @@ import Testing
         #expect(history.map(\.action) == [.created, .moved, .resolved, .reopened, .edited, .removed])
         #expect(history.map(\.author) == ["ana", "bo", "cy", "cy", "di", "ed"])
         #expect(history[0].old == nil)
-        #expect(history[0].new == MarkerState(x: 50, y: 60, status: .open, note: "n", rooms: ["R1"]))
+        #expect(StoreFixtures.basic(history[0].new) == MarkerState(x: 50, y: 60, status: .open, note: "n", rooms: ["R1"]))
+        #expect(history[0].new?.priority == .normal && history[0].new?.uuid != nil && history[0].new?.category == .some(nil))
         #expect(history[1].old == MarkerState(x: 50, y: 60, rooms: ["R1"]))
         #expect(history[1].new == MarkerState(x: 300, y: 100, rooms: ["R2"]))
         #expect(history[2].old == MarkerState(status: .open) && history[2].new == MarkerState(status: .closed))
         #expect(history[3].old == MarkerState(status: .closed) && history[3].new == MarkerState(status: .open))
         #expect(history[4].old == MarkerState(note: "n") && history[4].new == MarkerState(note: "m"))
-        #expect(history[5].old == MarkerState(x: 300, y: 100, status: .open, note: "m", rooms: ["R2"]) && history[5].new == nil)
+        #expect(StoreFixtures.basic(history[5].old) == MarkerState(x: 300, y: 100, status: .open, note: "m", rooms: ["R2"]) && history[5].new == nil)
         #expect(history.map(\.sequence) == history.map(\.sequence).sorted())
         #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try store.history(of: "A", number: 2) }
     }

@@ -25,7 +25,7 @@ import Testing
         let history = try store.history(of: "A", number: 3)
         #expect(history.count == 1 && history[0].action == .created && history[0].author == "bot")
         #expect(history[0].number == 3 && history[0].lastNumber == nil)
-        #expect(history[0].new == MarkerState(x: 200, y: 150, status: .open, note: .some(nil), rooms: ["R1", "R2"]))
+        #expect(StoreFixtures.basic(history[0].new) == MarkerState(x: 200, y: 150, status: .open, note: .some(nil), rooms: ["R1", "R2"]))
     }
 
     /// An imported marker changed many times (and removed): its history still shows the values it was
@@ -43,11 +43,19 @@ import Testing
         _ = try store.removeMarker(2, in: "A", author: "ed")
         let history = try store.history(of: "A", number: 2)
         #expect(history.map(\.action) == [.created, .moved, .edited, .resolved, .edited, .moved, .removed])
-        #expect(history[0].new == MarkerState(x: 30, y: 30, status: .open, note: .some(nil), rooms: ["R1"]))
+        // The whole state: every punch-item field, the file's id as the ref, the uuid the store made.
+        let uuid = try #require(history[6].old?.uuid)
+        func whole(_ x: Double, _ y: Double, _ status: MarkerStatus, _ note: String?, _ rooms: [String], ref: String?, uuid: MarkerUUID?) -> MarkerState {
+            MarkerState(x: x, y: y, status: status, note: .some(note), rooms: rooms, uuid: uuid, ref: .some(ref), category: .some(nil),
+                        priority: .normal, assignee: .some(nil), due: .some(nil), capturedAt: .some(nil))
+        }
+        #expect(history[0].new == whole(30, 30, .open, nil, ["R1"], ref: nil, uuid: uuid))
         #expect(history[0].author == "bot")
-        #expect(history[6].old == MarkerState(x: 5, y: 5, status: .closed, note: "checked", rooms: ["Z"]))
+        #expect(history[6].old == whole(5, 5, .closed, "checked", ["Z"], ref: nil, uuid: uuid))
         // Marker 1 was untouched: its creation values are its current ones.
-        #expect(try store.history(of: "A", number: 1)[0].new == MarkerState(x: 20, y: 20, status: .open, note: .some(nil), rooms: ["R1"]))
+        let first = try store.marker(1, in: "A")
+        #expect(try store.history(of: "A", number: 1)[0].new == whole(20, 20, .open, nil, ["R1"], ref: nil, uuid: first.uuid))
+        #expect(first.uuid != uuid)
     }
 
     /// One bad row in the middle: nothing is stored, and every bad row is reported.

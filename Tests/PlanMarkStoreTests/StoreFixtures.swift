@@ -47,10 +47,16 @@ enum StoreFixtures {
         return (store, folder)
     }
 
+    /// The fields a marker's whole state had before punch items (position, status, note, rooms), the
+    /// rest dropped: for tests about those fields.
+    static func basic(_ state: MarkerState?) -> MarkerState? {
+        state.map { MarkerState(x: $0.x, y: $0.y, status: $0.status, note: $0.note, rooms: $0.rooms) }
+    }
+
     /// Row counts of the tables, to check that a refused operation wrote nothing.
     static func counts(_ store: SQLiteStore) throws -> [Int] {
         try store.read { db in
-            try ["drawing", "region", "marker", "history"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! }
+            try ["drawing", "region", "marker", "history", "attachment", "attachmentBlob"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! }
                 + [try Int.fetchOne(db, sql: "SELECT sum(nextNumber) FROM drawing") ?? 0]
         }
     }

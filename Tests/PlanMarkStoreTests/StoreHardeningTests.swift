@@ -38,7 +38,7 @@ import Testing
         let entry = try #require(history.last)
         #expect(entry.action == .resolved && entry.author == "bo")
         #expect(entry.old?.jsonText == #"{"x":50,"y":60,"status":"open","note":null,"rooms":["R1"]}"#)
-        #expect(entry.new?.jsonText == #"{"x":300,"y":100,"status":"resolved","note":"done","rooms":["R2"]}"#)
+        #expect(entry.new?.jsonText == #"{"x":300,"y":100,"status":"closed","note":"done","rooms":["R2"]}"#)
     }
 
     /// A change that changes nothing writes nothing.

@@ -1,0 +1,70 @@
+import PlanMarkFormats
+import PlanMarkGeometry
+import Testing
+@testable import PlanMarkStore
+
+/// Photos and documents on markers: typed by their bytes, stored once per SHA-256, served back as stored.
+@Suite struct AttachmentTests {
+    /// The first bytes of each kind, made by hand (the formats' signatures), with some payload after.
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xFF, 0xD9]
+    static let png: [UInt8] = StoreFixtures.pngHeader(width: 1, height: 1) + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+    static let pdf: [UInt8] = Array("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n".utf8)
+
+    static func store() throws -> SQLiteStore {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 60, y: 50), note: nil, author: nil)
+        return store
+    }
+
+    @Test(arguments: [(jpeg, "image/jpeg"), (png, "image/png"), (pdf, "application/pdf")])
+    func kindsAccepted(bytes: [UInt8], type: String) throws {
+        let store = try Self.store()
+        let attachment = try store.attach(bytes, declaredType: nil, caption: "north wall", toMarker: 1, in: "A", author: "ana")
+        #expect(attachment.contentType == type && attachment.size == bytes.count && attachment.caption == "north wall")
+        #expect(attachment.sha256 == SHA256.hexDigest(of: bytes))
+        let (stored, back) = try store.attachment(attachment.id, ofMarker: 1, in: "A")
+        #expect(stored == attachment && back == bytes)
+        #expect(try store.attachments(ofMarker: 1, in: "A") == [attachment])
+        let entry = try #require(try store.history(of: "A", number: 1).last)
+        #expect(entry.action == .attached && entry.author == "ana" && entry.new?.attachment?.id == attachment.id)
+        #expect(entry.new?.jsonText == "{\"attachment\":\(attachment.historyJSON)}")
+    }
+
+    @Test func otherBytesAndDisagreeingTypesAreRefused() throws {
+        let store = try Self.store()
+        let before = try StoreFixtures.counts(store)
+        // A text file renamed photo.jpg: the name plays no part, the bytes decide.
+        #expect(throws: StoreError.self) { try store.attach(Array("not a photo\n".utf8), declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil) }
+        #expect(throws: StoreError.self) { try store.attach([], declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil) }
+        #expect(throws: StoreError.unsupportedMediaType("the file is declared image/jpeg but its bytes are image/png")) {
+            try store.attach(Self.png, declaredType: .jpeg, caption: nil, toMarker: 1, in: "A", author: nil)
+        }
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+
+    @Test func samePhotoTwiceIsStoredOnce() throws {
+        let store = try Self.store()
+        let one = try store.attach(Self.jpeg, declaredType: .jpeg, caption: nil, toMarker: 1, in: "A", author: nil)
+        let two = try store.attach(Self.jpeg, declaredType: nil, caption: "again", toMarker: 2, in: "A", author: nil)
+        #expect(one.id != two.id && one.sha256 == two.sha256)
+        func blobs() throws -> Int { try StoreFixtures.counts(store)[5] }
+        #expect(try blobs() == 1)
+        _ = try store.detach(one.id, fromMarker: 1, in: "A", author: "bo")
+        #expect(try blobs() == 1 && (try store.attachments(ofMarker: 1, in: "A")).isEmpty)
+        #expect(try store.attachment(two.id, ofMarker: 2, in: "A").1 == Self.jpeg)
+        #expect(try store.history(of: "A", number: 1).last?.action == .detached)
+        // The attachment belongs to marker 2 only.
+        #expect(throws: StoreError.unknownAttachment(drawing: "A", number: 1, id: two.id)) { try store.attachment(two.id, ofMarker: 1, in: "A") }
+        _ = try store.removeMarker(2, in: "A", author: nil)
+        #expect(try blobs() == 0 && (try StoreFixtures.counts(store))[4] == 0)
+    }
+
+    @Test func sniffing() {
+        #expect(AttachmentType(sniffing: Self.jpeg) == .jpeg && AttachmentType(sniffing: Self.png) == .png && AttachmentType(sniffing: Self.pdf) == .pdf)
+        #expect(AttachmentType(sniffing: [0xFF, 0xD8]) == nil && AttachmentType(sniffing: Array("%PDF".utf8)) == nil)
+        #expect(AttachmentType(sniffing: Array(Self.png.prefix(7))) == nil)
+        #expect(AttachmentType(contentType: "Image/JPEG; charset=x") == .jpeg && AttachmentType(contentType: "image/jpg") == .jpeg)
+        #expect(AttachmentType(contentType: "text/plain") == nil && AttachmentType(contentType: "application/octet-stream") == nil)
+    }
+}

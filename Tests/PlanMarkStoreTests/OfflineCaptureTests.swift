@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+import PlanMarkFormats
+import PlanMarkGeometry
+import Testing
+@testable import PlanMarkStore
+
+/// Offline capture: the same item (same uuid) reaching the store twice is stored once.
+@Suite struct OfflineCaptureTests {
+    static let uuid = MarkerUUID(text: "5F0C1A2B-3C4D-4E5F-8A6B-7C8D9E0F1A2B")!
+    static let item = NewMarker(position: PixelPoint(x: 50, y: 60), uuid: uuid, status: .open, note: "crack", category: "Tiling",
+                                priority: .high, assignee: "Ben", due: DueDate(text: "2026-12-01"),
+                                capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00"))
+
+    @Test func sameItemTwiceIsStoredOnce() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let first = try store.addMarker(to: "A", Self.item, author: "ana")
+        #expect(first.created && first.marker.number == 1 && first.marker.uuid.text == "5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b")
+        #expect(first.marker.capturedAt?.text == "2026-11-20T09:41:07.250+01:00" && first.marker.rooms == ["R1"])
+        let before = try StoreFixtures.counts(store)
+        let again = try store.addMarker(to: "A", Self.item, author: "ana")
+        #expect(!again.created && again.marker == first.marker)
+        #expect(try StoreFixtures.counts(store) == before)
+        // Still the same item after the server changed it: the retry is compared with what was created.
+        _ = try store.setStatus(.inProgress, ofMarker: 1, in: "A", author: "bo")
+        #expect(try store.addMarker(to: "A", Self.item, author: "ana").created == false)
+    }
+
+    @Test(arguments: [
+        NewMarker(position: PixelPoint(x: 51, y: 60), uuid: uuid, note: "crack", category: "Tiling", priority: .high, assignee: "Ben",
+                  due: DueDate(text: "2026-12-01"), capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00")),
+        NewMarker(position: PixelPoint(x: 50, y: 60), uuid: uuid, note: "crack!", category: "Tiling", priority: .high, assignee: "Ben",
+                  due: DueDate(text: "2026-12-01"), capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00")),
+        NewMarker(position: PixelPoint(x: 50, y: 60), uuid: uuid, note: "crack", category: "Tiling", priority: .high, assignee: "Ben",
+                  due: nil, capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00")),
+        NewMarker(position: PixelPoint(x: 50, y: 60), uuid: uuid, note: "crack", category: "Tiling", priority: .normal, assignee: "Ben",
+                  due: DueDate(text: "2026-12-01"), capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00")),
+    ])
+    func sameUUIDOtherContentIsAConflict(other: NewMarker) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", Self.item, author: "ana")
+        let before = try StoreFixtures.counts(store)
+        #expect(throws: StoreError.uuidConflict(uuid: Self.uuid, drawing: "A", number: 1)) { try store.addMarker(to: "A", other, author: "ana") }
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+
+    @Test func uuidIsUniqueInTheStore() throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: StoreFixtures.regions)
+        _ = try store.addMarker(to: "A", Self.item, author: nil)
+        #expect(throws: StoreError.uuidConflict(uuid: Self.uuid, drawing: "A", number: 1)) { try store.addMarker(to: "B", Self.item, author: nil) }
+    }
+
+    /// Eight clients at once (each with its own connection to the store file) send one item: one marker.
+    @Test func eightClientsAtOnce() throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing()
+        let path = folder.appendingPathComponent("store.sqlite").path
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Int>.allocate(capacity: 8)  // each client writes its own slot
+        defer { results.deallocate() }
+        results.initialize(repeating: -1)
+        DispatchQueue.concurrentPerform(iterations: 8) { client in
+            guard let own = try? SQLiteStore(path: path, create: false),
+                  let creation = try? own.addMarker(to: "A", Self.item, author: "client \(client)") else { return }
+            results[client] = creation.created ? 1 : 0
+        }
+        #expect(Array(results).filter { $0 == 1 }.count == 1)
+        #expect(Array(results).filter { $0 == 0 }.count == 7)
+        #expect(try store.drawing(named: "A").markerCount == 1)
+        #expect(try store.history(of: "A", number: nil).count == 1)
+    }
+
+    /// Store-made uuids are version 7 (RFC 9562) and increase.
+    @Test func madeUUIDsIncrease() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        var made: [String] = []
+        for k in 0..<20 { made.append(try store.addMarker(to: "A", at: PixelPoint(x: 20 + Double(k), y: 20), note: nil, author: nil).uuid.text) }
+        var source = MarkerRowList((0..<300).map { MarkerRow(id: "r\($0)", line: $0 + 2, position: PixelPoint(x: 30, y: 30)) })
+        _ = try store.importMarkers(into: "A", from: &source, skipInvalid: false, author: nil)
+        try store.forEachMarker(in: "A", filter: MarkerFilter()) { marker in
+            if marker.number > 20 { made.append(marker.uuid.text) }
+            return true
+        }
+        #expect(made.count == 320 && made == made.sorted() && Set(made).count == 320)
+        #expect(made.allSatisfy { Array($0)[14] == "7" && "89ab".contains(Array($0)[19]) && MarkerUUID(text: $0)?.text == $0 })
+    }
+
+    /// Importing one file twice stores nothing the second time; a uuid twice in one file is stored once.
+    @Test func importTwice() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        func rows() -> MarkerRowList {
+            MarkerRowList([
+                MarkerRow(id: "a", line: 2, position: PixelPoint(x: 20, y: 20), uuid: MarkerUUID(text: "00000000-0000-4000-8000-000000000001")),
+                MarkerRow(id: "b", line: 3, position: PixelPoint(x: 30, y: 20), ref: "b", uuid: MarkerUUID(text: "00000000-0000-4000-8000-000000000002"),
+                          status: "ready", category: "Paint", priority: "critical", assignee: "Ben", due: DueDate(text: "2027-01-31")),
+                MarkerRow(id: "c", line: 4, position: PixelPoint(x: 40, y: 20)),
+                MarkerRow(id: "a-again", line: 5, position: PixelPoint(x: 20, y: 20), uuid: MarkerUUID(text: "00000000-0000-4000-8000-000000000001")),
+            ])
+        }
+        var first = rows()
+        let one = try store.importMarkers(into: "A", from: &first, skipInvalid: false, author: "bot")
+        #expect(one.stored == 3 && one.alreadyStored == 1 && one.numbers == 1..<4 && one.rejected.isEmpty)
+        let b = try store.marker(2, in: "A")
+        #expect(b.ref == "b" && b.status == .ready && b.category == "Paint" && b.priority == .critical && b.assignee == "Ben")
+        #expect(b.due?.text == "2027-01-31" && b.uuid.text == "00000000-0000-4000-8000-000000000002")
+        let before = try StoreFixtures.counts(store)
+        var second = rows()
+        let two = try store.importMarkers(into: "A", from: &second, skipInvalid: false, author: "bot")
+        // The row without uuid (c) cannot be recognised: it is stored again.
+        #expect(two.stored == 1 && two.alreadyStored == 3)
+        #expect(try StoreFixtures.counts(store)[2] == before[2] + 1)
+    }
+
+    /// Bad punch-item fields in a file are refused with the line named, before anything is stored.
+    @Test func importRefusesUnknownWords() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let before = try StoreFixtures.counts(store)
+        var source = MarkerRowList([MarkerRow(id: "a", line: 7, position: PixelPoint(x: 20, y: 20), status: "done")])
+        #expect(throws: StoreError.invalidText(field: "line 7: status", problem: "\"done\" is not one of open, in-progress, ready, closed, void")) {
+            try store.importMarkers(into: "A", from: &source, skipInvalid: false, author: nil)
+        }
+        var priority = MarkerRowList([MarkerRow(id: "a", line: 3, position: PixelPoint(x: 20, y: 20), priority: "urgent")])
+        #expect(throws: StoreError.self) { try store.importMarkers(into: "A", from: &priority, skipInvalid: false, author: nil) }
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+}

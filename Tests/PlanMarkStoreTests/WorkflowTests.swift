@@ -1,0 +1,137 @@
+import PlanMarkFormats
+import PlanMarkGeometry
+import Testing
+@testable import PlanMarkStore
+
+/// The status workflow: every transition of the issue's table, allowed and refused.
+@Suite struct WorkflowTests {
+    /// The table, written out by hand (not taken from `MarkerStatus.next`).
+    static let allowed: [String: Set<String>] = [
+        "open": ["in-progress", "ready", "closed", "void"],
+        "in-progress": ["open", "ready", "closed", "void"],
+        "ready": ["closed", "open", "void"],
+        "closed": ["open"],
+        "void": ["open"],
+    ]
+    static let names = ["open", "in-progress", "ready", "closed", "void"]
+    static let pairs: [(String, String)] = names.flatMap { from in names.filter { $0 != from }.map { (from, $0) } }
+
+    /// A store with marker 1 brought to `status` from open (each first step is allowed from open).
+    static func marker(in status: String) throws -> SQLiteStore {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: "ana")
+        if status != "open" { _ = try store.setStatus(MarkerStatus(rawValue: status)!, ofMarker: 1, in: "A", author: "ana") }
+        return store
+    }
+
+    @Test(arguments: pairs)
+    func transition(from: String, to: String) throws {
+        let store = try Self.marker(in: from)
+        let target = try #require(MarkerStatus(rawValue: to))
+        let before = try StoreFixtures.counts(store)
+        if Self.allowed[from]!.contains(to) {
+            let reason: String? = from == "ready" && to == "open" ? "tiles still loose" : nil
+            let marker = try store.setStatus(target, reason: reason, ofMarker: 1, in: "A", author: "bo")
+            #expect(marker.status.rawValue == to)
+            let entry = try #require(try store.history(of: "A", number: 1).last)
+            #expect(entry.old?.status?.rawValue == from && entry.new?.status?.rawValue == to && entry.author == "bo")
+            #expect(entry.new?.reason == reason)
+            let action: HistoryAction = to == "closed" ? .resolved : to == "open" ? .reopened : .status
+            #expect(entry.action == action)
+        } else {
+            #expect(throws: StoreError.transitionRefused(drawing: "A", number: 1, from: MarkerStatus(rawValue: from)!, to: target)) {
+                try store.setStatus(target, reason: "because", ofMarker: 1, in: "A", author: "bo")
+            }
+            #expect(try StoreFixtures.counts(store) == before)
+            #expect(try store.marker(1, in: "A").status.rawValue == from)
+            let message = StoreError.transitionRefused(drawing: "A", number: 1, from: MarkerStatus(rawValue: from)!, to: target).description
+            #expect(message.contains("is \(from) and cannot become \(to)"))
+        }
+    }
+
+    /// Ready work sent back to open needs a reason; a blank one is none.
+    @Test(arguments: [nil, "", "   "] as [String?])
+    func rejectingNeedsAReason(reason: String?) throws {
+        let store = try Self.marker(in: "ready")
+        let before = try StoreFixtures.counts(store)
+        #expect(throws: StoreError.self) { try store.setStatus(.open, reason: reason, ofMarker: 1, in: "A", author: "bo") }
+        #expect(try StoreFixtures.counts(store) == before)
+        #expect(try store.marker(1, in: "A").status == .ready)
+    }
+
+    /// `setStatus` refuses the status a marker has already; `updateMarker` takes it as no change.
+    @Test(arguments: names)
+    func sameStatus(status: String) throws {
+        let store = try Self.marker(in: status)
+        let target = MarkerStatus(rawValue: status)!
+        #expect(throws: StoreError.refused("drawing \"A\": marker 1 is already \(status)")) {
+            try store.setStatus(target, ofMarker: 1, in: "A", author: nil)
+        }
+        let before = try StoreFixtures.counts(store)
+        #expect(try store.updateMarker(1, in: "A", MarkerChange(status: target), author: nil).status == target)
+        #expect(try StoreFixtures.counts(store) == before)
+    }
+
+    /// The legacy word `resolved` names closed.
+    @Test func legacyResolved() {
+        #expect(MarkerStatus(text: "resolved") == .closed)
+        #expect(MarkerStatus(text: "in-progress") == .inProgress)
+        #expect(MarkerStatus(text: "inProgress") == nil && MarkerStatus(text: "Open") == nil)
+    }
+
+    /// Every field changes in one entry; a refused status leaves every other field of the change unapplied.
+    @Test func fieldsChangeTogetherOrNotAtAll() throws {
+        let store = try Self.marker(in: "closed")
+        let before = try StoreFixtures.counts(store)
+        let refused = MarkerChange(status: .ready, category: .some("Tiling"), priority: .high, assignee: .some("Ben"),
+                                   due: .some(DueDate(text: "2026-12-01")!))
+        #expect(throws: StoreError.self) { try store.updateMarker(1, in: "A", refused, author: "bo") }
+        #expect(try StoreFixtures.counts(store) == before)
+        let marker = try store.marker(1, in: "A")
+        #expect(marker.category == nil && marker.priority == .normal && marker.assignee == nil && marker.due == nil)
+
+        let change = MarkerChange(status: .open, category: .some("Tiling"), priority: .high, assignee: .some("Ben"),
+                                  due: .some(DueDate(text: "2026-12-01")!))
+        let changed = try store.updateMarker(1, in: "A", change, author: "bo")
+        #expect(changed.status == .open && changed.category == "Tiling" && changed.priority == .high)
+        #expect(changed.assignee == "Ben" && changed.due?.text == "2026-12-01")
+        let entry = try #require(try store.history(of: "A", number: 1).last)
+        #expect(entry.action == .reopened)
+        #expect(entry.old?.jsonText == #"{"status":"closed","category":null,"priority":"normal","assignee":null,"due":null}"#)
+        #expect(entry.new?.jsonText == #"{"status":"open","category":"Tiling","priority":"high","assignee":"Ben","due":"2026-12-01"}"#)
+        // Clearing: `.some(nil)`.
+        let cleared = try store.updateMarker(1, in: "A", MarkerChange(category: .some(nil), assignee: .some(nil), due: .some(nil)), author: "bo")
+        #expect(cleared.category == nil && cleared.assignee == nil && cleared.due == nil)
+        #expect(try store.history(of: "A", number: 1).last?.action == .edited)
+    }
+
+    /// A category over 100 characters is refused; exactly 100 (counted as characters, not bytes) is kept.
+    @Test func categoryLength() throws {
+        let store = try Self.marker(in: "open")
+        let hundred = String(repeating: "é", count: 100)
+        #expect(try store.updateMarker(1, in: "A", MarkerChange(category: .some(hundred)), author: nil).category == hundred)
+        #expect(throws: StoreError.invalidText(field: "category", problem: "is 101 characters long; at most 100")) {
+            try store.updateMarker(1, in: "A", MarkerChange(category: .some(hundred + "x")), author: nil)
+        }
+    }
+
+    /// `updateMarkers`: all listed markers or none.
+    @Test func bulkUpdateIsAllOrNone() throws {
+        let store = try Self.marker(in: "open")
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 60, y: 60), note: nil, author: nil)
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 70, y: 60), note: nil, author: nil)
+        _ = try store.setStatus(.closed, ofMarker: 3, in: "A", author: nil)
+        let before = try StoreFixtures.counts(store)
+        // 3 is closed: closed -> ready is refused, so 1 and 2 stay as they were.
+        #expect(throws: StoreError.transitionRefused(drawing: "A", number: 3, from: .closed, to: .ready)) {
+            try store.updateMarkers([1, 2, 3], in: "A", MarkerChange(status: .ready, assignee: .some("Ben")), author: nil)
+        }
+        #expect(throws: StoreError.unknownMarker(drawing: "A", number: 9)) {
+            try store.updateMarkers([1, 9], in: "A", MarkerChange(assignee: .some("Ben")), author: nil)
+        }
+        #expect(try StoreFixtures.counts(store) == before)
+        #expect(try [1, 2, 3].map { try store.marker($0, in: "A").assignee } == [nil, nil, nil])
+        let updated = try store.updateMarkers([1, 2], in: "A", MarkerChange(status: .ready, assignee: .some("Ben")), author: nil)
+        #expect(updated.map(\.number) == [1, 2] && updated.allSatisfy { $0.status == .ready && $0.assignee == "Ben" })
+    }
+}
