@@ -47,12 +47,14 @@ struct ReviewImageService: Sendable {
             }
             return (drawing, regions, markers, try store.image(of: name).bytes)
         }
-        let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale)
+        // The filters line says which markers the image leaves out (`status=all` is no filter).
+        let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale,
+                                    filters: filter.summary)
         let renderer = self.renderer
         let png = try await gate.run {
             try await BlockingWork.run { () throws -> [UInt8] in
                 let validator = MarkerValidator(regions: regions, size: drawing.size)
-                let reviewMarkers = markers.map { ReviewMarker(stored: $0, validator: validator) }
+                let reviewMarkers = markers.map { ReviewMarker(stored: $0, validator: validator, today: filter.today) }
                 let image: RGBAImage
                 do throws(RenderError) {
                     image = try PNGDecoder().decode(data: imageBytes, source: "drawing \"\(drawing.name)\"")

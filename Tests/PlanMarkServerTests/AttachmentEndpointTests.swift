@@ -275,6 +275,7 @@ enum AttachmentFixtures {
         #expect(answer.errorCode == "body-too-large")
         #expect(sent < total, "the whole body was sent before the answer came")
         let after = try Self.peakMemory(of: pid)
+        print("AttachmentLimitLiveTests: \(sent >> 20) MiB of a \(total >> 20) MiB chunked body sent before the 413; server peak memory \(before >> 20) MiB before, \(after >> 20) MiB after")
         #expect(after - before < total / 2, "peak memory grew by \(after - before) bytes")
         // Nothing was stored but the warm-up photo, and the server still serves.
         #expect(try fixture.store.attachments(ofMarker: 1, in: "plan").count == 1)

@@ -130,6 +130,13 @@ import Testing
                 #expect(review.status == .ok, "\(query): \(review.text.prefix(200))")
                 #expect(pngSize(review.body)?.width == 600)
             }
+            // The same markers with and without a filter line: every status named is a filter (the legend
+            // says so), status=all is none; the images differ by that line only.
+            let named = try await client.get("/drawings/plan/review.png?scale=0.25&status=open,in-progress,ready,closed,void")
+            let all = try await client.get("/drawings/plan/review.png?scale=0.25&status=all")
+            let none = try await client.get("/drawings/plan/review.png?scale=0.25")
+            #expect(all.body == none.body)
+            #expect(named.body != all.body)
         }
     }
 
