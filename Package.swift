@@ -75,7 +75,8 @@ let package = Package(
         .target(name: "PlanMarkTestSupport", path: "Tests/PlanMarkTestSupport"),
         .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry", "PlanMarkTestSupport"], exclude: ["Vectors", "Fixtures"]),
         .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats", "PlanMarkTestSupport"]),
-        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", "PlanMarkTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", "PlanMarkTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"], exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkTestSupport"], exclude: ["Fixtures"]),
         .testTarget(

@@ -28,6 +28,12 @@ step "A tap from a Leaflet client at zoom 2 (lat -250, lng 300 = pixel 1200, 100
 "$planmark" mark "Level 2" --lat -250 --lng 300 --zoom 2 --note "cracked tile"
 "$planmark" resolve "Level 2" 3
 
+step "Punch items: assign two markers, move one through the workflow, list what Ben has open"
+"$planmark" update "Level 2" 1 2 --assignee Ben --category Tiling --priority high --due 2026-12-01
+"$planmark" status "Level 2" 1 in-progress
+"$planmark" markers "Level 2" --assignee Ben --status open,in-progress
+"$planmark" summary "Level 2"
+
 step "The stored markers"
 "$planmark" markers "Level 2"
 

@@ -11,14 +11,21 @@ public enum MarkerFormat: String, CaseIterable, Sendable {
 /// answers (`GET .../markers` is `.geojson`; one marker is `MarkerWriter.object`) both use it, so the CLI's
 /// export and the service's answer for the same store and options are the same bytes.
 ///
+/// Every format carries every field of a punch item, so that an export can be imported into another store
+/// without loss; the marker's `ref` (the markers file's id it was imported with) is written back as `id`.
+///
 /// - The marker **object** (json, jsonl, one marker, and GeoJSON `properties`):
-///   `{"number","x","y"[,"lat","lng"],"status","rooms","note","author","createdAt","updatedAt"}`, `x`, `y`
-///   in pixels always, `lat`, `lng` when a latLng conversion is given.
+///   `{"id","uuid","number","x","y"[,"lat","lng"],"status","category","priority","assignee","due","capturedAt",
+///   "note","author","rooms","createdAt","updatedAt","overdue"}`; `id` (the ref), `category`, `assignee`, `due`,
+///   `capturedAt`, `note`, `author` are null when not set; `x`, `y` in pixels always, `lat`, `lng` when a latLng
+///   conversion is given; `overdue` is `true` when due before `today` and not closed or void.
 /// - **GeoJSON**: a FeatureCollection of `{"type":"Feature","id":NUMBER,"geometry":{"type":"Point",
-///   "coordinates":[x,y]},"properties":OBJECT}`, coordinates `[lng, lat]` when converting.
+///   "coordinates":[x,y]},"properties":OBJECT}`, coordinates `[lng, lat]` when converting (the properties'
+///   `number` tells a reader the file is a PlanMark export, whose ref is `properties.id`).
 /// - **json**: `{"drawing":NAME,"markers":[OBJECT,...]}`; **jsonl**: one object a line;
-///   **csv**: `number,x,y[,lat,lng],status,rooms,note,author,createdAt,updatedAt`;
-///   **text**: tab-separated `number x y [lat lng] status rooms note`.
+///   **csv**: `id,uuid,number,x,y[,lat,lng],status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt`
+///   (empty fields for what is not set, rooms `;`-joined);
+///   **text**: tab-separated `number x y [lat lng] status priority assignee due rooms note`.
 ///
 /// Each marker is formatted straight into one byte buffer from prepared pieces: latLng with the scale
 /// computed once, the last two timestamps' text cached (markers of one import share theirs).
@@ -33,23 +40,30 @@ public struct MarkerWriter {
     private let scale: Double
     private var count = 0
     private var timeCache: [(Int64, [UInt8])] = [(Int64.min, []), (Int64.min, [])]
+    /// Today (UTC), for `overdue`.
+    public let today: DueDate
 
     /// Starts writing `format`; the header (`drawing` names the drawing in json) is in the buffer already.
-    public init(format: MarkerFormat, conversion: LatLngConversion?, drawing: String, capacity: Int = 1 << 17) {
+    /// `today` decides which markers are overdue (the UTC date now by default).
+    public init(format: MarkerFormat, conversion: LatLngConversion?, drawing: String, capacity: Int = 1 << 17,
+                today: DueDate = .today) {
         self.format = format
         self.conversion = conversion
+        self.today = today
         scale = conversion.map { $0.crs.transformationScale(at: $0.zoom) } ?? 1
         buffer = ReportBuffer(capacity: capacity)
         let latLng = conversion != nil
         switch format {
         case .text:
-            let header: StaticString = latLng ? "number\tx\ty\tlat\tlng\tstatus\trooms\tnote\n" : "number\tx\ty\tstatus\trooms\tnote\n"
+            let header: StaticString = latLng ? "number\tx\ty\tlat\tlng\tstatus\tpriority\tassignee\tdue\trooms\tnote\n"
+                                              : "number\tx\ty\tstatus\tpriority\tassignee\tdue\trooms\tnote\n"
             buffer.append(header)
         case .json: buffer.append("{\"drawing\":"); buffer.appendJSONString(drawing); buffer.append(",\"markers\":[")
         case .jsonl: break
         case .csv:
-            let header: StaticString = latLng ? "number,x,y,lat,lng,status,rooms,note,author,createdAt,updatedAt\n"
-                                              : "number,x,y,status,rooms,note,author,createdAt,updatedAt\n"
+            let header: StaticString = latLng
+                ? "id,uuid,number,x,y,lat,lng,status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt\n"
+                : "id,uuid,number,x,y,status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt\n"
             buffer.append(header)
         case .geojson: buffer.append("{\"type\":\"FeatureCollection\",\"features\":[")
         }
@@ -57,8 +71,8 @@ public struct MarkerWriter {
 
     /// One marker as a JSON object (the service's answer for one marker), without a line break.
     /// - Complexity: O(length of the text).
-    public static func object(_ marker: Marker, conversion: LatLngConversion?) -> String {
-        var writer = MarkerWriter(format: .jsonl, conversion: conversion, drawing: "", capacity: 256)
+    public static func object(_ marker: Marker, conversion: LatLngConversion?, today: DueDate = .today) -> String {
+        var writer = MarkerWriter(format: .jsonl, conversion: conversion, drawing: "", capacity: 512, today: today)
         writer.appendObject(marker, writer.latLng(of: marker))
         return writer.buffer.text
     }
@@ -86,6 +100,10 @@ public struct MarkerWriter {
                 buffer.append(latLng.lng.description); buffer.append("\t")
             }
             buffer.append(marker.status.rawValue); buffer.append("\t")
+            buffer.append(marker.priority.rawValue); buffer.append("\t")
+            buffer.append(marker.assignee ?? ""); buffer.append("\t")
+            if let due = marker.due { appendDue(due) }
+            buffer.append("\t")
             buffer.append(marker.rooms.joined(separator: ";")); buffer.append("\t")
             buffer.append(marker.note ?? ""); buffer.append("\n")
         case .json:
@@ -95,6 +113,8 @@ public struct MarkerWriter {
             appendObject(marker, latLng)
             buffer.append("\n")
         case .csv:
+            if let ref = marker.ref { appendCSVField(ref) }
+            buffer.append(","); buffer.append(marker.uuid.text); buffer.append(",")
             buffer.appendInteger(Int64(marker.number)); buffer.append(",")
             buffer.appendNumber(marker.position.x); buffer.append(",")
             buffer.appendNumber(marker.position.y); buffer.append(",")
@@ -103,9 +123,17 @@ public struct MarkerWriter {
                 buffer.appendNumber(latLng.lng); buffer.append(",")
             }
             buffer.append(marker.status.rawValue); buffer.append(",")
-            appendCSVField(marker.rooms.joined(separator: ";")); buffer.append(",")
+            if let category = marker.category { appendCSVField(category) }
+            buffer.append(","); buffer.append(marker.priority.rawValue); buffer.append(",")
+            if let assignee = marker.assignee { appendCSVField(assignee) }
+            buffer.append(",")
+            if let due = marker.due { appendDue(due) }
+            buffer.append(",")
+            if let capturedAt = marker.capturedAt { appendCSVField(capturedAt.text) }
+            buffer.append(",")
             appendCSVField(marker.note ?? ""); buffer.append(",")
             appendCSVField(marker.author ?? ""); buffer.append(",")
+            appendCSVField(marker.rooms.joined(separator: ";")); buffer.append(",")
             appendTime(marker.createdAt); buffer.append(",")
             appendTime(marker.updatedAt); buffer.append("\n")
         case .geojson:
@@ -162,8 +190,12 @@ public struct MarkerWriter {
     }
 
     /// The marker object.
+    /// - Complexity: O(length of the marker's text).
     private mutating func appendObject(_ marker: Marker, _ latLng: LatLng?, prepared: Prepared = Prepared()) {
-        buffer.append("{\"number\":"); buffer.appendInteger(Int64(marker.number))
+        buffer.append("{\"id\":")
+        if let ref = marker.ref { buffer.appendJSONString(ref) } else { buffer.append("null") }
+        buffer.append(",\"uuid\":\""); buffer.append(marker.uuid.text)
+        buffer.append("\",\"number\":"); buffer.appendInteger(Int64(marker.number))
         buffer.append(",\"x\":"); appendNumber(marker.position.x, prepared: prepared.x)
         buffer.append(",\"y\":"); appendNumber(marker.position.y, prepared: prepared.y)
         if let latLng {
@@ -171,18 +203,37 @@ public struct MarkerWriter {
             buffer.append(",\"lng\":"); appendNumber(latLng.lng, prepared: prepared.lng)
         }
         buffer.append(",\"status\":\""); buffer.append(marker.status.rawValue)
-        buffer.append("\",\"rooms\":[")
+        buffer.append("\",\"category\":")
+        if let category = marker.category { buffer.appendJSONString(category) } else { buffer.append("null") }
+        buffer.append(",\"priority\":\""); buffer.append(marker.priority.rawValue)
+        buffer.append("\",\"assignee\":")
+        if let assignee = marker.assignee { buffer.appendJSONString(assignee) } else { buffer.append("null") }
+        buffer.append(",\"due\":")
+        if let due = marker.due { buffer.append("\""); appendDue(due); buffer.append("\"") } else { buffer.append("null") }
+        buffer.append(",\"capturedAt\":")
+        if let capturedAt = marker.capturedAt { buffer.appendJSONString(capturedAt.text) } else { buffer.append("null") }
+        buffer.append(",\"note\":")
+        if let note = marker.note { buffer.appendJSONString(note) } else { buffer.append("null") }
+        buffer.append(",\"author\":")
+        if let author = marker.author { buffer.appendJSONString(author) } else { buffer.append("null") }
+        buffer.append(",\"rooms\":[")
         for (index, room) in marker.rooms.enumerated() {
             if index > 0 { buffer.append(",") }
             buffer.appendJSONString(room)
         }
-        buffer.append("],\"note\":")
-        if let note = marker.note { buffer.appendJSONString(note) } else { buffer.append("null") }
-        buffer.append(",\"author\":")
-        if let author = marker.author { buffer.appendJSONString(author) } else { buffer.append("null") }
-        buffer.append(",\"createdAt\":\""); appendTime(marker.createdAt)
+        buffer.append("],\"createdAt\":\""); appendTime(marker.createdAt)
         buffer.append("\",\"updatedAt\":\""); appendTime(marker.updatedAt)
-        buffer.append("\"}")
+        buffer.append(marker.isOverdue(today: today) ? "\",\"overdue\":true}" : "\",\"overdue\":false}")
+    }
+
+    /// `due` as `YYYY-MM-DD`, digits straight into the buffer (no intermediate string).
+    /// - Complexity: O(1).
+    private mutating func appendDue(_ due: DueDate) {
+        let y = due.year, m = due.month, d = due.day
+        buffer.bytes.append(UInt8(48 + y / 1000)); buffer.bytes.append(UInt8(48 + y / 100 % 10))
+        buffer.bytes.append(UInt8(48 + y / 10 % 10)); buffer.bytes.append(UInt8(48 + y % 10)); buffer.bytes.append(45)
+        buffer.bytes.append(UInt8(48 + m / 10)); buffer.bytes.append(UInt8(48 + m % 10)); buffer.bytes.append(45)
+        buffer.bytes.append(UInt8(48 + d / 10)); buffer.bytes.append(UInt8(48 + d % 10))
     }
 
     /// `timestamp` as ISO 8601 text, from the cache when it was one of the last two.

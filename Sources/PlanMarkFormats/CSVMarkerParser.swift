@@ -111,6 +111,7 @@ public struct CSVMarkerParser: Sendable {
     /// Counts the lines (newline-terminated or final) and non-blank lines of `chunk`.
     /// - Complexity: O(n) for n bytes.
     public static func lineCounts(_ chunk: UnsafeBufferPointer<UInt8>) -> (lines: Int, rows: Int) {
+        if let counts = plainLineCounts(chunk) { return counts }
         var lines = 0, rows = 0
         var blank = true
         var any = false
@@ -130,6 +131,47 @@ public struct CSVMarkerParser: Sendable {
             if !blank { rows += 1 }
         }
         return (lines, rows)
+    }
+
+    /// `lineCounts` eight bytes at a time for a chunk without a space, tab or carriage return, whose
+    /// first byte is not a line break and with no two line breaks in a row: then no line is blank,
+    /// so every line is a row. Nil for any other chunk (the byte loop decides).
+    /// - Complexity: O(n) for n bytes.
+    static func plainLineCounts(_ chunk: UnsafeBufferPointer<UInt8>) -> (lines: Int, rows: Int)? {
+        guard let base = chunk.baseAddress, chunk.count > 0, base[0] != 10 else { return nil }
+        let count = chunk.count
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        /// 0x80 in each byte of `x` that is zero, exactly (no borrow between bytes).
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & low7) &+ low7) | x | low7) }
+        var newlines = 0
+        var special: UInt64 = 0
+        var previousTop: UInt64 = 0  // 0x80 when the byte before this word is a line break
+        var i = 0
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let breaks = zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+            newlines &+= Int(truncatingIfNeeded: ((breaks >> 7) &* 0x0101_0101_0101_0101) >> 56)
+            special |= zeroBytes(word ^ 0x2020_2020_2020_2020) | zeroBytes(word ^ 0x0909_0909_0909_0909)
+                | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D) | (breaks & (breaks << 8)) | (breaks & (previousTop >> 56))
+            previousTop = breaks & 0x8000_0000_0000_0000
+            i += 8
+        }
+        if special != 0 { return nil }
+        var previousBreak = previousTop != 0
+        while i < count {
+            let byte = base[i]
+            if byte == 32 || byte == 9 || byte == 13 { return nil }
+            if byte == 10 {
+                if previousBreak { return nil }
+                newlines += 1
+                previousBreak = true
+            } else {
+                previousBreak = false
+            }
+            i += 1
+        }
+        let lines = newlines + (base[count - 1] == 10 ? 0 : 1)
+        return (lines, lines)
     }
 
     /// Parses every line of `chunk`, appending a row for each non-blank one.
@@ -224,7 +266,66 @@ public struct CSVMarkerParser: Sendable {
         var line = firstLine
         var row = firstRow
         var start = 0
+        let base = chunk.baseAddress!
+        let last = columnCount - 1
+        let first = columns.first, second = columns.second, isLatLng = columns.isLatLng
         while start < count {
+            // The fast path: every field plain (no quote, space, control or non-ASCII byte), every
+            // coordinate `-?digits[.digits]` of at most 19 significant digits, `\n` or the chunk's end
+            // after the last field. Fields are found, and coordinates parsed, in one pass; any other line
+            // is left to the general path below, from its start.
+            fast: do {
+                var i = start
+                var position = PixelPoint(x: 0, y: 0)
+                var xText = UnsafeBufferPointer<UInt8>(start: nil, count: 0), yText = xText
+                for k in 0...last {
+                    let fieldStart = i
+                    let terminator: UInt8 = k == last ? 10 : 44
+                    if k == first || k == second {
+                        guard let number = Self.plainNumber(base, &i, count) else { break fast }
+                        if k == first { position.x = number.value } else { position.y = number.value }
+                        if number.isCanonical && !isLatLng {
+                            let text = UnsafeBufferPointer(start: base + fieldStart, count: i - fieldStart)
+                            if k == first { xText = text } else { yText = text }
+                        }
+                    } else {
+                        while i < count {
+                            let b = base[i]
+                            if b == terminator || b == 34 || b == 44 || (b < 32 && b != 9) || b >= 127 { break }
+                            i += 1
+                        }
+                    }
+                    if i < count {
+                        guard base[i] == terminator else { break fast }
+                    } else {
+                        guard k == last else { break fast }
+                    }
+                    starts[k] = fieldStart
+                    ends[k] = i
+                    i += 1
+                }
+                var id = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                if let column = columns.id { id = UnsafeBufferPointer(start: base + starts[column], count: ends[column] - starts[column]) }
+                var note = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                if let column = columns.note { note = UnsafeBufferPointer(start: base + starts[column], count: ends[column] - starts[column]) }
+                var author = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                if let column = columns.author { author = UnsafeBufferPointer(start: base + starts[column], count: ends[column] - starts[column]) }
+                var point: PixelPoint? = position
+                if isLatLng {
+                    point = nil
+                    if let conversion {
+                        let pixel = conversion.pixel(LatLng(lat: position.y, lng: position.x))
+                        point = pixel.isFinite ? pixel : nil
+                    }
+                }
+                body(CSVRowView(id: id, note: note, author: author, line: line, row: row, position: point,
+                                xText: xText, yText: yText, chunk: chunk, starts: UnsafeBufferPointer(starts),
+                                ends: UnsafeBufferPointer(ends), fieldCount: columnCount))
+                row += 1
+                line += 1
+                start = i
+                continue
+            }
             var i = start
             var fields = 0
             var fieldStart = start
@@ -337,6 +438,70 @@ public struct CSVMarkerParser: Sendable {
         return raw
     }
 
+    /// Parses `-?digits[.digits]` with at most 19 significant digits at `index`, moving `index` past
+    /// it; nil (with `index` anywhere) for anything else, which the general path then parses.
+    /// `isCanonical` is true when the text is exactly what `ReportBuffer.appendNumber` writes for the
+    /// value, so a report can copy it: no leading zero (but `0` itself and `0.`), no trailing fraction
+    /// zero, not `-0`, at most 15 significant digits (such a decimal is the only one of at most 15
+    /// digits that reads as its double, hence the shortest round-trip text), and not below 0.001 in
+    /// magnitude unless zero.
+    /// - Complexity: O(n) for the field's n bytes.
+    @inline(__always)
+    static func plainNumber(
+        _ base: UnsafePointer<UInt8>, _ index: inout Int, _ count: Int
+    ) -> (value: Double, isCanonical: Bool)? {
+        var i = index
+        var negative = false
+        if i < count && base[i] == 45 {
+            negative = true
+            i += 1
+        }
+        let integerStart = i
+        // Leading zeros, then the digits; more than 19 significant digits wrap the mantissa, and
+        // are refused below by their count.
+        while i < count && base[i] == 48 { i += 1 }
+        var mantissa: UInt64 = 0
+        var significantStart = i
+        while i < count {
+            let digit = base[i] &- 48
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            i += 1
+        }
+        var digits = i - significantStart
+        let integerLength = i - integerStart
+        guard integerLength > 0 else { return nil }
+        var fractionDigits = 0
+        var trailingZero = false
+        if i < count && base[i] == 46 {
+            i += 1
+            let fractionStart = i
+            if mantissa == 0 {
+                while i < count && base[i] == 48 { i += 1 }
+            }
+            significantStart = i
+            while i < count {
+                let digit = base[i] &- 48
+                guard digit < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                i += 1
+            }
+            digits += i - significantStart
+            fractionDigits = i - fractionStart
+            guard fractionDigits > 0 else { return nil }
+            trailingZero = base[i - 1] == 48
+        }
+        guard digits <= 19 else { return nil }
+        let value = DecimalParser.value(mantissa: mantissa, digits: digits, fractionDigits: fractionDigits, negative: negative)
+            ?? DecimalParser.parseSlow(UnsafeBufferPointer(start: base + index, count: i - index))
+        guard let value else { return nil }
+        index = i
+        let isCanonical = digits <= 15 && !trailingZero && (integerLength == 1 || base[integerStart] != 48)
+            && !(negative && mantissa == 0)
+            && (integerLength > 1 || base[integerStart] != 48 || fractionDigits == 0 || fractionDigits - digits <= 2)
+        return (value, isCanonical)
+    }
+
     /// The field `lower..<upper` as a finite number, or nil.
     /// - Complexity: O(n) for the field's n bytes.
     @inline(__always)
@@ -367,12 +532,43 @@ public struct CSVRowView {
     public let row: Int
     /// The position in pixels, or nil when a coordinate did not parse or is not finite.
     public let position: PixelPoint?
+    /// The text of `x` when it is exactly what `ReportBuffer.appendNumber` writes for `position.x`
+    /// (so a report can copy it); empty otherwise.
+    public let xText: UnsafeBufferPointer<UInt8>
+    /// The same for `y`.
+    public let yText: UnsafeBufferPointer<UInt8>
     /// The block being parsed, and where each field of this row starts and ends in it (`fieldCount` fields,
     /// at most the header's count), for the columns beyond id, position, note and author.
     let chunk: UnsafeBufferPointer<UInt8>
     let starts: UnsafeBufferPointer<Int>
     let ends: UnsafeBufferPointer<Int>
     let fieldCount: Int
+
+    /// Creates a view; `xText` and `yText` as documented, or empty; `chunk`, `starts`, `ends` and
+    /// `fieldCount` locate the row's fields (none by default).
+    public init(
+        id: UnsafeBufferPointer<UInt8>, note: UnsafeBufferPointer<UInt8>, author: UnsafeBufferPointer<UInt8>,
+        line: Int, row: Int, position: PixelPoint?,
+        xText: UnsafeBufferPointer<UInt8> = .init(start: nil, count: 0),
+        yText: UnsafeBufferPointer<UInt8> = .init(start: nil, count: 0),
+        chunk: UnsafeBufferPointer<UInt8> = .init(start: nil, count: 0),
+        starts: UnsafeBufferPointer<Int> = .init(start: nil, count: 0),
+        ends: UnsafeBufferPointer<Int> = .init(start: nil, count: 0),
+        fieldCount: Int = 0
+    ) {
+        self.id = id
+        self.note = note
+        self.author = author
+        self.line = line
+        self.row = row
+        self.position = position
+        self.xText = xText
+        self.yText = yText
+        self.chunk = chunk
+        self.starts = starts
+        self.ends = ends
+        self.fieldCount = fieldCount
+    }
 
     /// The row as a `MarkerRow` (strings made here).
     public func markerRow() -> MarkerRow {

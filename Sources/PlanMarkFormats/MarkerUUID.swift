@@ -5,25 +5,26 @@ public struct MarkerUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
     public let text: String
 
     /// Parses the 36-character hyphenated form (either case); nil for anything else (braces, `urn:uuid:`, no hyphens).
+    /// Canonical text (what the store keeps) is taken as it is, without a copy.
     /// - Complexity: O(1).
     public init?(text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return nil }
-        var canonical: [UInt8] = []
-        canonical.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
+        var upper = false
+        var count = 0
+        for byte in text.utf8 {
+            defer { count += 1 }
+            if count == 8 || count == 13 || count == 18 || count == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }
-                canonical.append(byte)
                 continue
             }
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): canonical.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): canonical.append(byte + 32)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): upper = true
             default: return nil
             }
+            if count >= 36 { return nil }
         }
-        self.text = String(decoding: canonical, as: UTF8.self)
+        guard count == 36 else { return nil }
+        self.text = upper ? text.lowercased() : text
     }
 
     /// Text known to be canonical already.
@@ -41,7 +42,6 @@ public struct MarkerUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
 public struct MarkerUUIDGenerator {
     private var lastMilliseconds: Int64 = -1
     private var counter: UInt16 = 0
-    private var random = SystemRandomNumberGenerator()
 
     /// A generator.
     public init() {}
@@ -49,14 +49,23 @@ public struct MarkerUUIDGenerator {
     /// The next UUID for a moment given as milliseconds since 1970; strictly greater than the previous one.
     /// - Complexity: O(1).
     public mutating func next(milliseconds now: Int64) -> MarkerUUID {
+        var random = SystemRandomNumberGenerator()
+        return next(milliseconds: now, using: &random)
+    }
+
+    /// The next UUID, its random bits from `random` (use a cryptographically secure source).
+    /// - Complexity: O(1).
+    public mutating func next<R: RandomNumberGenerator>(milliseconds now: Int64, using random: inout R) -> MarkerUUID {
         var text = [UInt8](repeating: 0, count: 36)
-        text.withUnsafeMutableBufferPointer { writeNext(milliseconds: now, into: $0) }
+        text.withUnsafeMutableBufferPointer { writeNext(milliseconds: now, into: $0, using: &random) }
         return MarkerUUID(canonical: String(decoding: text, as: UTF8.self))
     }
 
-    /// Writes the next UUID's 36 characters of text into `text` (at least 36 bytes), with no heap allocation.
+    /// Writes the next UUID's 36 characters of text into `text` (at least 36 bytes), with no heap allocation,
+    /// its random bits from `random`.
     /// - Complexity: O(1).
-    public mutating func writeNext(milliseconds now: Int64, into text: UnsafeMutableBufferPointer<UInt8>) {
+    public mutating func writeNext<R: RandomNumberGenerator>(milliseconds now: Int64, into text: UnsafeMutableBufferPointer<UInt8>,
+                                                             using random: inout R) {
         var milliseconds = max(now, 0)
         if milliseconds <= lastMilliseconds {
             milliseconds = lastMilliseconds
@@ -76,8 +85,8 @@ public struct MarkerUUIDGenerator {
         let low = (tail >> 2) | 0x8000_0000_0000_0000
         let hex: StaticString = "0123456789abcdef"
         var out = 0
-        func put(_ word: UInt64, _ nibbles: ClosedRange<Int>) {
-            for nibble in nibbles.reversed() {
+        func put(_ word: UInt64) {
+            for nibble in (0..<16).reversed() {
                 if out == 8 || out == 13 || out == 18 || out == 23 {
                     text[out] = UInt8(ascii: "-")
                     out += 1
@@ -86,7 +95,7 @@ public struct MarkerUUIDGenerator {
                 out += 1
             }
         }
-        put(high, 0...15)
-        put(low, 0...15)
+        put(high)
+        put(low)
     }
 }

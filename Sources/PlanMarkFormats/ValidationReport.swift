@@ -29,6 +29,8 @@ public struct ValidationReport: Sendable {
     let pieceStarts: [Int]
     /// Whether region i's id needs the CSV regions field quoted (a comma, quote or line break).
     let csvLabelNeedsQuotes: [Bool]
+    /// The CSV labels again, in memory the hot loop reads through pointers.
+    let csvLabels: CSVLabelTable
 
     /// Creates a report for results against `regions` (the validator's list, in order).
     public init(format: ValidationReportFormat, regions: [Region]) {
@@ -54,6 +56,70 @@ public struct ValidationReport: Sendable {
         }
         self.pieces = pieces
         self.pieceStarts = pieceStarts
+        csvLabels = CSVLabelTable(pieces: pieces, starts: pieceStarts, needsQuotes: csvLabelNeedsQuotes)
+    }
+
+    /// One marker's CSV line from a parsed row, written into `sink`: the same bytes as
+    /// `entry(id:defaultID:...)` with the `csv` format. A coordinate whose text the row kept
+    /// (`CSVRowView.xText`, `yText`: what `appendNumber` would write) is copied, the labels are
+    /// copied from `labels`, and room for the whole line is made once.
+    /// - Complexity: O(length of the line).
+    @inline(__always)
+    func csvEntry(
+        _ row: CSVRowView, reason: InvalidReason?, hits: UnsafeBufferPointer<RegionHit>,
+        labels: CSVLabelTable, into sink: inout ByteSink
+    ) {
+        let id = row.id
+        sink.reserve(2 * id.count + 2 + 24 + 2 * 32 + 32 + hits.count * (labels.maxLength + 1) + 4)
+        if id.isEmpty {
+            sink.putInteger(row.row)
+        } else {
+            var needsQuotes = false
+            for byte in id where byte == 44 || byte == 34 || byte == 10 || byte == 13 {
+                needsQuotes = true
+                break
+            }
+            if needsQuotes {
+                sink.put(34)
+                for byte in id {
+                    sink.put(byte)
+                    if byte == 34 { sink.put(34) }
+                }
+                sink.put(34)
+            } else {
+                sink.put(id)
+            }
+        }
+        if let p = row.position {
+            sink.put(44)
+            if row.xText.isEmpty { sink.putNumber(p.x) } else { sink.put(row.xText) }
+            sink.put(44)
+            if row.yText.isEmpty { sink.putNumber(p.y) } else { sink.put(row.yText) }
+        } else {
+            sink.put(",,")
+        }
+        if let reason {
+            switch reason {
+            case .invalidCoordinate: sink.put(",false,invalid-coordinate,")
+            case .outsideDrawing: sink.put(",false,outside-drawing,")
+            case .outsideAllowedArea: sink.put(",false,outside-allowed-area,")
+            case .outsideRooms: sink.put(",false,outside-rooms,")
+            }
+        } else {
+            sink.put(",true,,")
+        }
+        var quote = false
+        for hit in hits where labels.needsQuotes[hit.regionIndex] { quote = true; break }
+        if quote { sink.put(34) }
+        for k in 0..<hits.count {
+            if k > 0 { sink.put(59) }
+            let hit = hits[k]
+            let piece = 2 * hit.regionIndex + (hit.location == .boundary ? 1 : 0)
+            let start = labels.starts[piece]
+            sink.put(UnsafeBufferPointer(start: labels.bytes + start, count: labels.starts[piece + 1] - start))
+        }
+        if quote { sink.put(34) }
+        sink.put(10)
     }
 
     /// Text before the first marker.
@@ -253,5 +319,37 @@ extension String {
             if character == target { out += replacement } else { out.append(character) }
         }
         return out
+    }
+}
+
+/// The CSV labels `ID:inside`, `ID:boundary` of every region (quotes doubled) in memory of its own,
+/// read through pointers; written once, read-only afterwards.
+final class CSVLabelTable: @unchecked Sendable {
+    /// Label k is `bytes[starts[k]..<starts[k + 1]]`; labels 2i and 2i + 1 are region i's.
+    let bytes: UnsafeMutablePointer<UInt8>
+    let starts: UnsafeMutablePointer<Int>
+    /// Whether region i's id needs the CSV regions field quoted.
+    let needsQuotes: UnsafeMutablePointer<Bool>
+    /// The longest label.
+    let maxLength: Int
+
+    init(pieces: [UInt8], starts: [Int], needsQuotes: [Bool]) {
+        let labelCount = needsQuotes.count * 2
+        let end = starts[labelCount]
+        bytes = .allocate(capacity: max(1, end))
+        bytes.initialize(from: pieces, count: end)
+        self.starts = .allocate(capacity: labelCount + 1)
+        self.starts.initialize(from: starts, count: labelCount + 1)
+        self.needsQuotes = .allocate(capacity: max(1, needsQuotes.count))
+        self.needsQuotes.initialize(from: needsQuotes, count: needsQuotes.count)
+        var longest = 0
+        for k in 0..<labelCount { longest = max(longest, starts[k + 1] - starts[k]) }
+        maxLength = longest
+    }
+
+    deinit {
+        bytes.deallocate()
+        starts.deallocate()
+        needsQuotes.deallocate()
     }
 }

@@ -89,6 +89,32 @@ public struct MarkerValidator: Sendable {
         return nil
     }
 
+    /// Validates one marker, writing the covering regions at `hits` (room for one a region) and their
+    /// number in `count`: the same verdict and hits as `validate(_:hits:)`, without an array.
+    /// - Complexity: as `validate(_:hits:)`.
+    @inlinable
+    public func validate(_ point: PixelPoint, hits: UnsafeMutablePointer<RegionHit>, count: inout Int) -> InvalidReason? {
+        count = 0
+        guard point.isFinite else { return .invalidCoordinate }
+        var inAllowed = false
+        var inRoom = false
+        var n = 0
+        let rule = boundary
+        isAllowed.withUnsafeBufferPointer { isAllowed in
+            index.forEachRegion(containing: point) { regionIndex, location in
+                guard rule.covers(location) else { return }
+                hits[n] = RegionHit(regionIndex: regionIndex, location: location)
+                n += 1
+                if isAllowed[regionIndex] { inAllowed = true } else { inRoom = true }
+            }
+        }
+        count = n
+        if let size, !size.contains(point) { return .outsideDrawing }
+        if hasAllowedAreas && !inAllowed { return .outsideAllowedArea }
+        if requireRoom && !inRoom { return .outsideRooms }
+        return nil
+    }
+
     /// Validates one marker.
     /// - Complexity: as `validate(_:hits:)`.
     public func validate(_ point: PixelPoint) -> MarkerVerdict {

@@ -8,6 +8,10 @@
 /// regions overlapping every cell, which would make (region, cell) pairs grow as regions x cells,
 /// that is quadratically: the grid is coarsened (cells quartered) until the pairs are at most
 /// `8 * (v + r)` for v vertices and r regions; a single cell, one pair a region, always fits.
+///
+/// Each (cell, region) pair whose cell lies wholly inside the region is marked when the index is
+/// built (an allowed area around the rooms, a room larger than a cell), so a point in that cell is
+/// `inside` that region without a test; the verdict stays exact (see `PackedRegions.classifyCells`).
 public struct RegionIndex: Sendable {
     /// The regions, in the order they were given.
     public let regions: [Region]
@@ -17,7 +21,8 @@ public struct RegionIndex: Sendable {
     /// - Complexity: O(v log v + r log r) time and O(v + r) memory for v vertices and r regions,
     ///   whatever their shapes and overlaps: each ring's `EdgeIndex` is O(n log n) time and O(n)
     ///   memory; the grid has at most about 4r + 8193 cells and at most 8 (v + r) (region, cell)
-    ///   pairs, found by at most log4(4r) O(r) counting passes.
+    ///   pairs, found by at most log4(4r) O(r) counting passes; marking the cells wholly inside a
+    ///   region costs O(v + p) for p pairs and at most one point lookup a pair.
     public init(_ regions: [Region]) {
         self.regions = regions
         storage = PackedRegions(regions)
@@ -69,6 +74,12 @@ final class PackedRegions: @unchecked Sendable {
     @usableFromInline let boxes: UnsafeMutableBufferPointer<BoundingBox>
     @usableFromInline let cellStarts: UnsafeMutableBufferPointer<Int32>
     @usableFromInline let cellRegions: UnsafeMutableBufferPointer<Int32>
+    /// Parallel to `cellRegions`: 1 when every point that falls in the cell is strictly inside the
+    /// region (`classifyCells`), so its location needs no test; 0 when it must be located.
+    @usableFromInline let cellInside: UnsafeMutableBufferPointer<UInt8>
+    /// Parallel to `cellRegions`: what a lookup reads of each (cell, region) pair, in one record, so a
+    /// candidate costs one cache line rather than a load from each of four arrays.
+    @usableFromInline let cellEntries: UnsafeMutableBufferPointer<CellEntry>
     @usableFromInline let bounds: BoundingBox
     @usableFromInline let columns: Int
     @usableFromInline let rows: Int
@@ -203,6 +214,89 @@ final class PackedRegions: @unchecked Sendable {
         self.rows = rows
         self.scaleX = scaleX
         self.scaleY = scaleY
+        let inside = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, members.count))
+        inside.initialize(repeating: 0)
+        cellInside = UnsafeMutableBufferPointer(rebasing: inside[0..<members.count])
+        let entries = UnsafeMutableBufferPointer<CellEntry>.allocate(capacity: max(1, members.count))
+        cellEntries = UnsafeMutableBufferPointer(rebasing: entries[0..<members.count])
+        classifyCells(regions)
+        for slot in 0..<members.count {
+            let region = Int(members[slot])
+            let kind: UInt8 = cellInside[slot] != 0 ? CellEntry.wholeCell : (regionBoxes[region].count == 1 ? CellEntry.plainBox : CellEntry.locate)
+            (cellEntries.baseAddress! + slot).initialize(to: CellEntry(bounds: regionBounds[region], region: Int32(region), kind: kind))
+        }
+    }
+
+    /// Marks the (cell, region) pairs whose cell lies wholly inside the region (`cellInside`).
+    ///
+    /// Every point that falls in cell (c, r) lies in the cell's rectangle widened by `margin` on each
+    /// side (the rounding of the cell computation is far below it). A cell is marked when no edge of
+    /// the region comes within `margin` of it (each edge marks the cells its box, widened by twice the
+    /// margin, overlaps) and its centre is located inside the region: the widened rectangle is then
+    /// connected and holds no boundary point, so all of it is in the interior. Neighbouring unmarked
+    /// cells of a row form one such connected set, so each run of them costs one lookup. A region whose
+    /// edges would mark more than 2 (cells) + 8 (vertices) cells (long diagonal walls) is left unmarked.
+    /// - Complexity: O(v + p) marks and at most one lookup a (region, cell) pair, for v vertices and
+    ///   p pairs.
+    private func classifyCells(_ regions: [Region]) {
+        let margin = 1e-9 * (abs(bounds.minX) + abs(bounds.maxX) + abs(bounds.minY) + abs(bounds.maxY) + 1)
+        let (minX, minY, scaleX, scaleY, columns, rows) = (bounds.minX, bounds.minY, self.scaleX, self.scaleY, self.columns, self.rows)
+        func column(_ x: Double) -> Int { Self.cell(x, minX, scaleX, columns) }
+        func row(_ y: Double) -> Int { Self.cell(y, minY, scaleY, rows) }
+        // The next slot of each cell, in the order the regions were placed in `cellRegions`.
+        var next = Array(cellStarts[0..<(columns * rows)])
+        for (index, region) in regions.enumerated() {
+            let b = region.bounds
+            let c0 = column(b.minX), c1 = column(b.maxX), r0 = row(b.minY), r1 = row(b.maxY)
+            let w = c1 - c0 + 1, h = r1 - r0 + 1
+            var inside = [Bool](repeating: false, count: w * h)
+            var touched = [Bool](repeating: false, count: w * h)
+            let rings = region.polygons.flatMap { [$0.exterior] + $0.holes }
+            var budget = 2 * w * h + 8 * rings.reduce(0) { $0 + $1.vertices.count }
+            var marked = true
+            edges: for ring in rings {
+                let v = ring.vertices
+                for k in v.indices {
+                    let p = v[k], q = v[k + 1 == v.count ? 0 : k + 1]
+                    let ec0 = max(c0, column(min(p.x, q.x) - 2 * margin)), ec1 = min(c1, column(max(p.x, q.x) + 2 * margin))
+                    let er0 = max(r0, row(min(p.y, q.y) - 2 * margin)), er1 = min(r1, row(max(p.y, q.y) + 2 * margin))
+                    guard ec0 <= ec1, er0 <= er1 else { continue }
+                    budget -= (ec1 - ec0 + 1) * (er1 - er0 + 1)
+                    if budget < 0 {
+                        marked = false
+                        break edges
+                    }
+                    for r in er0...er1 {
+                        for c in ec0...ec1 { touched[(r - r0) * w + c - c0] = true }
+                    }
+                }
+            }
+            if marked {
+                for r in r0...r1 {
+                    var c = c0
+                    while c <= c1 {
+                        if touched[(r - r0) * w + c - c0] {
+                            c += 1
+                            continue
+                        }
+                        var e = c
+                        while e < c1 && !touched[(r - r0) * w + e + 1 - c0] { e += 1 }
+                        let centre = PixelPoint(x: minX + (Double(c) + 0.5) / scaleX, y: minY + (Double(r) + 0.5) / scaleY)
+                        if locate(centre, region: index) == .inside {
+                            for k in c...e { inside[(r - r0) * w + k - c0] = true }
+                        }
+                        c = e + 1
+                    }
+                }
+            }
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    let cell = r * columns + c
+                    if inside[(r - r0) * w + c - c0] { cellInside[Int(next[cell])] = 1 }
+                    next[cell] += 1
+                }
+            }
+        }
     }
 
     /// The grid keeps its (region, cell) pairs under this many per vertex and region.
@@ -222,7 +316,8 @@ final class PackedRegions: @unchecked Sendable {
                      UnsafeMutableRawPointer(polygonRings.baseAddress), UnsafeMutableRawPointer(regionPolygons.baseAddress),
                      UnsafeMutableRawPointer(regionBounds.baseAddress), UnsafeMutableRawPointer(cellStarts.baseAddress),
                      UnsafeMutableRawPointer(regionBoxes.baseAddress), UnsafeMutableRawPointer(boxes.baseAddress),
-                     UnsafeMutableRawPointer(cellRegions.baseAddress)] {
+                     UnsafeMutableRawPointer(cellRegions.baseAddress), UnsafeMutableRawPointer(cellInside.baseAddress),
+                     UnsafeMutableRawPointer(cellEntries.baseAddress)] {
             base?.deallocate()
         }
     }
@@ -291,10 +386,45 @@ final class PackedRegions: @unchecked Sendable {
         let row = min(rows - 1, max(0, Int((point.y - bounds.minY) * scaleY)))
         let cell = row * columns + column
         for slot in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
-            let index = Int(cellRegions[slot])
-            guard regionBounds[index].contains(point) else { continue }
+            let entry = cellEntries[slot]
+            let index = Int(entry.region)
+            if entry.kind == CellEntry.wholeCell {
+                body(index, .inside)
+                continue
+            }
+            let b = entry.bounds
+            guard b.contains(point) else { continue }
+            if entry.kind == CellEntry.plainBox {
+                // One rectangle without holes: its box, exactly as `locate(_:boxes:)` decides.
+                body(index, point.x == b.minX || point.x == b.maxX || point.y == b.minY || point.y == b.maxY ? .boundary : .inside)
+                continue
+            }
             let location = locate(point, region: index)
             if location != .outside { body(index, location) }
         }
+    }
+}
+
+/// One (cell, region) pair of the grid as a lookup reads it.
+@usableFromInline
+struct CellEntry {
+    /// The region's bounding box.
+    @usableFromInline let bounds: BoundingBox
+    /// The region's index.
+    @usableFromInline let region: Int32
+    /// `wholeCell`, `plainBox` or `locate`.
+    @usableFromInline let kind: UInt8
+
+    /// Every point that falls in the cell is inside the region (`PackedRegions.classifyCells`).
+    @usableFromInline static let wholeCell: UInt8 = 1
+    /// The region is one axis-parallel rectangle without holes: `bounds` itself.
+    @usableFromInline static let plainBox: UInt8 = 2
+    /// Any other pair: the region's rings are searched.
+    @usableFromInline static let locate: UInt8 = 0
+
+    @usableFromInline init(bounds: BoundingBox, region: Int32, kind: UInt8) {
+        self.bounds = bounds
+        self.region = region
+        self.kind = kind
     }
 }

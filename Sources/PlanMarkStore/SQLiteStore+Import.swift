@@ -46,10 +46,11 @@ extension SQLiteStore {
         return try writeOrRollBack { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
-            // A page cache that holds the import's new pages (about 80 bytes a marker, 128 given): with
-            // SQLite's default 2 MiB, pages spilled to the WAL mid-transaction were written again and
-            // again (a million markers: 533 MB written to the WAL for a 79 MB table; with this, 79 MB).
-            let cacheKiB = max(2000, rows.count / 8)
+            // A page cache that holds the import's new pages (about 130 bytes a marker in the table and 60 in
+            // the uuid index; 256 given): with SQLite's default 2 MiB, pages spilled to the WAL mid-transaction
+            // were written again and again (a million markers before uuids: 533 MB written to the WAL for a
+            // 79 MB table; with a cache that holds them, 79 MB).
+            let cacheKiB = max(2000, rows.count / 4)
             try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let pipeline = ImportValidation(rows, validator: validator)
@@ -110,7 +111,7 @@ extension SQLiteStore {
 /// row with punch-item fields (an export being imported) binds every column.
 struct MarkerInserter {
     /// Rows per multi-row `INSERT`.
-    static let rowsPerStatement = 64
+    static let rowsPerStatement = 512
 
     private let db: Database
     private let drawingID: Int64

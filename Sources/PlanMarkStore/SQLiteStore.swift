@@ -47,6 +47,13 @@ public final class SQLiteStore: AnnotationStore {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
         configuration.label = "PlanMarkStore"
+        configuration.prepareDatabase { db in
+            // Statement journals in memory: a multi-row INSERT into the marker table and its uuid index keeps
+            // one (the pages it changed, for a rollback of that statement alone), and in a temporary file it
+            // was a quarter of a million small writes for an import of a million markers. They are small
+            // (one statement's pages); no query of the store sorts into a temporary table.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {

@@ -84,7 +84,10 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(place: Self.drawing(name), message: "a drawing with this name already exists", code: Exit.invalid)
         case .invalidMarker(let reason, let position):
             self.init(place: "marker at \(position)", message: "refused: \(reason.rawValue)", code: Exit.invalid)
-        case .refused, .newerSchema, .transitionRefused, .uuidConflict:
+        case .uuidConflict(let uuid, let drawing, let number):
+            self.init(place: Self.drawing(drawing), message: "uuid \(uuid.text) is stored already, with other content, as marker \(number)",
+                      code: Exit.invalid)
+        case .refused, .newerSchema, .transitionRefused:
             self.init(text: error.description, code: Exit.invalid)
         case .unknownAttachment(let drawing, let number, let id):
             self.init(place: Self.drawing(drawing), message: "marker \(number) has no attachment \(id)", code: Exit.noInput)

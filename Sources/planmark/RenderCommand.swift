@@ -12,9 +12,12 @@ struct RenderCommand: ParsableCommand {
         abstract: "Render a review PNG: the drawing with room outlines and numbered markers coloured by state.",
         discussion: """
         From files:      planmark render --image PLAN.png [--regions FILE] [--markers FILE] -o OUT.png
-        From the store:  planmark render NAME [--status open|resolved|all] -o OUT.png
+        From the store:  planmark render NAME [--status S[,S...]] [--category C] [--assignee A] [--priority P[,P...]]
+                         [--room ID] [--overdue] [--search TEXT] -o OUT.png
         File markers are validated like `planmark validate` against the regions and the image's size and
-        coloured valid or invalid; stored markers are coloured open (validated again) or resolved.
+        coloured valid or invalid; stored markers are coloured by their status (open, in progress and ready ones
+        validated again), overdue ones ringed. The filters (as for `planmark markers`) pick the stored markers
+        drawn, and the image names them (`Filters: status=open,ready; room=2.05`).
         `-o -` writes the PNG to stdout. The file appears whole or not at all.
         Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing file, drawing or marker,
         73 cannot create the output, 74 I/O error.
@@ -47,8 +50,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "The markers file's format, if its extension does not tell: csv or geojson.")
     var inputFormat: MarkerFileFormat?
 
-    @Option(name: .long, help: "Stored markers to show: open, resolved or all.")
-    var status: StatusFilter = .all
+    @OptionGroup(title: "Stored markers to draw") var filterOptions: MarkerFilterOptions
 
     @Flag(name: .long, help: "Draw a legend with the count of markers in each state.")
     var legend = false
@@ -77,17 +79,15 @@ struct RenderCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PNG to write; - for stdout.", valueName: "out.png"))
     var output: String
 
-    /// Which stored markers to draw.
-    enum StatusFilter: String, ExpressibleByArgument, CaseIterable {
-        case open, resolved, all
-    }
-
     func validate() throws {
         if (name == nil) == (image == nil) {
             throw ValidationError("give a stored drawing's NAME or --image PLAN.png (one of them)")
         }
         if name != nil && (regions != nil || markers != nil || zoom != nil) {
             throw ValidationError("--regions, --markers and --zoom go with --image; a stored drawing has its own")
+        }
+        if image != nil && filterOptions.isGiven {
+            throw ValidationError("the marker filters (--status, --category, ...) go with a stored drawing's NAME")
         }
         guard scale > 0 && scale <= 1 else { throw ValidationError("--scale must be greater than 0 and at most 1") }
         guard margin >= 0 else { throw ValidationError("--margin must not be negative") }
@@ -115,6 +115,7 @@ struct RenderCommand: ParsableCommand {
         var drawing: RGBAImage
         let regionList: [Region]
         var reviewMarkers: [ReviewMarker] = []
+        var filter = MarkerFilter()
         do {
             if let image {
                 regionList = try regions.map { path throws(FormatError) in try RegionsFile.read(path: path) } ?? []
@@ -133,13 +134,13 @@ struct RenderCommand: ParsableCommand {
                     reviewMarkers.append(ReviewMarker(label: row.id, position: position, state: state))
                 }
             } else {
+                filter = try filterOptions.filter()
                 let store = try storeOptions.open()
                 let stored = try store.drawing(named: name!).drawing
                 regionList = try store.regions(of: stored.name)
                 let validator = MarkerValidator(regions: regionList, size: stored.size)
-                let filter: MarkerStatus? = status == .all ? nil : MarkerStatus(rawValue: status.rawValue)
-                try store.forEachMarker(in: stored.name, status: filter) { marker in
-                    reviewMarkers.append(ReviewMarker(stored: marker, validator: validator))
+                try store.forEachMarker(in: stored.name, filter: filter) { marker in
+                    reviewMarkers.append(ReviewMarker(stored: marker, validator: validator, today: filter.today))
                     return true
                 }
                 // The same fault reads the same as in every store command (and as the service's 404).
@@ -157,10 +158,11 @@ struct RenderCommand: ParsableCommand {
             throw fail(error)
         }
         endPhase("read+decode")
+        // The image says which filters chose its markers (`Filters: status=open,ready; room=2.05`).
         let options = ReviewOptions(
             legend: legend, title: title,
             view: around.map { .around(label: $0, margin: margin) } ?? .wholeSheet,
-            scale: scale)
+            scale: scale, filters: filter.summary)
         let rendered: RGBAImage
         do {
             rendered = try ReviewRenderer().render(drawing: consume drawing, regions: regionList, markers: reviewMarkers, options: options)

@@ -112,7 +112,7 @@ import Testing
         #expect(try sandbox.run(["resolve", "A", "1", "--author", "cy"]).status == 0)
         #expect(try sandbox.run(["markers", "A", "--status", "open", "--format", "jsonl"]).stdout.isEmpty)
         let again = try sandbox.run(["resolve", "A", "1"])
-        #expect(again.status == 1 && again.stderr == "planmark: drawing \"A\": marker 1 is already resolved\n")
+        #expect(again.status == 1 && again.stderr == "planmark: drawing \"A\": marker 1 is already closed\n")
         #expect(try sandbox.run(["reopen", "A", "1", "--author", "cy"]).status == 0)
         #expect(try sandbox.run(["remove", "A", "1", "--author", "ed"]).status == 0)
         #expect(try sandbox.run(["mark", "A", "50", "60"]).stdout == "2\n")

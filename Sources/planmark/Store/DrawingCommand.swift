@@ -4,7 +4,7 @@ import ArgumentParser
 struct DrawingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drawing",
-        abstract: "Add, list and show drawings in the store.",
-        subcommands: [DrawingAddCommand.self, DrawingListCommand.self, DrawingShowCommand.self]
+        abstract: "Add, list, show, rename and remove drawings in the store.",
+        subcommands: [DrawingAddCommand.self, DrawingListCommand.self, DrawingShowCommand.self, DrawingRenameCommand.self, DrawingRemoveCommand.self]
     )
 }

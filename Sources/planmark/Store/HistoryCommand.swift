@@ -6,7 +6,13 @@ import PlanMarkStore
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show every change to a drawing's markers (or to one marker), oldest first, with old and new values."
+        abstract: "Show every change to a drawing's markers (or to one marker), oldest first, with old and new values.",
+        discussion: """
+        Actions: created, moved, resolved (to closed), reopened (to open; from ready with the reason), status (to \
+        in-progress, ready or void), edited (note, category, priority, assignee, due, rooms), attached, detached, \
+        removed. The old and new values name only the fields that changed (x, y, status, note, rooms, uuid, ref, \
+        category, priority, assignee, due, capturedAt, reason, attachment {id, sha256, size, contentType, caption}).
+        """
     )
 
     @OptionGroup var storeOptions: StoreOptions

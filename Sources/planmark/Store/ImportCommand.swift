@@ -9,7 +9,9 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a markers file (CSV or GeoJSON, as for validate): all rows or none.",
         discussion: """
-        Prints how many markers were stored. Invalid rows are listed on stderr; without --skip-invalid \
+        Prints how many markers were stored; stderr says which numbers they got and how many rows were \
+        skipped because their uuid is stored already (`stored 120, already stored 30`): importing one file \
+        twice stores nothing the second time. Invalid rows are listed on stderr; without --skip-invalid \
         nothing is stored when any row is invalid. Exit status: 0 all stored, 1 invalid rows, \
         65 malformed file, 66 file or drawing missing, 74 store I/O.
         """
@@ -20,7 +22,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "The drawing's name.")
     var name: String
 
-    @Argument(help: ArgumentHelp("CSV with a header naming x,y or lat,lng (optionally id, note, author), or a GeoJSON FeatureCollection of Points; - reads stdin.", valueName: "markers"))
+    @Argument(help: ArgumentHelp("CSV with a header naming x,y or lat,lng (optionally id, note, author, uuid, status, category, priority, assignee, due, capturedAt; a `planmark markers --format csv` export), or a GeoJSON FeatureCollection of Points (the same fields in properties); - reads stdin.", valueName: "markers"))
     var markers: String
 
     @Flag(name: .long, help: "Store the valid rows and report the others (exit 1 if any).")
@@ -64,8 +66,12 @@ struct ImportCommand: ParsableCommand {
                 : "\(outcome.rejected.count) of \(outcome.total) rows invalid; nothing stored (use --skip-invalid to store the valid ones)",
                 code: Exit.invalid).description)
         }
+        // Rows whose uuid is stored already (offline capture synced twice) are skipped and counted.
+        let counts = "(stored \(outcome.stored), already stored \(outcome.alreadyStored))"
         if outcome.stored > 0 {
-            printError("planmark: stored markers \(outcome.numbers.lowerBound)...\(outcome.numbers.upperBound - 1) in \"\(name)\"")
+            printError("planmark: stored markers \(outcome.numbers.lowerBound)...\(outcome.numbers.upperBound - 1) in \"\(name)\" \(counts)")
+        } else if outcome.alreadyStored > 0 {
+            printError("planmark: nothing new stored in \"\(name)\" \(counts)")
         }
         try storeCommand {
             let out = StandardOutput()

@@ -9,7 +9,12 @@ struct MarkersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markers",
         abstract: "List or export a drawing's markers: text, json, jsonl, csv or geojson; in pixels, or also as latLng.",
-        discussion: "jsonl: one object a marker: number, x, y (lat, lng with --latlng), status, rooms, note, author, createdAt, updatedAt."
+        discussion: """
+        Every format carries every field. jsonl: one object a marker: id (the markers file's id it was imported \
+        with, or null), uuid, number, x, y (lat, lng with --latlng), status, category, priority, assignee, due, \
+        capturedAt, note, author, rooms, createdAt, updatedAt, overdue. csv: the same columns (without overdue; \
+        rooms joined with ;), which `planmark import` reads back. The filters combine (all must hold).
+        """
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -26,11 +31,11 @@ struct MarkersCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "The client's zoom for --latlng (default: the drawing's zoom).")
     var zoom: Zoom?
 
-    @Option(name: .long, help: "Only markers with this status: open or resolved.")
-    var status: MarkerStatus?
+    @OptionGroup var filterOptions: MarkerFilterOptions
 
     func run() throws {
         try storeCommand {
+            let filter = try filterOptions.filter()
             let store = try storeOptions.open()
             let drawing = try store.drawing(named: name).drawing
             var conversion: LatLngConversion?
@@ -42,10 +47,10 @@ struct MarkersCommand: ParsableCommand {
                 }
                 conversion = LatLngConversion(crs: crs, zoom: z)
             }
-            var writer = MarkerWriter(format: format, conversion: conversion, drawing: drawing.name)
+            var writer = MarkerWriter(format: format, conversion: conversion, drawing: drawing.name, today: filter.today)
             let out = StandardOutput()
             var failure: OutputError?
-            try store.forEachMarker(in: name, status: status) { marker in
+            try store.forEachMarker(in: name, filter: filter) { marker in
                 writer.append(marker)
                 if writer.buffer.bytes.count >= 1 << 16 {
                     do throws(OutputError) { try out.write(writer.take()) } catch { failure = error; return false }
