@@ -1,4 +1,5 @@
 import Hummingbird
+import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkStore
 
@@ -48,7 +49,7 @@ extension PlanMarkRoutes {
     func attachments(_ request: Request, name: String, number: Int) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let list = try await store.run { store throws(StoreError) in try store.attachments(ofMarker: number, in: name) }
-        return JSONResponse.make("{\"attachments\":[" + list.map(\.historyJSON).joined(separator: ",") + "]}\n")
+        return JSONResponse.make(AttachmentJSON.list(list))
     }
 
     /// The attachment's bytes with its stored type, a strong `ETag` (their SHA-256, quoted), `nosniff`, and
@@ -75,28 +76,5 @@ extension PlanMarkRoutes {
         let author = query.values["author"]
         let attachment = try await store.run { store throws(StoreError) in try store.detach(id, fromMarker: number, in: name, author: author) }
         return JSONResponse.make("{\"id\":\(attachment.id),\"removed\":true}\n")
-    }
-}
-
-/// The counts of `GET /drawings/{name}/summary`.
-enum SummaryJSON {
-    /// `{"drawing","total","byStatus":{5 statuses},"byPriority":{4 priorities},"byRoom":{id: n},
-    /// "withoutRoom","byAssignee":{name: n},"unassigned","overdue","filters"}`; statuses and priorities in
-    /// workflow and urgency order, rooms and assignees in byte order; `filters` is the filter as the legend
-    /// states it (null: none). The shape of `planmark summary --format json`.
-    /// - Complexity: O(r log r + a log a) for r rooms and a assignees.
-    static func object(drawing: String, summary: MarkerSummary, filter: MarkerFilter) -> String {
-        func counts(_ pairs: [(String, Int)]) -> String {
-            "{" + pairs.map { JSONString.quoted($0.0) + ":\($0.1)" }.joined(separator: ",") + "}"
-        }
-        var out = "{\"drawing\":" + JSONString.quoted(drawing) + ",\"total\":\(summary.total)"
-        out += ",\"byStatus\":" + counts(MarkerStatus.allCases.map { ($0.rawValue, summary.byStatus[$0] ?? 0) })
-        out += ",\"byPriority\":" + counts(MarkerPriority.allCases.map { ($0.rawValue, summary.byPriority[$0] ?? 0) })
-        out += ",\"byRoom\":" + counts(summary.byRoom.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) })
-        out += ",\"withoutRoom\":\(summary.withoutRoom)"
-        out += ",\"byAssignee\":" + counts(summary.byAssignee.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) })
-        out += ",\"unassigned\":\(summary.unassigned),\"overdue\":\(summary.overdue)"
-        out += ",\"filters\":" + (filter.summary.map(JSONString.quoted) ?? "null") + "}\n"
-        return out
     }
 }

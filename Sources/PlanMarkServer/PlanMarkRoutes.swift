@@ -186,7 +186,7 @@ struct PlanMarkRoutes: Sendable {
         try query.onlyKeys(QueryParameters.filterKeys)
         let filter = try query.markerFilter()
         let summary = try await store.run { store throws(StoreError) in try store.summary(of: name, filter: filter) }
-        return JSONResponse.make(SummaryJSON.object(drawing: name, summary: summary, filter: filter))
+        return JSONResponse.make(SummaryJSON.object(summary, drawing: name, filter: filter))
     }
 
     func marker(_ request: Request, name: String, number: Int) async throws -> Response {

@@ -26,6 +26,14 @@ import Testing
             #expect(response.object["number"] as? Int == 1)
             #expect(response.object["status"] as? String == "in-progress")
             #expect(response.headers[.location] == "/drawings/plan/markers/1")
+            // The answer carries every field (the uuid in lower case, capturedAt as sent).
+            #expect(response.object["uuid"] as? String == "0f8fad5b-d9cb-469f-a165-70867728950e")
+            #expect(response.object["category"] as? String == "Drywall")
+            #expect(response.object["priority"] as? String == "high")
+            #expect(response.object["assignee"] as? String == "Bo")
+            #expect(response.object["due"] as? String == "2026-12-01")
+            #expect(response.object["capturedAt"] as? String == "2026-11-20T09:41:07.250+01:00")
+            #expect(response.object["note"] as? String == "crack")
         }
         let marker = try fixture.store.marker(1, in: "plan")
         #expect(marker.uuid.text == "0f8fad5b-d9cb-469f-a165-70867728950e")
