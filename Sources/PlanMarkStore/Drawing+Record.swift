@@ -24,7 +24,8 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
             singleMarker: try row.decode(forColumn: "singleMarker"),
             nextNumber: try row.decode(forColumn: "nextNumber"),
             regionsRevision: try row.decode(forColumn: "regionsRevision"),
-            createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt"))
+            createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt")),
+            uuidSeed: try row.decode(forColumn: "uuidSeed")
         )
     }
 
@@ -42,6 +43,7 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
         container["nextNumber"] = nextNumber
         container["regionsRevision"] = regionsRevision
         container["createdAt"] = createdAt.milliseconds
+        container["uuidSeed"] = uuidSeed
     }
 
     /// Takes the id SQLite gave the new row.

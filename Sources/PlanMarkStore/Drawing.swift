@@ -26,11 +26,14 @@ public struct Drawing: Hashable, Sendable {
     public var regionsRevision: Int
     /// When the drawing was added.
     public var createdAt: Timestamp
+    /// 60 random bits that, with a marker's number, make the uuid of a marker the store numbered without
+    /// one from its client (`MarkerUUID.derived`); 0 before the drawing is stored.
+    public var uuidSeed: Int64
 
     /// Creates a drawing.
     public init(id: Int64? = nil, name: String, imagePath: String, imageSHA256: String, width: Int, height: Int,
                 zoom: Zoom = 8, crs: CRSFlavour = .leaflet, singleMarker: Bool = false, nextNumber: Int = 1,
-                regionsRevision: Int = 0, createdAt: Timestamp) {
+                regionsRevision: Int = 0, createdAt: Timestamp, uuidSeed: Int64 = 0) {
         self.id = id
         self.name = name
         self.imagePath = imagePath
@@ -43,6 +46,7 @@ public struct Drawing: Hashable, Sendable {
         self.nextNumber = nextNumber
         self.regionsRevision = regionsRevision
         self.createdAt = createdAt
+        self.uuidSeed = uuidSeed
     }
 
     /// The image size for validation.

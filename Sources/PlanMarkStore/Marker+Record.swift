@@ -10,7 +10,10 @@ extension Marker: FetchableRecord, PersistableRecord {
     /// The columns, in the order `SQLiteStore.forEachMarker` reads them.
     static let columnList = "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt"
 
-    /// Decodes a `marker` row.
+    /// The query of whole markers: every column, and the drawing's `uuidSeed` for the uuids the store made.
+    static let selectSQL = "SELECT marker.*, drawing.uuidSeed AS uuidSeed FROM marker JOIN drawing ON drawing.id = marker.drawingId"
+
+    /// Decodes a `marker` row of `selectSQL`.
     public init(row: Row) throws {
         let statusText: String = try row.decode(forColumn: "status")
         guard let status = MarkerStatus(rawValue: statusText) else {
@@ -20,13 +23,20 @@ extension Marker: FetchableRecord, PersistableRecord {
         guard let priority = MarkerPriority(rawValue: priorityText) else {
             throw StoreError.io("marker has an unknown priority \"\(priorityText)\"")
         }
-        let uuidText: String = try row.decode(forColumn: "uuid")
-        guard let uuid = MarkerUUID(text: uuidText) else { throw StoreError.io("marker has a malformed uuid \"\(uuidText)\"") }
+        let number: Int = try row.decode(forColumn: "number")
+        let uuidText: String? = try row.decode(forColumn: "uuid")
+        let uuid: MarkerUUID
+        if let uuidText {
+            guard let stored = MarkerUUID(text: uuidText) else { throw StoreError.io("marker has a malformed uuid \"\(uuidText)\"") }
+            uuid = stored
+        } else {
+            uuid = DerivedUUID.make(seed: try row.decode(forColumn: "uuidSeed"), number: number)
+        }
         let dueText: String? = try row.decode(forColumn: "due")
         let capturedText: String? = try row.decode(forColumn: "capturedAt")
         self.init(
             drawingID: try row.decode(forColumn: "drawingId"),
-            number: try row.decode(forColumn: "number"),
+            number: number,
             uuid: uuid,
             ref: try row.decode(forColumn: "ref"),
             position: PixelPoint(x: try row.decode(forColumn: "x"), y: try row.decode(forColumn: "y")),
@@ -42,6 +52,7 @@ extension Marker: FetchableRecord, PersistableRecord {
             createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt")),
             updatedAt: Timestamp(milliseconds: try row.decode(forColumn: "updatedAt"))
         )
+        uuidIsDerived = uuidText == nil
     }
 
     /// Encodes the marker's columns; rooms as a JSON array of ids.
@@ -56,7 +67,7 @@ extension Marker: FetchableRecord, PersistableRecord {
         container["rooms"] = RoomList.jsonText(rooms)
         container["createdAt"] = createdAt.milliseconds
         container["updatedAt"] = updatedAt.milliseconds
-        container["uuid"] = uuid.text
+        container["uuid"] = uuidIsDerived ? nil : uuid.text
         container["ref"] = ref
         container["category"] = category
         container["priority"] = priority.rawValue

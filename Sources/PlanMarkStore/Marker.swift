@@ -7,7 +7,8 @@ public struct Marker: Hashable, Sendable {
     public var drawingID: Int64
     /// 1, 2, 3 ... per drawing; never reused, even after removal.
     public var number: Int
-    /// The item's identifier, made by the client (offline capture) or by the store; unique in the store.
+    /// The item's identifier, made by the client (offline capture) or by the store (`DerivedUUID`); unique
+    /// in the store.
     public var uuid: MarkerUUID
     /// The id the markers file gave it (an import's `id` column); nil for markers placed one by one.
     public var ref: String?
@@ -39,6 +40,9 @@ public struct Marker: Hashable, Sendable {
     /// The longest category, in characters.
     public static let maxCategoryLength = 100
 
+    /// True when `uuid` is the store's own (`DerivedUUID`), which is not stored; not part of the marker's value.
+    var uuidIsDerived = false
+
     /// Creates a marker.
     public init(drawingID: Int64, number: Int, uuid: MarkerUUID, ref: String? = nil, position: PixelPoint,
                 status: MarkerStatus = .open, note: String? = nil, author: String? = nil, category: String? = nil,
@@ -60,6 +64,19 @@ public struct Marker: Hashable, Sendable {
         self.rooms = rooms
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    public static func == (a: Marker, b: Marker) -> Bool {
+        a.drawingID == b.drawingID && a.number == b.number && a.uuid == b.uuid && a.ref == b.ref && a.position == b.position
+            && a.status == b.status && a.note == b.note && a.author == b.author && a.category == b.category
+            && a.priority == b.priority && a.assignee == b.assignee && a.due == b.due && a.capturedAt == b.capturedAt
+            && a.rooms == b.rooms && a.createdAt == b.createdAt && a.updatedAt == b.updatedAt
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(drawingID)
+        hasher.combine(number)
+        hasher.combine(uuid)
     }
 
     /// Whether it is overdue on `today` (a UTC date): due before today and not closed or void.

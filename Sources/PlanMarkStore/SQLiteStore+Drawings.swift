@@ -24,7 +24,7 @@ extension SQLiteStore {
         var drawing = Drawing(
             name: new.name, imagePath: Self.absolutePath(new.imagePath), imageSHA256: digest,
             width: header.width, height: header.height, zoom: new.zoom, crs: new.crs,
-            singleMarker: new.singleMarker, createdAt: .now()
+            singleMarker: new.singleMarker, createdAt: .now(), uuidSeed: DerivedUUID.newSeed()
         )
         return try write { db in
             if try Drawing.filter(Column("name") == new.name).fetchCount(db) > 0 {

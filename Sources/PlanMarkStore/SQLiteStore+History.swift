@@ -20,7 +20,8 @@ extension SQLiteStore {
                 ORDER BY id
                 """, arguments: [drawing.id!, number, number, number])
             guard let rangeIndex = entries.firstIndex(where: { $0.lastNumber != nil }) else { return entries }
-            let current = try Marker.fetchOne(db, key: ["drawingId": drawing.id!, "number": number])
+            let current = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?",
+                                              arguments: [drawing.id!, number])
             var entry = entries[rangeIndex]
             entry.number = number
             entry.lastNumber = nil

@@ -46,18 +46,17 @@ extension SQLiteStore {
         return try writeOrRollBack { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
-            // A page cache that holds the import's new pages (about 130 bytes a marker in the table and 60 in
-            // the uuid index; 256 given): with SQLite's default 2 MiB, pages spilled to the WAL mid-transaction
-            // were written again and again (a million markers before uuids: 533 MB written to the WAL for a
-            // 79 MB table; with a cache that holds them, 79 MB).
-            let cacheKiB = max(2000, rows.count / 4)
+            // A page cache that holds the import's new pages (about 80 bytes a marker, 128 given): with
+            // SQLite's default 2 MiB, pages spilled to the WAL mid-transaction were written again and
+            // again (a million markers: 533 MB written to the WAL for a 79 MB table; with this, 79 MB).
+            let cacheKiB = max(2000, rows.count / 8)
             try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let pipeline = ImportValidation(rows, validator: validator)
             defer { pipeline.finish() }
             let now = Timestamp.now()
             let first = drawing.nextNumber
-            var inserter = MarkerInserter(db, drawingID: drawing.id!, time: now, uuids: uuids)
+            var inserter = MarkerInserter(db, drawingID: drawing.id!, time: now)
             var rejected: [RejectedRow] = []
             var stored = 0
             var lastAccepted: (chunk: ValidatedChunk, index: Int)?
@@ -116,17 +115,13 @@ struct MarkerInserter {
     private let db: Database
     private let drawingID: Int64
     private let time: Timestamp
-    private let uuids: UUIDSource
     /// Prepared statements by (rows, shared note and author, punch-item fields).
     private var statements: [Int: Statement] = [:]
-    /// The text of the uuids made for one statement's rows, 36 bytes each.
-    private var uuidText = [UInt8](repeating: 0, count: 36 * MarkerInserter.rowsPerStatement)
 
-    init(_ db: Database, drawingID: Int64, time: Timestamp, uuids: UUIDSource) {
+    init(_ db: Database, drawingID: Int64, time: Timestamp) {
         self.db = db
         self.drawingID = drawingID
         self.time = time
-        self.uuids = uuids
     }
 
     /// Inserts the accepted rows of `chunk`, numbered from `firstNumber`.
@@ -170,24 +165,19 @@ struct MarkerInserter {
             try bind(5, sharedAuthor)
             parameter = 6
         }
-        // The rooms and the made uuids are bound without a copy (SQLITE_STATIC): their bytes outlive the step below.
-        try uuidText.withUnsafeMutableBufferPointer { uuidText in
-            let uuidBase = UnsafeRawPointer(uuidText.baseAddress!).assumingMemoryBound(to: CChar.self)
+        // The rooms are bound without a copy (SQLITE_STATIC): the chunk's bytes outlive the step below.
+        do {
             try chunk.rooms.withUnsafeBufferPointer { rooms in
                 let base = UnsafeRawPointer(rooms.baseAddress!).assumingMemoryBound(to: CChar.self)
-                for (k, index) in indices.enumerated() {
+                for index in indices {
                     let row = rows[index]
                     let position = row.position!
                     let text = chunk.roomsRange(ofRow: index)
                     try check(sqlite3_bind_double(handle, parameter, position.x))
                     try check(sqlite3_bind_double(handle, parameter + 1, position.y))
                     try check(sqlite3_bind_text(handle, parameter + 2, base + text.lowerBound, Int32(text.count), nil))
-                    if let uuid = row.uuid {
-                        try bind(parameter + 3, uuid.text)
-                    } else {
-                        uuids.write(milliseconds: time.milliseconds, into: UnsafeMutableBufferPointer(rebasing: uuidText[(36 * k)..<(36 * k + 36)]))
-                        try check(sqlite3_bind_text(handle, parameter + 3, uuidBase + 36 * k, 36, nil))
-                    }
+                    // A row without uuid gets none stored: the store's own is made from the number (`DerivedUUID`).
+                    try bind(parameter + 3, row.uuid?.text)
                     try bind(parameter + 4, row.ref)
                     parameter += 5
                     if !shared {
@@ -209,7 +199,7 @@ struct MarkerInserter {
             }
         }
         try check(sqlite3_reset(handle))
-        // Nothing may point into the chunk's or the uuids' bytes once this returns.
+        // Nothing may point into the chunk's bytes once this returns.
         try check(sqlite3_clear_bindings(handle))
     }
 
@@ -249,7 +239,6 @@ struct KnownUUIDs {
     private let drawing: Drawing
     private let enabled: Bool
     private var seen: Set<MarkerUUID> = []
-    private var lookup: Statement?
     /// Rows found stored already.
     private(set) var count = 0
 
@@ -269,12 +258,16 @@ struct KnownUUIDs {
             return true
         }
         seen.insert(uuid)
-        if lookup == nil { lookup = try db.makeStatement(sql: "SELECT drawingId, number FROM marker WHERE uuid = ?") }
-        guard let found = try Row.fetchOne(lookup!, arguments: [uuid.text]) else { return false }
-        let drawingID: Int64 = found["drawingId"]
-        guard drawingID == drawing.id! else {
-            let owner = try String.fetchOne(db, sql: "SELECT name FROM drawing WHERE id = ?", arguments: [drawingID]) ?? "?"
-            throw StoreError.uuidConflict(uuid: uuid, drawing: owner, number: found["number"])
+        // A store-made uuid of this drawing for a marker since removed: it was stored once; skipped as such.
+        if let (owner, number) = try SQLiteStore.derivedOwner(db, uuid), owner.id == drawing.id, number < owner.nextNumber,
+           try Int.fetchOne(db, sql: "SELECT count(*) FROM marker WHERE drawingId = ? AND number = ?", arguments: [owner.id!, number]) == 0 {
+            count += 1
+            return true
+        }
+        guard let found = try SQLiteStore.fetchMarker(db, uuid: uuid) else { return false }
+        guard found.drawingID == drawing.id! else {
+            let owner = try String.fetchOne(db, sql: "SELECT name FROM drawing WHERE id = ?", arguments: [found.drawingID]) ?? "?"
+            throw StoreError.uuidConflict(uuid: uuid, drawing: owner, number: found.number)
         }
         count += 1
         return true

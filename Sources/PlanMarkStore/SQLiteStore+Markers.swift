@@ -29,12 +29,13 @@ extension SQLiteStore {
             let verdict = validator.validate(new.position)
             if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: new.position) }
             let now = Timestamp.now()
-            let marker = Marker(drawingID: drawing.id!, number: drawing.nextNumber,
-                                uuid: new.uuid ?? uuids.next(milliseconds: now.milliseconds), ref: new.ref,
+            var marker = Marker(drawingID: drawing.id!, number: drawing.nextNumber,
+                                uuid: new.uuid ?? DerivedUUID.make(seed: drawing.uuidSeed, number: drawing.nextNumber), ref: new.ref,
                                 position: new.position, status: new.status, note: new.note, author: author,
                                 category: new.category, priority: new.priority, assignee: new.assignee, due: new.due,
                                 capturedAt: new.capturedAt, rooms: Self.rooms(verdict.hits, validator: validator),
                                 createdAt: now, updatedAt: now)
+            marker.uuidIsDerived = new.uuid == nil
             if drawing.singleMarker {
                 try Self.replaceAll(db, drawingID: drawing.id!, by: marker.number, at: now, author: author)
             }
@@ -89,12 +90,13 @@ extension SQLiteStore {
                 guard code == SQLITE_ROW else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                 }
-                let statusText = text(3) ?? "", priorityText = text(12) ?? "", uuidText = text(9) ?? ""
-                guard let status = MarkerStatus(rawValue: statusText), let priority = MarkerPriority(rawValue: priorityText),
-                      let uuid = MarkerUUID(text: uuidText) else {
-                    throw StoreError.io("marker \(sqlite3_column_int64(handle, 0)) has an unknown status, priority or uuid")
+                let number = Int(sqlite3_column_int64(handle, 0))
+                let statusText = text(3) ?? "", priorityText = text(12) ?? "", uuidText = text(9)
+                let uuid = uuidText.map(MarkerUUID.init(text:)) ?? DerivedUUID.make(seed: drawing.uuidSeed, number: number)
+                guard let status = MarkerStatus(rawValue: statusText), let priority = MarkerPriority(rawValue: priorityText), let uuid else {
+                    throw StoreError.io("marker \(number) has an unknown status, priority or uuid")
                 }
-                let marker = Marker(drawingID: drawing.id!, number: Int(sqlite3_column_int64(handle, 0)), uuid: uuid, ref: text(10),
+                var marker = Marker(drawingID: drawing.id!, number: number, uuid: uuid, ref: text(10),
                                     position: PixelPoint(x: sqlite3_column_double(handle, 1), y: sqlite3_column_double(handle, 2)),
                                     status: status, note: text(4), author: text(5), category: text(11), priority: priority,
                                     assignee: text(13), due: text(14).flatMap(DueDate.init(text:)),
@@ -102,6 +104,7 @@ extension SQLiteStore {
                                     rooms: RoomList.rooms(fromJSON: text(6) ?? "[]"),
                                     createdAt: Timestamp(milliseconds: sqlite3_column_int64(handle, 7)),
                                     updatedAt: Timestamp(milliseconds: sqlite3_column_int64(handle, 8)))
+                marker.uuidIsDerived = uuidText == nil
                 if !rest.isEmpty && !rest.matches(marker) { continue }
                 if !body(marker) { break }
             }
@@ -264,15 +267,34 @@ extension SQLiteStore {
     }
 
     static func fetchMarker(_ db: Database, _ drawing: Drawing, _ number: Int) throws -> Marker {
-        guard let marker = try Marker.fetchOne(db, key: ["drawingId": drawing.id!, "number": number]) else {
+        guard let marker = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?",
+                                               arguments: [drawing.id!, number]) else {
             throw StoreError.unknownMarker(drawing: drawing.name, number: number)
         }
         return marker
     }
 
-    /// The marker with `uuid`, on any drawing.
+    /// The marker with `uuid`, on any drawing: a client's uuid by the uuid index, one the store made
+    /// (`DerivedUUID`) by its drawing's seed and number. A uuid of the store's own form for a marker that was
+    /// removed is `uuidConflict`; for a number not given yet it is refused (storing it as a client's could
+    /// later meet the uuid the store makes for that number).
+    /// - Complexity: O(log n).
     static func fetchMarker(_ db: Database, uuid: MarkerUUID) throws -> Marker? {
-        try Marker.filter(Column("uuid") == uuid.text).fetchOne(db)
+        let stored = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.uuid = ?", arguments: [uuid.text])
+        guard stored == nil, let (drawing, number) = try derivedOwner(db, uuid) else { return stored }
+        if let marker = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?",
+                                            arguments: [drawing.id!, number]), marker.uuidIsDerived {
+            return marker
+        }
+        if number < drawing.nextNumber { throw StoreError.uuidConflict(uuid: uuid, drawing: drawing.name, number: number) }
+        throw StoreError.refused("uuid \(uuid.text): has the form of the uuids drawing \"\(drawing.name)\" makes, for a marker number it has not given (\(number))")
+    }
+
+    /// The drawing whose store-made uuids (`DerivedUUID`) have `uuid`'s form, and the number it names.
+    static func derivedOwner(_ db: Database, _ uuid: MarkerUUID) throws -> (Drawing, Int)? {
+        guard let (seed, number) = DerivedUUID.parts(of: uuid),
+              let drawing = try Drawing.filter(Column("uuidSeed") == seed).fetchOne(db) else { return nil }
+        return (drawing, number)
     }
 
     /// The marker's values when it was created: recorded whole by `addMarker`, reconstructed for an import's range.
@@ -308,7 +330,7 @@ extension SQLiteStore {
 
     /// Removes every marker of a single-marker drawing because marker `number` replaces them.
     static func replaceAll(_ db: Database, drawingID: Int64, by number: Int, at: Timestamp, author: String?) throws {
-        let existing = try Marker.filter(Column("drawingId") == drawingID).fetchAll(db)
+        let existing = try Marker.fetchAll(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ?", arguments: [drawingID])
         try deleteAttachments(db, drawingID: drawingID, numbers: existing.map(\.number))
         for old in existing {
             try old.delete(db)

@@ -15,7 +15,8 @@ extension SQLiteStore {
             let validator = Self.validator(for: drawing, regions: regions)
             var outside: [Int] = []
             var changed: [(marker: Marker, rooms: [String])] = []
-            let cursor = try Marker.filter(Column("drawingId") == drawingID).order(Column("number")).fetchCursor(db)
+            let cursor = try Marker.fetchCursor(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? ORDER BY marker.number",
+                                                arguments: [drawingID])
             var hits: [RegionHit] = []
             while let marker = try cursor.next() {
                 if validator.validate(marker.position, hits: &hits) != nil { outside.append(marker.number) }

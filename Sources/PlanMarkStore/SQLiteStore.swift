@@ -18,8 +18,6 @@ public final class SQLiteStore: AnnotationStore {
     let pool: DatabasePool
     /// Validators by drawing, reused while the drawing's regions are unchanged.
     let validatorCache = ValidatorCache()
-    /// Makes the uuids of markers stored without one.
-    let uuids = UUIDSource()
 
     /// How long a writer waits for another process's transaction before giving up, by default.
     public static let busyTimeout: Double = 10
@@ -78,6 +76,9 @@ public final class SQLiteStore: AnnotationStore {
             if applied.contains(target) { return }
             do {
                 try migrator.migrate(pool, upTo: target)
+                // Readers opened before the migration (the check above) keep statements and column lists
+                // of the old schema: a record read next found a new column missing.
+                pool.invalidateReadOnlyConnections()
             } catch {
                 // Another process may have applied the same migration first: fine if it is now there.
                 let nowApplied = try pool.read { try migrator.appliedIdentifiers($0) }

@@ -23,19 +23,15 @@ public enum StoreSchema {
     public static let v4 = "v4-no-marker-status-index"
 
     /// Markers become punch items: the workflow's five statuses (stored `resolved` becomes `closed`), a uuid
-    /// for each (existing markers get a random version-4 one), the file's `ref`, category, priority,
+    /// for each (a client's own, kept in `marker.uuid`; or, for markers the store numbered without one,
+    /// existing markers included, made from the drawing's `uuidSeed` and the number: see `DerivedUUID`),
+    /// the file's `ref`, category, priority,
     /// assignee, due date and capture time; history gains the `status`, `attached` and `detached` actions;
     /// attachments with their bytes stored once per SHA-256. The marker and history tables are rebuilt
     /// (SQLite cannot change a CHECK constraint in place), in the migration's one transaction. The marker
     /// table's checks compare with `=` and `OR`, not `IN (...)`: SQLite 3.40 checks an `IN` list of more than
     /// two values by building a temporary index for every row written, which tripled the time of an import.
     public static let v5 = "v5-punch-items"
-
-    /// The SQL for a random version-4 UUID (RFC 9562 section 5.4), as lower-case text.
-    static let randomUUIDSQL = """
-        lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-'
-        || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))
-        """
 
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
@@ -128,7 +124,7 @@ public enum StoreSchema {
                     rooms TEXT NOT NULL DEFAULT '[]',
                     createdAt INTEGER NOT NULL,
                     updatedAt INTEGER NOT NULL,
-                    uuid TEXT NOT NULL,
+                    uuid TEXT,
                     ref TEXT,
                     category TEXT,
                     priority TEXT NOT NULL DEFAULT 'normal'
@@ -138,13 +134,15 @@ public enum StoreSchema {
                     capturedAt TEXT,
                     PRIMARY KEY (drawingId, number)
                 ) WITHOUT ROWID;
-                INSERT INTO marker_v5 (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid)
+                INSERT INTO marker_v5 (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt)
                     SELECT drawingId, number, x, y, CASE status WHEN 'resolved' THEN 'closed' ELSE status END,
-                           note, author, rooms, createdAt, updatedAt, \(randomUUIDSQL)
+                           note, author, rooms, createdAt, updatedAt
                     FROM marker;
                 DROP TABLE marker;
                 ALTER TABLE marker_v5 RENAME TO marker;
-                CREATE UNIQUE INDEX marker_uuid ON marker(uuid);
+                CREATE UNIQUE INDEX marker_uuid ON marker(uuid) WHERE uuid IS NOT NULL;
+                ALTER TABLE drawing ADD COLUMN uuidSeed INTEGER NOT NULL DEFAULT 0;
+                UPDATE drawing SET uuidSeed = (random() & 1152921504606846975) | 1;
 
                 CREATE TABLE history_v5 (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,

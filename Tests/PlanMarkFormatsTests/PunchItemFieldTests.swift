@@ -91,11 +91,5 @@ import PlanMarkGeometry
                     "5f0c1a2b-3c4d-4e5f-8a6b7-c8d9e0f1a2b", ""] {
             #expect(MarkerUUID(text: bad) == nil, "\(bad)")
         }
-        // Version 7: the first 48 bits are the milliseconds (0x0192F3A45B6C = 1,730,664,487,788 ms).
-        var generator = MarkerUUIDGenerator()
-        let made = (0..<1000).map { _ in generator.next(milliseconds: 1_730_664_487_788) }
-        #expect(made.allSatisfy { $0.text.hasPrefix("0192f3a4-5b6c-7") && "89ab".contains(Array($0.text)[19]) })
-        #expect(made == made.sorted() && Set(made).count == 1000)
-        #expect(made.allSatisfy { MarkerUUID(text: $0.text) == $0 })
     }
 }

@@ -1,3 +1,4 @@
+import GRDB
 import Dispatch
 import Foundation
 import PlanMarkFormats
@@ -69,9 +70,11 @@ import Testing
         #expect(try store.history(of: "A", number: nil).count == 1)
     }
 
-    /// Store-made uuids are version 7 (RFC 9562) and increase.
-    @Test func madeUUIDsIncrease() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    /// Store-made uuids: version 8 (RFC 9562), the drawing's seed then the number, different per drawing,
+    /// found again by `addMarker`/`import`, and a number not given yet refused.
+    @Test func madeUUIDs() throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: [])
         var made: [String] = []
         for k in 0..<20 { made.append(try store.addMarker(to: "A", at: PixelPoint(x: 20 + Double(k), y: 20), note: nil, author: nil).uuid.text) }
         var source = MarkerRowList((0..<300).map { MarkerRow(id: "r\($0)", line: $0 + 2, position: PixelPoint(x: 30, y: 30)) })
@@ -80,8 +83,40 @@ import Testing
             if marker.number > 20 { made.append(marker.uuid.text) }
             return true
         }
-        #expect(made.count == 320 && made == made.sorted() && Set(made).count == 320)
-        #expect(made.allSatisfy { Array($0)[14] == "7" && "89ab".contains(Array($0)[19]) && MarkerUUID(text: $0)?.text == $0 })
+        let b = try store.addMarker(to: "B", at: PixelPoint(x: 5, y: 5), note: nil, author: nil).uuid.text
+        #expect(made.count == 320 && Set(made + [b]).count == 321)
+        // xxxxxxxx-xxxx-8xxx-8nnn-nnnnnnnnnnnn: version 8, variant 10, the number (hexadecimal) last.
+        for (index, text) in made.enumerated() {
+            let chars = Array(text)
+            #expect(chars[14] == "8" && chars[19] == "8" && MarkerUUID(text: text)?.text == text)
+            #expect(Int(String(chars[20...]).replacingOccurrences(of: "-", with: ""), radix: 16) == index + 1)
+            #expect(text.prefix(18) == made[0].prefix(18))
+        }
+        #expect(b.prefix(18) != made[0].prefix(18) && b.hasSuffix("-8000-000000000001"))
+        // The same uuid again (marker 7 sent twice) is that marker; nothing is stored.
+        let seven = try store.marker(7, in: "A")
+        let before = try StoreFixtures.counts(store)
+        let again = try store.addMarker(to: "A", NewMarker(position: seven.position, uuid: seven.uuid), author: nil)
+        #expect(!again.created && again.marker == seven)
+        #expect(try StoreFixtures.counts(store) == before)
+        // A number the drawing has not given: refused; a removed marker's: a conflict.
+        let future = MarkerUUID(text: String(made[0].prefix(19)) + "8000-000000000999")!
+        #expect(throws: StoreError.self) { try store.addMarker(to: "A", NewMarker(position: seven.position, uuid: future), author: nil) }
+        _ = try store.removeMarker(7, in: "A", author: nil)
+        #expect(throws: StoreError.uuidConflict(uuid: seven.uuid, drawing: "A", number: 7)) {
+            try store.addMarker(to: "A", NewMarker(position: seven.position, uuid: seven.uuid), author: nil)
+        }
+        #expect(try StoreFixtures.counts(store)[2] == before[2] - 1)
+    }
+
+    /// Nothing is stored for a store-made uuid: the column holds clients' uuids only.
+    @Test func madeUUIDsAreNotStored() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        _ = try store.addMarker(to: "A", at: PixelPoint(x: 20, y: 20), note: nil, author: nil)
+        _ = try store.addMarker(to: "A", Self.item, author: nil)
+        _ = try store.updateMarker(1, in: "A", MarkerChange(note: .some("changed")), author: nil)
+        let stored = try store.read { try String?.fetchAll($0, sql: "SELECT uuid FROM marker ORDER BY number") }
+        #expect(stored == [nil, "5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b"])
     }
 
     /// Importing one file twice stores nothing the second time; a uuid twice in one file is stored once.

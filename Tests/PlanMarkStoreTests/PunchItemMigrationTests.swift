@@ -32,12 +32,13 @@ import Testing
         #expect(markers[6]?.position == PixelPoint(x: 1440, y: 410) && markers[6]?.rooms == [])
         #expect(markers[18]?.position == PixelPoint(x: 1200, y: 1000) && markers[18]?.rooms == ["2.05"] && markers[18]?.author == "ana")
         #expect(markers[9]?.rooms == ["2.01", "2.02", "2.10"])
-        // New fields: defaults, and a random version-4 uuid each, all different.
+        // New fields: defaults, and the store's own uuid each (version 8, the number in the last bits), all different.
         #expect(markers.values.allSatisfy { $0.priority == .normal && $0.category == nil && $0.assignee == nil && $0.due == nil })
         #expect(markers.values.allSatisfy { $0.ref == nil && $0.capturedAt == nil })
         let uuids = markers.values.map(\.uuid.text)
         #expect(Set(uuids).count == 17)
-        #expect(uuids.allSatisfy { Array($0)[14] == "4" && "89ab".contains(Array($0)[19]) })
+        #expect(uuids.allSatisfy { Array($0)[14] == "8" && "89ab".contains(Array($0)[19]) })
+        #expect(markers[18]?.uuid.text.hasSuffix("-8000-000000000012") == true)
     }
 
     @Test func historyReadsInTheNewWords() throws {
