@@ -1,5 +1,6 @@
 import PlanMarkExport
 import PlanMarkFormats
+import PlanMarkStore
 
 /// The service's OpenAPI 3.1 document, built from a few helpers so that every operation states the
 /// same things the same way: its parameters, its body (always `application/json`, 415 otherwise) and
@@ -36,7 +37,18 @@ enum OpenAPIDocument {
                     "Zoom": queryParameter(
                         "zoom", "Answer in latLng at this zoom ([lng, lat] in GeoJSON) in the drawing's CRS flavour; without it, pixels.",
                         zoomSchema),
-                    "Status": queryParameter("status", "Only markers with this status.", enumeration(["open", "resolved"])),
+                    "Status": queryParameter(
+                        "status", "Only markers with any of these statuses: a comma-separated list of open, in-progress, ready, closed, void (resolved is read as closed).",
+                        ["type": "string", "pattern": .string(statusListPattern)]),
+                    "Category": queryParameter("category", "Only markers of this category (the whole text, any case).", ["type": "string"]),
+                    "Assignee": queryParameter("assignee", "Only markers assigned to this person (the whole text, any case).", ["type": "string"]),
+                    "Priority": queryParameter(
+                        "priority", "Only markers with any of these priorities: a comma-separated list of low, normal, high, critical.",
+                        ["type": "string", "pattern": "^((low|normal|high|critical)(,(low|normal|high|critical))*)?$"]),
+                    "Room": queryParameter("room", "Only markers in the room with this id.", ["type": "string"]),
+                    "Overdue": queryParameter("overdue", "Only overdue markers (due before today, UTC, and not closed or void).", ["type": "boolean"]),
+                    "Search": queryParameter("q", "Only markers with this text in their note, category or assignee (any case).", ["type": "string"]),
+                    "AttachmentID": pathParameter("id", "The attachment's id.", ["type": "integer", "minimum": 1, "maximum": .integer(Int.max)]),
                 ],
                 "responses": .object(errorResponses.map { ($0.name, response($0.description, content: jsonContent(ref("Error")), headers: $0.headers)) }),
                 "schemas": .object(schemas),
@@ -77,7 +89,28 @@ enum OpenAPIDocument {
                 success: ok("The drawings, by name.", jsonContent(object(["drawings": ["type": "array", "items": ref("Drawing")]], required: ["drawings"]))))),
             ("/drawings/{name}", withPath(["DrawingName"], getAndHead(
                 id: "getDrawing", summary: "One drawing with its image bounds at its zoom.",
-                success: ok("The drawing.", jsonContent(ref("Drawing"))), errors: [404]))),
+                success: ok("The drawing.", jsonContent(ref("Drawing"))), errors: [404],
+                extra: [
+                    ("patch", operation(
+                        id: "renameDrawing", summary: "Rename a drawing; its markers, history and attachments go with it.",
+                        body: object(["name": ["type": "string", "minLength": 1]], required: ["name"], closed: true),
+                        success: [("200", response("The drawing under its new name.", content: jsonContent(ref("Drawing")),
+                                                   headers: [("Location", header("The drawing's new URL path."))]))],
+                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 500, 503])),
+                    ("delete", operation(
+                        id: "removeDrawing",
+                        summary: "Remove a drawing with its regions, markers, history and attachments in one transaction; refused (409) while it has markers unless force=true. A body, if sent, must be JSON (it is ignored).",
+                        parameters: [queryParameter("force", "Remove it with its markers.", ["type": "boolean"])],
+                        success: ok("Removed.", jsonContent(object([
+                            "name": ["type": "string"], "removed": ["const": true],
+                            "markers": ["type": "integer", "minimum": 0], "attachments": ["type": "integer", "minimum": 0],
+                        ], required: ["name", "removed", "markers", "attachments"]))),
+                        errors: [400, 401, 403, 404, 409, 415, 421, 500, 503])),
+                ]))),
+            ("/drawings/{name}/summary", withPath(["DrawingName"], getAndHead(
+                id: "getSummary", summary: "Counts of the drawing's markers (those the filters take): by status, priority, room and assignee, and overdue.",
+                parameters: filterParameters,
+                success: ok("The counts.", jsonContent(ref("Summary"))), errors: [404]))),
             ("/drawings/{name}/image", withPath(["DrawingName"], getAndHead(
                 id: "getDrawingImage", summary: "The drawing's PNG.",
                 parameters: [["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]]],
@@ -90,7 +123,8 @@ enum OpenAPIDocument {
                 id: "getRegions", summary: "The drawing's regions as GeoJSON.", parameters: [parameterRef("Zoom")],
                 success: ok("Polygons in pixels, or [lng, lat] at zoom.", geoJSONContent), errors: [404]))),
             ("/drawings/{name}/markers", withPath(["DrawingName"], getAndHead(
-                id: "getMarkers", summary: "The drawing's markers as GeoJSON.", parameters: [parameterRef("Zoom"), parameterRef("Status")],
+                id: "getMarkers", summary: "The drawing's markers as GeoJSON (those the filters take; every one without filters).",
+                parameters: [parameterRef("Zoom")] + filterParameters,
                 success: ok("""
                     Points: coordinates [x, y] in pixels, or [lng, lat] at zoom; the feature id is the marker's number and \
                     its properties are the Marker object (x, y always; lat, lng at zoom when zoom is given). \
@@ -99,18 +133,23 @@ enum OpenAPIDocument {
                 errors: [404],
                 extra: [
                     ("post", operation(
-                        id: "addMarker", summary: "Validate a tap and store it as the next numbered marker.", body: ref("NewMarker"),
+                        id: "addMarker",
+                        summary: "Validate a tap and store it as the next numbered marker. Idempotent by uuid (offline capture): a uuid stored already for this drawing with the same position and fields answers 200 with the stored marker (nothing new stored, no history entry); with other content, or on another drawing, 409.",
+                        body: ref("NewMarker"),
                         success: [
+                            ("200", response("Stored already (same uuid, same content): the stored marker, same number.", content: jsonContent(ref("Marker")),
+                                             headers: [("Location", header("The marker's URL path."))])),
                             ("201", response("Stored.", content: jsonContent(ref("Marker")), headers: [("Location", header("The marker's URL path."))])),
                         ],
-                        errors: [400, 401, 403, 404, 413, 415, 421, 422, 500, 503])),
+                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 422, 500, 503])),
                 ]))),
             ("/drawings/{name}/markers/{number}", withPath(["DrawingName", "MarkerNumber"], getAndHead(
                 id: "getMarker", summary: "One marker.", parameters: [parameterRef("Zoom")],
                 success: ok("The marker.", jsonContent(ref("Marker"))), errors: [404],
                 extra: [
                     ("patch", operation(
-                        id: "changeMarker", summary: "Move (validated like a new marker), resolve or reopen, or change the note of a marker.",
+                        id: "changeMarker",
+                        summary: "Change any of a marker's fields in one transaction, all or none: position (validated like a new marker's), status (as the workflow allows; 409 transition-refused otherwise; ready to open needs a reason), note, category, priority, assignee, due (null clears note, category, assignee, due).",
                         body: ref("MarkerChange"),
                         success: ok("The marker after the change.", jsonContent(ref("Marker"))),
                         errors: [400, 401, 403, 404, 409, 413, 415, 421, 422, 500, 503])),
@@ -124,6 +163,44 @@ enum OpenAPIDocument {
             ("/drawings/{name}/markers/{number}/history", withPath(["DrawingName", "MarkerNumber"], getAndHead(
                 id: "getMarkerHistory", summary: "The marker's changes, oldest first (kept after removal).",
                 success: ok("The history.", jsonContent(ref("History"))), errors: [404]))),
+            ("/drawings/{name}/markers/{number}/attachments", withPath(["DrawingName", "MarkerNumber"], getAndHead(
+                id: "listAttachments", summary: "The marker's attachments, oldest first.",
+                success: ok("The attachments.", jsonContent(object(["attachments": ["type": "array", "items": ref("Attachment")]],
+                                                                   required: ["attachments"]))),
+                errors: [404],
+                extra: [
+                    ("post", operation(
+                        id: "attach",
+                        summary: "Attach a photo or document: the raw file as the body. Its type is decided by its bytes (JPEG, PNG, PDF); a declared Content-Type other than application/octet-stream must agree (415 otherwise). At most --max-attachment bytes (20 MiB by default; 413, checked before the body is read). Bytes are stored once per SHA-256.",
+                        parameters: [
+                            queryParameter("caption", "A caption.", ["type": "string"]),
+                            queryParameter("author", "Who attached it (kept in the history).", ["type": "string"]),
+                        ],
+                        rawBody: ["image/jpeg", "image/png", "application/pdf", "application/octet-stream"],
+                        success: [("201", response("Stored.", content: jsonContent(ref("Attachment")),
+                                                   headers: [("Location", header("The attachment's URL path."))]))],
+                        errors: [400, 401, 403, 404, 413, 415, 421, 500, 503])),
+                ]))),
+            ("/drawings/{name}/markers/{number}/attachments/{id}", withPath(["DrawingName", "MarkerNumber", "AttachmentID"], getAndHead(
+                id: "getAttachment", summary: "The attachment's bytes, as stored.",
+                parameters: [["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]]],
+                success: [
+                    ("200", response("The bytes, with the stored Content-Type.", content: [
+                        "image/jpeg": ["schema": ["type": "string", "contentMediaType": "image/jpeg"]],
+                        "image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]],
+                        "application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]],
+                    ], headers: attachmentHeaders)),
+                    ("304", response("Not modified (the ETag matched).", headers: attachmentHeaders)),
+                ],
+                errors: [404],
+                extra: [
+                    ("delete", operation(
+                        id: "detach", summary: "Remove an attachment (its bytes go when no other attachment has them). A body, if sent, must be JSON (it is ignored).",
+                        parameters: [queryParameter("author", "Who removed it (kept in the history).", ["type": "string"])],
+                        success: ok("Removed.", jsonContent(object(["id": ["type": "integer", "minimum": 1], "removed": ["const": true]],
+                                                                    required: ["id", "removed"]))),
+                        errors: [400, 401, 403, 404, 415, 421, 500, 503])),
+                ]))),
             ("/drawings/{name}/review.png", withPath(["DrawingName"], getAndHead(
                 id: "getReviewImage", summary: "The drawing with its regions and numbered markers, drawn by the renderer.",
                 parameters: [
@@ -131,9 +208,11 @@ enum OpenAPIDocument {
                     queryParameter("margin", "Crop margin in pixels; only with around (default 200).",
                                    ["type": "integer", "minimum": 0, "maximum": 100_000]),
                     queryParameter("scale", "Output size over full size, in (0, 1].", ["type": "number", "exclusiveMinimum": 0, "maximum": 1]),
-                    queryParameter("status", "Only markers with this status (default all).", enumeration(["open", "resolved", "all"])),
                     queryParameter("legend", "Draw the legend.", ["type": "boolean"]),
-                ],
+                    queryParameter(
+                        "status", "Only markers with any of these statuses (comma-separated; all, the default, for every status).",
+                        ["type": "string", "pattern": .string("^(all|(" + statusList + ")?)$")]),
+                ] + filterParameters.dropFirst(),
                 success: ok("The PNG.", pngContent), errors: [404, 422]))),
         ]
     }
@@ -159,7 +238,7 @@ enum OpenAPIDocument {
 
     /// One operation: its parameters, its JSON body (required, `application/json` only), its success
     /// answers and its error statuses (from `errorResponses`).
-    static func operation(id: String, summary: String, parameters: [Doc] = [], body: Doc? = nil, security: Bool = true,
+    static func operation(id: String, summary: String, parameters: [Doc] = [], body: Doc? = nil, rawBody: [String] = [], security: Bool = true,
                           storeAccess: Bool = true, success: [(String, Doc)], errors: some Sequence<Int>, bodies: Bool = true) -> Doc {
         var fields: [(String, Doc)] = [("operationId", .string(id)), ("summary", .string(summary))]
         if !security { fields.append(("security", [])) }
@@ -169,6 +248,13 @@ enum OpenAPIDocument {
                 "required": true,
                 "description": "Sent with Content-Type: application/json (parameters such as charset allowed); anything else is 415.",
                 "content": ["application/json": ["schema": body]],
+            ]))
+        }
+        if !rawBody.isEmpty {
+            fields.append(("requestBody", [
+                "required": true,
+                "description": "The file's bytes as they are.",
+                "content": .object(rawBody.map { ($0, ["schema": ["type": "string", "contentMediaType": .string($0)]]) }),
             ]))
         }
         var responses = success
@@ -186,10 +272,10 @@ enum OpenAPIDocument {
         (400, "BadRequest", "Malformed JSON, an invalid field or parameter (the message names it), an unknown query parameter, a body that could not be read to its end, or no Host header.", []),
         (401, "Unauthorized", "Missing or wrong bearer token.", [("WWW-Authenticate", header())]),
         (403, "ForbiddenOrigin", "A write from a page on another origin (an Origin header that is neither the server's nor --cors-origin).", []),
-        (404, "NotFound", "Unknown drawing, marker or endpoint.", []),
-        (409, "Conflict", "The change conflicts with the marker's state.", []),
-        (413, "TooLarge", "The body is over the limit (--max-body, 1 MiB by default); for /validate also more region vertices (--max-vertices, default 200000) or markers (--max-markers, default 100000) than the server takes.", []),
-        (415, "UnsupportedMediaType", "The body was not sent as Content-Type: application/json.", []),
+        (404, "NotFound", "Unknown drawing, marker, attachment or endpoint.", []),
+        (409, "Conflict", "Refused by the store's state: a status change the workflow does not allow (code transition-refused, naming the current and the requested status) or ready to open without a reason; a uuid stored already with other content (uuid-conflict); a drawing name taken; a drawing removal while it has markers without force=true; regions that would leave markers outside (code refused).", []),
+        (413, "TooLarge", "The body is over the limit (--max-body, 1 MiB by default; attachments --max-attachment, 20 MiB by default, checked from Content-Length before the body is read, and while a chunked body arrives); for /validate also more region vertices (--max-vertices, default 200000) or markers (--max-markers, default 100000) than the server takes.", []),
+        (415, "UnsupportedMediaType", "The body was not sent as Content-Type: application/json; for an attachment, its bytes are not a JPEG, PNG or PDF, or its declared Content-Type disagrees with them.", []),
         (421, "MisdirectedRequest", "The Host header names neither the address the server listens on nor an --allowed-host.", []),
         (422, "Refused", "The position was refused (code outside-drawing, outside-allowed-area or invalid-coordinate; review.png: marker-off-drawing). Nothing was stored.", []),
         (500, "ServerError", "The store or the drawing's image failed (details in the server log only).", []),
@@ -213,21 +299,51 @@ enum OpenAPIDocument {
                 "bounds": object(["southWest": ref("LatLngPair"), "northEast": ref("LatLngPair")], required: ["southWest", "northEast"],
                                  description: "Image overlay bounds at the drawing's zoom in its CRS flavour."),
             ], required: ["name", "width", "height", "zoom", "crs", "markers", "bounds"])),
-            ("NewMarker", object(positionFields + [("note", ["type": "string"]), ("author", ["type": "string"])],
-                                 closed: true, description: "x and y in pixels, or lat and lng at zoom (default: the drawing's zoom).")
+            ("NewMarker", object(positionFields + [("note", nullableString), ("author", nullableString)] + punchItemFields + [
+                ("uuid", ["type": ["string", "null"], "pattern": .string(uuidPattern),
+                          "description": "The client's identifier (RFC 4122 text, any case; kept in lower case); the server makes one when none is given. Unique in the store: resending the same item is answered 200, other content under the same uuid 409."]),
+                ("status", ["enum": ["open", "in-progress", "ready", "closed", "void", "resolved", nil], "description": "The status it starts in (default open); resolved is closed."]),
+                ("priority", ["enum": ["low", "normal", "high", "critical", nil], "description": "Default normal."]),
+                ("due", nullableDate),
+                ("capturedAt", ["type": ["string", "null"], "format": "date-time", "description": "The client's time of capture, RFC 3339 with an offset, kept as sent."]),
+            ], closed: true, description: "x and y in pixels, or lat and lng at zoom (default: the drawing's zoom). null is the same as leaving a field out.")
                 .adding("oneOf", [pixelPosition, latLngPosition])),
-            ("MarkerChange", object(positionFields + [
-                ("status", enumeration(["open", "resolved"])), ("note", ["type": ["string", "null"]]), ("author", ["type": "string"]),
-            ], closed: true, description: "At least one of a position (x and y, or lat and lng with optional zoom), status or note.")
-                .adding("anyOf", [pixelPosition, latLngPosition, ["required": ["status"]], ["required": ["note"]]])
-                .adding("dependentRequired", positionDependencies)
+            ("MarkerChange", object(positionFields + punchItemFields + [
+                ("status", ["enum": ["open", "in-progress", "ready", "closed", "void", "resolved"],
+                            "description": "As the workflow allows: open to in-progress, ready, closed, void; in-progress to open, ready, closed, void; ready to closed, open (a reason is required), void; closed to open; void to open. resolved is closed. Anything else is 409 transition-refused."]),
+                ("reason", ["type": "string", "description": "Why the status changes; required from ready to open; kept in the history."]),
+                ("priority", enumeration(["low", "normal", "high", "critical"])),
+                ("due", nullableDate),
+                ("note", nullableString), ("author", nullableString),
+            ], closed: true, description: "At least one of a position (x and y, or lat and lng with optional zoom), status, note, category, priority, assignee or due; applied all at once or not at all. null clears note, category, assignee and due.")
+                .adding("anyOf", .array([pixelPosition, latLngPosition] + ["status", "note", "category", "priority", "assignee", "due"].map { ["required": [.string($0)]] }))
+                .adding("dependentRequired", positionDependencies.adding("reason", ["status"]))
                 .adding("not", bothPositionKinds)),
             ("Marker", object([
                 "number": ["type": "integer", "minimum": 1], "x": ["type": "number"], "y": ["type": "number"],
                 "lat": ["type": "number", "description": "When the request used latLng (or gave zoom): at that zoom."], "lng": ["type": "number"],
-                "status": enumeration(["open", "resolved"]), "rooms": ["type": "array", "items": ["type": "string"]],
+                "status": enumeration(statusNames), "rooms": ["type": "array", "items": ["type": "string"]],
                 "note": ["type": ["string", "null"]], "author": ["type": ["string", "null"]], "createdAt": dateTime, "updatedAt": dateTime,
+                "uuid": ["type": "string", "pattern": .string(uuidPattern)], "id": ["type": ["string", "null"], "description": "The markers file's id (ref), when imported."],
+                "category": nullableString, "priority": enumeration(["low", "normal", "high", "critical"]), "assignee": nullableString,
+                "due": nullableDate, "capturedAt": ["type": ["string", "null"], "format": "date-time"],
+                "overdue": ["type": "boolean", "description": "Due before today (UTC) and not closed or void."],
             ], required: ["number", "x", "y", "status", "rooms"])),
+            ("Attachment", object([
+                "id": ["type": "integer", "minimum": 1], "sha256": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
+                "size": ["type": "integer", "minimum": 0], "contentType": enumeration(["image/jpeg", "image/png", "application/pdf"]),
+                "caption": nullableString,
+            ], required: ["id", "sha256", "size", "contentType", "caption"])),
+            ("Summary", object([
+                "drawing": ["type": "string"], "total": count,
+                "byStatus": object(statusNames.map { ($0, count) }, required: statusNames),
+                "byPriority": object(["low", "normal", "high", "critical"].map { ($0, count) }, required: ["low", "normal", "high", "critical"]),
+                "byRoom": ["type": "object", "additionalProperties": count, "description": "A marker on a shared wall counts for both rooms."],
+                "withoutRoom": count,
+                "byAssignee": ["type": "object", "additionalProperties": count],
+                "unassigned": count, "overdue": count,
+                "filters": ["type": ["string", "null"], "description": "The filters as the review legend states them; null without filters."],
+            ], required: ["drawing", "total", "byStatus", "byPriority", "byRoom", "withoutRoom", "byAssignee", "unassigned", "overdue", "filters"])),
             ("MarkerCollection", object([
                 "type": ["const": "FeatureCollection"],
                 "features": ["type": "array", "items": object([
@@ -247,7 +363,7 @@ enum OpenAPIDocument {
             ("History", object([
                 "drawing": ["type": "string"], "number": ["type": "integer", "minimum": 1],
                 "history": ["type": "array", "items": object([
-                    "action": enumeration(["created", "moved", "resolved", "reopened", "removed", "edited"]), "at": dateTime,
+                    "action": enumeration(["created", "moved", "resolved", "reopened", "status", "attached", "detached", "removed", "edited"]), "at": dateTime,
                     "author": ["type": ["string", "null"]], "old": ["type": ["object", "null"]], "new": ["type": ["object", "null"]],
                 ], required: ["action", "at"])],
             ], required: ["drawing", "number", "history"])),
@@ -293,6 +409,32 @@ enum OpenAPIDocument {
                 ], required: ["total", "valid", "invalid", "byReason"]),
             ], required: ["markers", "summary"])),
         ]
+    }
+
+    /// The filter parameters of marker listings, summaries and review images.
+    static var filterParameters: [Doc] {
+        ["Status", "Category", "Assignee", "Priority", "Room", "Overdue", "Search"].map(parameterRef)
+    }
+
+    /// A comma-separated list of statuses (empty: any).
+    static let statusList = "(open|in-progress|ready|closed|void|resolved)(,(open|in-progress|ready|closed|void|resolved))*"
+    static let statusListPattern = "^(" + statusList + ")?$"
+    /// The five statuses, in workflow order.
+    static let statusNames = MarkerStatus.allCases.map(\.rawValue)
+    /// RFC 4122 text.
+    static let uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
+    static let nullableString: Doc = ["type": ["string", "null"]]
+    static let nullableDate: Doc = ["type": ["string", "null"], "format": "date", "description": "YYYY-MM-DD."]
+    static let count: Doc = ["type": "integer", "minimum": 0]
+    /// category and assignee, shared by new markers and changes.
+    static var punchItemFields: [(String, Doc)] {
+        [("category", ["type": ["string", "null"], "maxLength": 100, "description": "Free text, at most 100 characters."]),
+         ("assignee", ["type": ["string", "null"], "description": "Who it is assigned to (free text)."])]
+    }
+    /// The headers of an attachment's bytes.
+    static var attachmentHeaders: [(String, Doc)] {
+        [("ETag", header("The bytes' SHA-256, quoted.")), ("Cache-Control", header()), ("X-Content-Type-Options", header("nosniff.")),
+         ("Content-Disposition", header("attachment, for a PDF."))]
     }
 
     /// A zoom: a number with |zoom| <= 64.

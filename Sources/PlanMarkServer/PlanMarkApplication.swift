@@ -31,6 +31,7 @@ public enum PlanMarkApplication {
         router.add(middleware: MethodNotAllowedMiddleware(routes: PlanMarkRoutes.table))
         let routes = PlanMarkRoutes(
             store: store, bodies: RequestBodyReader(limit: configuration.maxBodyBytes),
+            attachmentBodies: RequestBodyReader(limit: configuration.maxAttachmentBytes),
             review: ReviewImageService(renderer: renderer),
             validate: ValidateEndpoint(maxVertices: configuration.maxVertices, maxMarkers: configuration.maxMarkers,
                                        limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)))

@@ -9,8 +9,10 @@ import PlanMarkStore
 struct PlanMarkRoutes: Sendable {
     /// The store.
     let store: StoreAccess
-    /// Reads bodies within the limit.
+    /// Reads JSON bodies within their limit.
     let bodies: RequestBodyReader
+    /// Reads attachment bodies within theirs.
+    let attachmentBodies: RequestBodyReader
     /// Draws review images.
     let review: ReviewImageService
     /// Validates batches of markers within the configured bounds.
@@ -22,9 +24,11 @@ struct PlanMarkRoutes: Sendable {
         let get: [HTTPRequest.Method] = [.get]
         let routes: [(String, [HTTPRequest.Method])] = [
             ("/health", get), ("/openapi.json", get), ("/validate", [.post]), ("/drawings", get),
-            ("/drawings/:name", get), ("/drawings/:name/image", get), ("/drawings/:name/regions", get),
-            ("/drawings/:name/review.png", get), ("/drawings/:name/markers", [.get, .post]),
+            ("/drawings/:name", [.get, .patch, .delete]), ("/drawings/:name/image", get), ("/drawings/:name/regions", get),
+            ("/drawings/:name/review.png", get), ("/drawings/:name/summary", get), ("/drawings/:name/markers", [.get, .post]),
             ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
+            ("/drawings/:name/markers/:number/attachments", [.get, .post]),
+            ("/drawings/:name/markers/:number/attachments/:id", [.get, .delete]),
         ]
         return RouteTable(routes)
     }()
@@ -36,6 +40,9 @@ struct PlanMarkRoutes: Sendable {
         router.post("/validate") { request, _ in try await validate.respond(to: request, bodies: bodies) }
         router.get("/drawings") { request, _ in try await listDrawings(request) }
         router.get("/drawings/:name") { request, context in try await showDrawing(request, name: try Self.name(context)) }
+        router.patch("/drawings/:name") { request, context in try await renameDrawing(request, name: try Self.name(context)) }
+        router.delete("/drawings/:name") { request, context in try await removeDrawing(request, name: try Self.name(context)) }
+        router.get("/drawings/:name/summary") { request, context in try await summary(request, name: try Self.name(context)) }
         router.get("/drawings/:name/image") { request, context in try await image(request, name: try Self.name(context)) }
         router.get("/drawings/:name/regions") { request, context in try await regions(request, name: try Self.name(context)) }
         router.get("/drawings/:name/review.png") { request, context in
@@ -55,6 +62,18 @@ struct PlanMarkRoutes: Sendable {
         router.get("/drawings/:name/markers/:number/history") { request, context in
             try await history(request, name: try Self.name(context), number: try Self.number(context))
         }
+        router.post("/drawings/:name/markers/:number/attachments") { request, context in
+            try await attach(request, name: try Self.name(context), number: try Self.number(context))
+        }
+        router.get("/drawings/:name/markers/:number/attachments") { request, context in
+            try await attachments(request, name: try Self.name(context), number: try Self.number(context))
+        }
+        router.get("/drawings/:name/markers/:number/attachments/:id") { request, context in
+            try await attachment(request, name: try Self.name(context), number: try Self.number(context), id: try Self.attachmentID(context))
+        }
+        router.delete("/drawings/:name/markers/:number/attachments/:id") { request, context in
+            try await detach(request, name: try Self.name(context), number: try Self.number(context), id: try Self.attachmentID(context))
+        }
     }
 
     // MARK: Path parameters
@@ -73,6 +92,19 @@ struct PlanMarkRoutes: Sendable {
             throw .invalidField("number", "expected a marker number (a whole number >= 1)")
         }
         return number
+    }
+
+    /// The attachment id from the path.
+    static func attachmentID(_ context: some RequestContext) throws(APIError) -> Int64 {
+        guard let raw = context.parameters.get("id"), let id = Int64(raw), id >= 1 else {
+            throw .invalidField("id", "expected an attachment id (a whole number >= 1)")
+        }
+        return id
+    }
+
+    /// The URL path of a marker.
+    static func markerPath(_ name: String, _ number: Int) -> String {
+        "/drawings/" + PathComponent.encode(name) + "/markers/\(number)"
     }
 
     // MARK: Drawings
@@ -129,23 +161,32 @@ struct PlanMarkRoutes: Sendable {
 
     // MARK: Markers
 
-    /// Markers as GeoJSON: pixels, or `[lng, lat]` at `zoom`; optionally only one status.
+    /// Markers as GeoJSON: pixels, or `[lng, lat]` at `zoom`; only those the filter parameters take.
     func markers(_ request: Request, name: String) async throws -> Response {
         let query = try QueryParameters(request)
-        try query.onlyKeys(["zoom", "status"])
+        try query.onlyKeys(QueryParameters.filterKeys.union(["zoom"]))
         let zoom = try query.zoom()
-        let status = try query.status()
+        let filter = try query.markerFilter()
         let bytes = try await store.run { store throws(StoreError) -> [UInt8] in
             var conversion: LatLngConversion?
             if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom) }
             var writer = MarkerWriter(format: .geojson, conversion: conversion, drawing: name)
-            try store.forEachMarker(in: name, status: status) { marker in
+            try store.forEachMarker(in: name, filter: filter) { marker in
                 writer.append(marker)
                 return true
             }
             return writer.finish()
         }
         return JSONResponse.geoJSON(bytes)
+    }
+
+    /// Counts of the markers the filter parameters take: by status, priority, room and assignee, and overdue.
+    func summary(_ request: Request, name: String) async throws -> Response {
+        let query = try QueryParameters(request)
+        try query.onlyKeys(QueryParameters.filterKeys)
+        let filter = try query.markerFilter()
+        let summary = try await store.run { store throws(StoreError) in try store.summary(of: name, filter: filter) }
+        return JSONResponse.make(SummaryJSON.object(summary, drawing: name, filter: filter))
     }
 
     func marker(_ request: Request, name: String, number: Int) async throws -> Response {
@@ -162,59 +203,58 @@ struct PlanMarkRoutes: Sendable {
         return JSONResponse.make(text + "\n")
     }
 
-    /// Validates and stores a tap; 201 with its number, or 422 with the reason and nothing stored.
+    /// Validates and stores a tap with its punch-item fields; 201 with its number, or 422 with the reason and
+    /// nothing stored. Idempotent by `uuid`: the same uuid with the same position and fields answers 200 with
+    /// the stored marker (nothing new stored, no history entry); with other content 409.
     func addMarker(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let body = try await bodies.jsonObject(of: request)
-        try body.onlyKeys(["x", "y", "lat", "lng", "zoom", "note", "author"])
+        try body.onlyKeys(MarkerFieldsInput.newMarkerKeys)
         guard let position = try MarkerPositionInput.read(body, required: true) else { throw APIError.invalidField("$", "no position") }
-        let note = try body.string("note") ?? nil
-        let author = try body.string("author") ?? nil
-        let (marker, conversion) = try await store.run { store throws(StoreError) -> (Marker, LatLngConversion?) in
+        let fields = try MarkerFieldsInput.newMarker(body, at: PixelPoint(x: 0, y: 0))
+        let author = try body.string("author", allowNull: true) ?? nil
+        let (creation, conversion) = try await store.run { store throws(StoreError) -> (MarkerCreation, LatLngConversion?) in
+            var new = fields
             guard position.isLatLng else {
                 // Pixels need nothing from the drawing: one write transaction.
-                return (try store.addMarker(to: name, at: position.pixel(on: nil), note: note, author: author), nil)
+                new.position = position.pixel(on: nil)
+                return (try store.addMarker(to: name, new, author: author), nil)
             }
             let drawing = try store.drawing(named: name).drawing
-            let marker = try store.addMarker(to: name, at: position.pixel(on: drawing), note: note, author: author)
-            return (marker, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
+            new.position = position.pixel(on: drawing)
+            let creation = try store.addMarker(to: name, new, author: author)
+            return (creation, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
         }
-        let location = "/drawings/" + PathComponent.encode(name) + "/markers/\(marker.number)"
-        return JSONResponse.make(MarkerWriter.object(marker, conversion: conversion) + "\n", status: .created, extraHeaders: [.location: location])
+        return JSONResponse.make(MarkerWriter.object(creation.marker, conversion: conversion) + "\n", status: creation.created ? .created : .ok,
+                                 extraHeaders: [.location: Self.markerPath(name, creation.marker.number)])
     }
 
-    /// Moves (validated like a new marker), resolves or reopens, and changes the note of a marker, all in
-    /// one store transaction: a refused or failed PATCH changes nothing and writes no history.
+    /// Changes any of a marker's fields (position validated like a new marker's; status as the workflow
+    /// allows, with `reason`; category, priority, assignee, due, note; null clears) in one store call: a
+    /// refused or failed PATCH changes nothing and writes no history. A refused transition is 409.
     func changeMarker(_ request: Request, name: String, number: Int) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let body = try await bodies.jsonObject(of: request)
-        try body.onlyKeys(["x", "y", "lat", "lng", "zoom", "status", "note", "author"])
+        try body.onlyKeys(MarkerFieldsInput.changeKeys)
         let position = try MarkerPositionInput.read(body, required: false)
-        let status = try Self.status(in: body)
-        let note = try body.string("note", allowNull: true)
-        let author = try body.string("author") ?? nil
-        guard position != nil || status != nil || note != nil else {
-            throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status or note")
+        let fields = try MarkerFieldsInput.change(body)
+        let author = try body.string("author", allowNull: true) ?? nil
+        guard position != nil || !fields.isEmpty else {
+            throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status, note, category, priority, assignee or due")
         }
         let (marker, conversion) = try await store.run { store throws(StoreError) -> (Marker, LatLngConversion?) in
-            // One store transaction for every field: all of them or none, one history entry.
+            var change = fields
+            // Pixels (or no position) need nothing from the drawing: one write transaction.
+            guard let position, position.isLatLng else {
+                change.position = position?.pixel(on: nil)
+                return (try store.updateMarker(number, in: name, change, author: author), nil)
+            }
             let drawing = try store.drawing(named: name).drawing
-            let change = MarkerChange(position: position.map { $0.pixel(on: drawing) }, status: status, note: note)
+            change.position = position.pixel(on: drawing)
             let marker = try store.updateMarker(number, in: name, change, author: author)
-            let conversion = position?.isLatLng == true ? LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position?.zoom ?? drawing.zoom) : nil
-            return (marker, conversion)
+            return (marker, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
         }
         return JSONResponse.make(MarkerWriter.object(marker, conversion: conversion) + "\n")
-    }
-
-    /// `status` of a PATCH body, nil when absent.
-    static func status(in body: JSONObject) throws(APIError) -> MarkerStatus? {
-        guard let text = try body.string("status") ?? nil else { return nil }
-        guard let status = MarkerStatus(text: text) else {
-            let names = MarkerStatus.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw .invalidField(body.path("status"), "expected one of \(names), found \"\(text)\"")
-        }
-        return status
     }
 
     /// Removes a marker; its number is never given again. A body is not needed (and is ignored), but
@@ -226,6 +266,35 @@ struct PlanMarkRoutes: Sendable {
         let author = query.values["author"]
         let marker = try await store.run { store throws(StoreError) in try store.removeMarker(number, in: name, author: author) }
         return JSONResponse.make("{\"number\":\(marker.number),\"removed\":true}\n")
+    }
+
+    // MARK: Drawing changes
+
+    /// Renames a drawing: `{"name": NEW}`; its markers, history and attachments go with it. 409 when the
+    /// name is taken. Answers the drawing under its new name.
+    func renameDrawing(_ request: Request, name: String) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let body = try await bodies.jsonObject(of: request)
+        try body.onlyKeys(["name"])
+        guard let newName = try body.string("name") ?? nil else { throw APIError.invalidField(body.path("name"), "required") }
+        let summary = try await store.run { store throws(StoreError) -> DrawingSummary in
+            let drawing = try store.renameDrawing(name, to: newName)
+            return try store.drawing(named: drawing.name)
+        }
+        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing)) + "\n",
+                                 extraHeaders: [.location: "/drawings/" + PathComponent.encode(summary.drawing.name)])
+    }
+
+    /// Removes a drawing with its regions, markers, history and attachments in one transaction; refused
+    /// (409) while it has markers unless `force=true`.
+    func removeDrawing(_ request: Request, name: String) async throws -> Response {
+        if RequestBodyReader.hasBody(request) { try RequestBodyReader.requireJSON(request) }
+        let query = try QueryParameters(request)
+        try query.onlyKeys(["force"])
+        let force = try query.bool("force") ?? false
+        let removal = try await store.run { store throws(StoreError) in try store.removeDrawing(name, force: force) }
+        return JSONResponse.make("{\"name\":" + JSONString.quoted(removal.name) + ",\"removed\":true,\"markers\":\(removal.markers),"
+                                 + "\"attachments\":\(removal.attachments)}\n")
     }
 
     /// The marker's changes, oldest first (kept after removal).

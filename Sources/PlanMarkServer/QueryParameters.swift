@@ -32,14 +32,46 @@ struct QueryParameters {
         return Zoom(value)
     }
 
-    /// `status=open|resolved` (and `all` when `allowAll`), nil when absent or `all`.
-    func status(allowAll: Bool = false) throws(APIError) -> MarkerStatus? {
-        guard let text = values["status"] else { return nil }
-        if allowAll && text == "all" { return nil }
-        guard let status = MarkerStatus(rawValue: text) else {
-            throw .invalidField("status", "expected open\(allowAll ? ", resolved or all" : " or resolved"), found \"\(text)\"")
+    /// The filter keys of marker listings, summaries and review images.
+    static let filterKeys: Set<String> = ["status", "category", "assignee", "priority", "room", "overdue", "q"]
+
+    /// The marker filter of `filterKeys`: `status=open,ready` (any of; `resolved` is `closed`, and `all`, alone,
+    /// is every status when `allowAll`), `priority=high,critical`, `category=`, `assignee=` (whole text, any
+    /// case), `room=ID`, `overdue=true`, `q=TEXT` (in note, category or assignee, any case). A parameter given
+    /// empty is no condition; a bad value is 400 naming the parameter.
+    /// - Complexity: O(length of the query).
+    func markerFilter(allowAll: Bool = false) throws(APIError) -> MarkerFilter {
+        var filter = MarkerFilter()
+        if let text = nonEmpty("status"), !(allowAll && text == "all") {
+            for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let status = MarkerStatus(text: String(item)) else {
+                    let names = MarkerStatus.allCases.map(\.rawValue) + (allowAll ? ["all"] : [])
+                    throw .invalidField("status", "expected a comma-separated list of \(names.joined(separator: ", ")), found \"\(item)\"")
+                }
+                filter.statuses.insert(status)
+            }
         }
-        return status
+        if let text = nonEmpty("priority") {
+            for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let priority = MarkerPriority(rawValue: String(item)) else {
+                    let names = MarkerPriority.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw .invalidField("priority", "expected a comma-separated list of \(names), found \"\(item)\"")
+                }
+                filter.priorities.insert(priority)
+            }
+        }
+        filter.category = nonEmpty("category")
+        filter.assignee = nonEmpty("assignee")
+        filter.room = nonEmpty("room")
+        filter.search = nonEmpty("q")
+        filter.overdue = try bool("overdue") ?? false
+        return filter
+    }
+
+    /// The value of `name`, nil when absent or empty.
+    func nonEmpty(_ name: String) -> String? {
+        guard let text = values[name], !text.isEmpty else { return nil }
+        return text
     }
 
     /// A whole number at least `minimum`, nil when absent.

@@ -20,18 +20,19 @@ struct ReviewImageService: Sendable {
         gate = AsyncGate(limit: maxConcurrentRenders)
     }
 
-    /// Query: `around=N` (marker number), `margin=PX` (default 200), `scale=F` in (0, 1], `status=open|resolved|all`
-    /// (default all), `legend=true|false`.
+    /// Query: `around=N` (marker number), `margin=PX` (default 200), `scale=F` in (0, 1], `legend=true|false`,
+    /// and the marker filters of `GET .../markers` (`status=open,ready|all`, `category`, `assignee`, `priority`,
+    /// `room`, `overdue`, `q`): only the markers they take are drawn.
     func respond(to request: Request, name: String, store: StoreAccess) async throws -> Response {
         let query = try QueryParameters(request)
-        try query.onlyKeys(["around", "margin", "scale", "status", "legend"])
+        try query.onlyKeys(QueryParameters.filterKeys.union(["around", "margin", "scale", "legend"]))
         let around = try query.integer("around", minimum: 1)
         let margin = try query.integer("margin", minimum: 0) ?? 200
         guard margin <= 100_000 else { throw APIError.invalidField("margin", "expected at most 100000 pixels") }
         if query.values["margin"] != nil && around == nil { throw APIError.invalidField("margin", "only meaningful with around") }
         let scale = try query.number("scale") ?? 1
         guard scale > 0 && scale <= 1 else { throw APIError.invalidField("scale", "expected a number in (0, 1], found \(scale)") }
-        let status = try query.status(allowAll: true)
+        let filter = try query.markerFilter(allowAll: true)
         let legend = try query.bool("legend") ?? false
 
         // Everything from the store in one snapshot-free pass; the render itself is gated.
@@ -39,19 +40,21 @@ struct ReviewImageService: Sendable {
             let drawing = try store.drawing(named: name).drawing
             let regions = try store.regions(of: name)
             var markers: [Marker] = []
-            try store.forEachMarker(in: name, status: status) { markers.append($0); return true }
+            try store.forEachMarker(in: name, filter: filter) { markers.append($0); return true }
             if let around, !markers.contains(where: { $0.number == around }) {
                 _ = try store.marker(around, in: name)  // 404 for an unknown number
-                throw StoreError.unknownMarker(drawing: name, number: around)  // exists, but filtered out by status
+                throw StoreError.unknownMarker(drawing: name, number: around)  // exists, but filtered out
             }
             return (drawing, regions, markers, try store.image(of: name).bytes)
         }
-        let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale)
+        // The filters line says which markers the image leaves out (`status=all` is no filter).
+        let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale,
+                                    filters: filter.summary)
         let renderer = self.renderer
         let png = try await gate.run {
             try await BlockingWork.run { () throws -> [UInt8] in
                 let validator = MarkerValidator(regions: regions, size: drawing.size)
-                let reviewMarkers = markers.map { ReviewMarker(stored: $0, validator: validator) }
+                let reviewMarkers = markers.map { ReviewMarker(stored: $0, validator: validator, today: filter.today) }
                 let image: RGBAImage
                 do throws(RenderError) {
                     image = try PNGDecoder().decode(data: imageBytes, source: "drawing \"\(drawing.name)\"")

@@ -25,9 +25,14 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maxMarkers: Int
     /// At most this many validations run at once; more are refused with 503 and `Retry-After`.
     public var maxValidations: Int
+    /// Attachment bodies (photos, PDFs) larger than this are refused with 413, from `Content-Length` before
+    /// anything is read, or as soon as a chunked body passes it.
+    public var maxAttachmentBytes: Int
 
     /// The default body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
+    /// The default attachment limit: 20 MiB.
+    public static let defaultMaxAttachmentBytes = 20 << 20
     /// The default vertex limit of one validation: 200,000 (a 1 MiB body holds fewer; a large building
     /// with curved walls has about 100,000).
     public static let defaultMaxVertices = 200_000
@@ -40,7 +45,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                 maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes, corsOrigin: String? = nil,
                 allowedHosts: [String] = [], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
-                maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil) {
+                maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
+                maxAttachmentBytes: Int = ServerConfiguration.defaultMaxAttachmentBytes) {
         self.host = host
         self.port = port
         self.token = token
@@ -50,6 +56,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxVertices = maxVertices
         self.maxMarkers = maxMarkers
         self.maxValidations = maxValidations ?? Self.defaultMaxValidations
+        self.maxAttachmentBytes = maxAttachmentBytes
     }
 
     /// Checks the configuration before anything is bound: a port in range, positive limits, a
@@ -60,6 +67,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard maxVertices > 0 else { throw .invalidLimit(option: "--max-vertices", maxVertices) }
         guard maxMarkers > 0 else { throw .invalidLimit(option: "--max-markers", maxMarkers) }
         guard maxValidations > 0 else { throw .invalidLimit(option: "--max-validations", maxValidations) }
+        guard maxAttachmentBytes > 0 else { throw .invalidLimit(option: "--max-attachment", maxAttachmentBytes) }
         for name in allowedHosts where HostAuthority(allowedHost: name) == nil { throw .invalidAllowedHost(name) }
         if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) { throw .invalidToken }
         if token == nil && !Self.isLoopback(host) { throw .tokenRequired(host: host) }
@@ -89,7 +97,7 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
     case invalidPort(Int)
     /// The body limit is not positive.
     case invalidBodyLimit(Int)
-    /// A count limit (`--max-vertices`, `--max-markers`, `--max-validations`) is not positive.
+    /// A limit (`--max-vertices`, `--max-markers`, `--max-validations`, `--max-attachment`) is not positive.
     case invalidLimit(option: String, Int)
     /// An `--allowed-host` value is not `NAME` or `NAME:PORT`.
     case invalidAllowedHost(String)

@@ -44,6 +44,9 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The largest request body accepted, in bytes (default 1 MiB).", valueName: "bytes"))
     var maxBody = ServerConfiguration.defaultMaxBodyBytes
 
+    @Option(name: .long, help: ArgumentHelp("The largest attachment (photo, PDF) accepted, in bytes (default 20 MiB).", valueName: "bytes"))
+    var maxAttachment = ServerConfiguration.defaultMaxAttachmentBytes
+
     @Option(name: .long, help: ArgumentHelp("Let browser clients on this origin call the service (CORS); * for any.", valueName: "origin"))
     var corsOrigin: String?
 
@@ -86,7 +89,8 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         do {
             configuration = ServerConfiguration(
                 host: host, port: port, token: try resolvedToken(), maxBodyBytes: maxBody, corsOrigin: corsOrigin,
-                allowedHosts: allowedHost, maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations)
+                allowedHosts: allowedHost, maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations,
+                maxAttachmentBytes: maxAttachment)
             try configuration.validate()
         } catch {
             printError("planmark-server: \(error.description)")

@@ -244,7 +244,7 @@ import Testing
         ("GET", "/validate", "POST"),
         ("HEAD", "/validate", "POST"),
         ("DELETE", "/health", "GET, HEAD"),
-        ("POST", "/drawings/plan", "GET, HEAD"),
+        ("POST", "/drawings/plan", "GET, HEAD, PATCH, DELETE"),
         ("PATCH", "/drawings/plan/markers", "GET, HEAD, POST"),
         ("OPTIONS", "/drawings", "GET, HEAD"),
     ])

@@ -12,6 +12,11 @@ import Testing
         ("post", "/drawings/{name}/markers"), ("get", "/drawings/{name}/markers/{number}"), ("patch", "/drawings/{name}/markers/{number}"),
         ("delete", "/drawings/{name}/markers/{number}"), ("get", "/drawings/{name}/markers/{number}/history"),
         ("get", "/drawings/{name}/review.png"),
+        ("patch", "/drawings/{name}"), ("delete", "/drawings/{name}"), ("get", "/drawings/{name}/summary"), ("head", "/drawings/{name}/summary"),
+        ("get", "/drawings/{name}/markers/{number}/attachments"), ("head", "/drawings/{name}/markers/{number}/attachments"),
+        ("post", "/drawings/{name}/markers/{number}/attachments"),
+        ("get", "/drawings/{name}/markers/{number}/attachments/{id}"), ("head", "/drawings/{name}/markers/{number}/attachments/{id}"),
+        ("delete", "/drawings/{name}/markers/{number}/attachments/{id}"),
         ("head", "/health"), ("head", "/openapi.json"), ("head", "/drawings"), ("head", "/drawings/{name}"), ("head", "/drawings/{name}/image"),
         ("head", "/drawings/{name}/regions"), ("head", "/drawings/{name}/markers"), ("head", "/drawings/{name}/markers/{number}"),
         ("head", "/drawings/{name}/markers/{number}/history"), ("head", "/drawings/{name}/review.png"),
@@ -34,6 +39,7 @@ import Testing
             // Every documented endpoint answers something other than "no such endpoint".
             for (method, path) in Self.endpoints {
                 let concrete = path.replacingOccurrences(of: "{name}", with: "plan").replacingOccurrences(of: "{number}", with: "1")
+                    .replacingOccurrences(of: "{id}", with: "1")
                 let answer = try await client.execute(uri: concrete, method: HTTPRequest.Method(method.uppercased())!, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}"))
                 #expect(answer.errorCode != "not-found", "\(method) \(concrete)")
             }
@@ -47,10 +53,17 @@ import Testing
     @Test(arguments: [
         ("/health", "get", ["200", "400", "421"]),
         ("/validate", "post", ["200", "400", "401", "403", "413", "415", "421", "503"]),
-        ("/drawings/{name}/markers", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "422", "500", "503"]),
+        ("/drawings/{name}/markers", "post", ["200", "201", "400", "401", "403", "404", "409", "413", "415", "421", "422", "500", "503"]),
         ("/drawings/{name}/markers/{number}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "422", "500", "503"]),
         ("/drawings/{name}/markers/{number}", "delete", ["200", "400", "401", "403", "404", "415", "421", "500", "503"]),
         ("/drawings/{name}/image", "head", ["200", "304", "400", "401", "404", "421", "500", "503"]),
+        ("/drawings/{name}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "500", "503"]),
+        ("/drawings/{name}", "delete", ["200", "400", "401", "403", "404", "409", "415", "421", "500", "503"]),
+        ("/drawings/{name}/summary", "get", ["200", "400", "401", "404", "421", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments", "get", ["200", "400", "401", "404", "421", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments/{id}", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments/{id}", "delete", ["200", "400", "401", "403", "404", "415", "421", "500", "503"]),
     ])
     func operationsDeclareEveryStatus(path: String, method: String, statuses: [String]) throws {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
@@ -70,6 +83,23 @@ import Testing
         #expect(zoom?["minimum"] as? Int == -64)
         #expect(zoom?["maximum"] as? Int == 64)
         #expect(newMarker["additionalProperties"] as? Bool == false)
+    }
+
+    /// Every field of a punch item, on the bodies and the answer (lists written out by hand from issue 10).
+    @Test func punchItemFieldsAreDocumented() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func properties(_ name: String) -> Set<String> {
+            Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
+        }
+        #expect(properties("NewMarker") == ["x", "y", "lat", "lng", "zoom", "note", "author", "uuid", "status", "category", "priority",
+                                            "assignee", "due", "capturedAt"])
+        #expect(properties("MarkerChange") == ["x", "y", "lat", "lng", "zoom", "note", "author", "status", "reason", "category", "priority",
+                                               "assignee", "due"])
+        #expect(properties("Attachment") == ["id", "sha256", "size", "contentType", "caption"])
+        #expect(properties("Marker").isSuperset(of: ["uuid", "status", "category", "priority", "assignee", "due", "capturedAt"]))
+        let status = ((schemas["Marker"] as? [String: Any])?["properties"] as? [String: Any])?["status"] as? [String: Any]
+        #expect(status?["enum"] as? [String] == ["open", "in-progress", "ready", "closed", "void"])
     }
 
     /// Checks the document with the `openapi-spec-validator` package (`pip install openapi-spec-validator`;

@@ -45,12 +45,13 @@ struct ServerFixture {
     func application(token: String? = nil, maxBody: Int = ServerConfiguration.defaultMaxBodyBytes, corsOrigin: String? = nil,
                      allowedHosts: [String] = [ServerFixture.testClientHost], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
                      maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
+                     maxAttachment: Int = ServerConfiguration.defaultMaxAttachmentBytes,
                      store: SQLiteStore? = nil, logger: Logger = quietLogger) throws -> some ApplicationProtocol
     {
         try PlanMarkApplication.application(
             configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, token: token, maxBodyBytes: maxBody, corsOrigin: corsOrigin, allowedHosts: allowedHosts,
-                maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations),
+                maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations, maxAttachmentBytes: maxAttachment),
             store: StoreAccess(store ?? self.store), logger: logger)
     }
 

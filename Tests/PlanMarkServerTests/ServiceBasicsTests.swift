@@ -176,7 +176,7 @@ import Testing
             let badZoom = try await client.get("/drawings/plan/markers?zoom=abc")
             #expect(badZoom.status == .badRequest)
             #expect(badZoom.errorMessage?.hasPrefix("zoom:") == true)
-            let badStatus = try await client.get("/drawings/plan/markers?status=closed")
+            let badStatus = try await client.get("/drawings/plan/markers?status=done")
             #expect(badStatus.status == .badRequest)
         }
     }
