@@ -14,11 +14,7 @@ extension SQLiteStore {
             guard number >= 1 && number < drawing.nextNumber else {
                 throw StoreError.unknownMarker(drawing: name, number: number)
             }
-            var entries = try HistoryEntry.fetchAll(db, sql: """
-                SELECT * FROM history
-                WHERE drawingId = ? AND (number = ? OR (lastNumber IS NOT NULL AND number <= ? AND lastNumber >= ?))
-                ORDER BY id
-                """, arguments: [drawing.id!, number, number, number])
+            var entries = try Self.historyEntries(db, drawingID: drawing.id!, number: number)
             guard let rangeIndex = entries.firstIndex(where: { $0.lastNumber != nil }) else { return entries }
             let current = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?",
                                               arguments: [drawing.id!, number])
@@ -45,5 +41,19 @@ extension SQLiteStore {
             state = restored.overlaid(with: old)
         }
         return state
+    }
+
+    /// Marker `number`'s entries, oldest first: its own, and the import range that created it. Two index
+    /// searches (`history_marker` for its own, the partial `history_ranges` for import ranges), not one
+    /// query with `OR`, which SQLite answered by reading every entry of the drawing numbered up to `number`.
+    /// - Complexity: O(log h + e + r) for the drawing's h entries, the marker's e and the r import ranges
+    ///   starting at or before `number`.
+    static func historyEntries(_ db: Database, drawingID: Int64, number: Int) throws -> [HistoryEntry] {
+        try HistoryEntry.fetchAll(db, sql: """
+            SELECT * FROM history WHERE drawingId = ?1 AND number = ?2
+            UNION ALL
+            SELECT * FROM history WHERE drawingId = ?1 AND lastNumber IS NOT NULL AND number < ?2 AND lastNumber >= ?2
+            ORDER BY id
+            """, arguments: [drawingID, number])
     }
 }

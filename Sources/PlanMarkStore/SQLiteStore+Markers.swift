@@ -300,11 +300,7 @@ extension SQLiteStore {
     /// The marker's values when it was created: recorded whole by `addMarker`, reconstructed for an import's range.
     /// - Complexity: O(e) for the marker's e history entries.
     static func creationState(_ db: Database, of marker: Marker) throws -> MarkerState {
-        let entries = try HistoryEntry.fetchAll(db, sql: """
-            SELECT * FROM history
-            WHERE drawingId = ? AND (number = ? OR (lastNumber IS NOT NULL AND number <= ? AND lastNumber >= ?))
-            ORDER BY id
-            """, arguments: [marker.drawingID, marker.number, marker.number, marker.number])
+        let entries = try historyEntries(db, drawingID: marker.drawingID, number: marker.number)
         guard let index = entries.lastIndex(where: { $0.action == .created }) else { return marker.state }
         if let recorded = entries[index].new, entries[index].lastNumber == nil, recorded.uuid != nil { return recorded }
         return stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state

@@ -164,6 +164,7 @@ public enum StoreSchema {
                 DROP TABLE history;
                 ALTER TABLE history_v5 RENAME TO history;
                 CREATE INDEX history_marker ON history(drawingId, number);
+                CREATE INDEX history_ranges ON history(drawingId, number) WHERE lastNumber IS NOT NULL;
 
                 CREATE TABLE attachmentBlob (
                     sha256 TEXT PRIMARY KEY NOT NULL,
