@@ -267,7 +267,7 @@ extension SQLiteStore {
     }
 
     static func fetchMarker(_ db: Database, _ drawing: Drawing, _ number: Int) throws -> Marker {
-        guard let marker = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?",
+        guard let marker = try Marker.fetchOne(try db.cachedStatement(sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?"),
                                                arguments: [drawing.id!, number]) else {
             throw StoreError.unknownMarker(drawing: drawing.name, number: number)
         }
@@ -280,9 +280,9 @@ extension SQLiteStore {
     /// later meet the uuid the store makes for that number).
     /// - Complexity: O(log n).
     static func fetchMarker(_ db: Database, uuid: MarkerUUID) throws -> Marker? {
-        let stored = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.uuid = ?", arguments: [uuid.text])
+        let stored = try Marker.fetchOne(try db.cachedStatement(sql: Marker.selectSQL + " WHERE marker.uuid = ?"), arguments: [uuid.text])
         guard stored == nil, let (drawing, number) = try derivedOwner(db, uuid) else { return stored }
-        if let marker = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?",
+        if let marker = try Marker.fetchOne(try db.cachedStatement(sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?"),
                                             arguments: [drawing.id!, number]), marker.uuidIsDerived {
             return marker
         }
