@@ -5,18 +5,7 @@
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 
-local threads = {}
-local next_id = 0
-local run_id = os.time() % 65536
-function setup(thread)
-  next_id = next_id + 1
-  thread:set("thread_id", next_id)
-  thread:set("run_id", run_id)
-  table.insert(threads, thread)
-end
-
-counter = 0
-failures = 0
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "created-counter.lua")
 local statuses = { "open", "in-progress", "ready" }
 local priorities = { "low", "normal", "high", "critical" }
 
@@ -32,13 +21,6 @@ function request()
   return wrk.format(nil, "/drawings/bench/markers", nil, body)
 end
 
--- Counts answers other than 201, so a refused run is not mistaken for a fast one.
-function response(status, headers, body)
-  if status ~= 201 then failures = failures + 1 end
-end
-
 function done(summary, latency, requests)
-  local total = 0
-  for _, thread in ipairs(threads) do total = total + thread:get("failures") end
-  io.write(string.format("non-201 answers: %d of %d\n", total, summary.requests))
+  report_failures(summary)
 end

@@ -4,19 +4,11 @@
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "image/jpeg"
 
-local threads = {}
-local next_id = 0
-function setup(thread)
-  next_id = next_id + 1
-  thread:set("thread_id", next_id)
-  table.insert(threads, thread)
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "created-counter.lua")
 
 local size = 5 * 1024 * 1024
 local header = "\255\216\255\224\0\16JFIF\0\1\1\0\0\1\0\1\0\0"
 local filler = nil
-counter = 0
-failures = 0
 
 function request()
   if filler == nil then filler = string.rep("\85", size - #header - 24) end
@@ -25,14 +17,8 @@ function request()
   return wrk.format(nil, "/drawings/bench/markers/1/attachments", nil, body)
 end
 
-function response(status, headers, body)
-  if status ~= 201 then failures = failures + 1 end
-end
-
 function done(summary, latency, requests)
-  local total = 0
-  for _, thread in ipairs(threads) do total = total + thread:get("failures") end
-  io.write(string.format("non-201 answers: %d of %d\n", total, summary.requests))
+  report_failures(summary)
   io.write(string.format("photo upload: %.1f MB/s (%d uploads of %d bytes in %.2f s)\n",
     summary.requests * size / 1e6 / (summary.duration / 1e6), summary.requests, size, summary.duration / 1e6))
 end

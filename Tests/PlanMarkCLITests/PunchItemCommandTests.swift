@@ -8,15 +8,9 @@ import Testing
 @Suite struct PunchItemCommandTests {
     // MARK: The workflow
 
-    /// The table, written out by hand: from each status, the statuses it may change to.
-    static let allowed: [String: Set<String>] = [
-        "open": ["in-progress", "ready", "closed", "void"],
-        "in-progress": ["open", "ready", "closed", "void"],
-        "ready": ["closed", "open", "void"],
-        "closed": ["open"],
-        "void": ["open"],
-    ]
-    static let statuses = ["open", "in-progress", "ready", "closed", "void"]
+    /// The table, written out by hand once for every test target (`WorkflowTable`).
+    static let allowed = WorkflowTable.allowed
+    static let statuses = WorkflowTable.statuses
 
     /// Every (from, to) pair of the five statuses through `planmark status`: allowed ones exit 0, print
     /// `TO NUMBER` and store the new status; refused ones exit 1 naming the current and the requested

@@ -3,6 +3,7 @@ import Hummingbird
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkStore
+import PlanMarkTestSupport
 import Testing
 @testable import PlanMarkServer
 
@@ -140,15 +141,9 @@ import Testing
 
     // MARK: Workflow
 
-    /// The table, written out by hand: each status and the statuses it may change to.
-    static let allowed: [String: Set<String>] = [
-        "open": ["in-progress", "ready", "closed", "void"],
-        "in-progress": ["open", "ready", "closed", "void"],
-        "ready": ["closed", "open", "void"],
-        "closed": ["open"],
-        "void": ["open"],
-    ]
-    static let statuses = ["open", "in-progress", "ready", "closed", "void"]
+    /// The table, written out by hand once for every test target (`WorkflowTable`).
+    static let allowed = WorkflowTable.allowed
+    static let statuses = WorkflowTable.statuses
 
     /// Every ordered pair of different statuses through PATCH: allowed ones answer 200 and change the
     /// status; the others 409 `transition-refused` naming both statuses, and change nothing.

@@ -1,20 +1,15 @@
 import PlanMarkFormats
 import PlanMarkGeometry
+import PlanMarkTestSupport
 import Testing
 @testable import PlanMarkStore
 
 /// The status workflow: every transition of the table, allowed and refused.
 @Suite struct WorkflowTests {
-    /// The table, written out by hand (not taken from `MarkerStatus.next`).
-    static let allowed: [String: Set<String>] = [
-        "open": ["in-progress", "ready", "closed", "void"],
-        "in-progress": ["open", "ready", "closed", "void"],
-        "ready": ["closed", "open", "void"],
-        "closed": ["open"],
-        "void": ["open"],
-    ]
-    static let names = ["open", "in-progress", "ready", "closed", "void"]
-    static let pairs: [(String, String)] = names.flatMap { from in names.filter { $0 != from }.map { (from, $0) } }
+    /// The table, written out by hand once for every test target (`WorkflowTable`).
+    static let allowed = WorkflowTable.allowed
+    static let names = WorkflowTable.statuses
+    static let pairs = WorkflowTable.pairs
 
     /// A store with marker 1 brought to `status` from open (each first step is allowed from open).
     static func marker(in status: String) throws -> SQLiteStore {
