@@ -58,13 +58,15 @@ let package = Package(
             ]
         ),
         // The HTTP service (Hummingbird); kept out of `planmark` so the CLI builds without the HTTP stack.
+        // ReviewPage/ is the browser review client (HTML, CSS, plain ES modules), copied as it is and served at `/`.
         .target(
             name: "PlanMarkServer",
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("ReviewPage")]
         ),
         // `planmark-server`, which `planmark serve` executes.
         .executableTarget(
@@ -94,7 +96,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // SQLite's C API, to hold a lock on a store file (the 503 test).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            ],
+            // Browser/: the review page's Selenium script, run by ReviewPageBrowserTests.
+            exclude: ["Browser"]
         ),
     ],
     swiftLanguageModes: [.v6]

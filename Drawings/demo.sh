@@ -41,3 +41,6 @@ step "The review image: $out/review.png"
 "$planmark" render "Level 2" --legend --title "Level 2 - review" -o "$out/review.png"
 "$planmark" render "Level 2" --around 18 --margin 250 -o "$out/marker-18.png"
 echo "wrote $out/review.png and $out/marker-18.png" >&2
+
+step "The review page: run this and open the address in a browser (Ctrl-C stops the server)"
+echo "swift build --product planmark-server && $planmark serve --store $PLANMARK_STORE   # then open http://127.0.0.1:8080/#/Level%202" >&2

@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// Requires `Authorization: Bearer <token>` on every request but `GET /health`, compared in constant time.
+/// Requires `Authorization: Bearer <token>` on every request but `GET /health`, compared in constant time. (The
+/// review page's files are answered before this middleware, without the token.)
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The token's bytes.
     let token: [UInt8]

@@ -8,18 +8,24 @@ public enum PlanMarkApplication {
     /// the `Host` check, CORS (when an origin is configured; preflights need no token), JSON errors,
     /// the `Origin` check of writes, bearer-token checks (when a token is configured) and 405 for known
     /// paths with another method. `boundPort` is the port the `Host` check expects (default: the configured one).
+    /// `page`, when given, is served at `/`, `/app/...` and `/leaflet/...` after the `Host` check and before
+    /// the token check (the page asks for the token and sends it with every API call).
     public static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
-                              renderer: ReviewRenderer = ReviewRenderer()) -> Router<BasicRequestContext> {
-        router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: BoundPort(configuration.port))
+                              renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil) -> Router<BasicRequestContext> {
+        router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: BoundPort(configuration.port),
+               page: page)
     }
 
     static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
                        renderer: ReviewRenderer, boundPort: BoundPort,
-                       validationLimiter: ConcurrencyLimiter? = nil) -> Router<BasicRequestContext> {
+                       validationLimiter: ConcurrencyLimiter? = nil, page: ReviewPageFiles? = nil) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: HeadResponseMiddleware())
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: HostCheckMiddleware(policy: HostPolicy(configuration), boundPort: boundPort))
+        if let page {
+            router.add(middleware: ReviewPageMiddleware(page: page))
+        }
         if let origin = configuration.corsOrigin {
             router.add(middleware: CORSHeadersMiddleware(origin: origin))
         }
@@ -43,12 +49,12 @@ public enum PlanMarkApplication {
     /// `host:port` when run. `onListening` receives the bound port (useful with port 0).
     public static func application(
         configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
-        renderer: ReviewRenderer = ReviewRenderer(),
+        renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerConfigurationError) -> some ApplicationProtocol {
         try configuration.validate()
         let boundPort = BoundPort(configuration.port)
-        let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort)
+        let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort, page: page)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(

@@ -20,8 +20,10 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         Stops on SIGINT or SIGTERM: no new connections, requests in flight finish, the store is closed.
         Without a token the service still refuses: writes not sent as application/json (415), a Host \
         that is not this server (421; see --allowed-host), and writes from a page on another origin (403).
+        GET / is the review page (the project's HTML and ES modules with Leaflet from --leaflet-dir), served \
+        without the token; the page asks for it and sends it as a Bearer header with every API call.
         Exit status: 0 stopped cleanly, 1 could not start (address in use ...), 64 bad usage \
-        (e.g. a non-loopback host without a token), 66 missing store, 74 store I/O error.
+        (e.g. a non-loopback host without a token), 66 missing store or review page folder, 74 store I/O error.
         """,
         version: "planmark-server " + PlanMarkVersion.current
     )
@@ -35,7 +37,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The TCP port (0: any free port; the chosen one is logged).")
     var port = 8080
 
-    @Option(name: .long, help: ArgumentHelp("Require 'Authorization: Bearer TOKEN' on every request but /health.", valueName: "token"))
+    @Option(name: .long, help: ArgumentHelp("Require 'Authorization: Bearer TOKEN' on every request but /health and the review page's files.", valueName: "token"))
     var token: String?
 
     @Option(name: .long, help: ArgumentHelp("Read the token from this file (first line).", valueName: "file"))
@@ -65,6 +67,14 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on the store before 503 (default 10).", valueName: "seconds"))
     var busyTimeout: Double = SQLiteStore.busyTimeout
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve the review page (GET /) from this folder instead of the copy built into planmark-server.", valueName: "dir"))
+    var webRoot: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Leaflet's files for the review page (default /usr/share/javascript/leaflet, Debian's libjs-leaflet).", valueName: "dir"))
+    var leafletDir = ReviewPageFiles.defaultLeafletDirectory
 
     @Option(name: .long, help: ArgumentHelp("trace, debug, info (default), notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
@@ -109,8 +119,17 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
             default: throw ExitCode(74)
             }
         }
+        let page: ReviewPageFiles
+        do throws(ReviewPageError) {
+            guard let root = webRoot ?? ReviewPageFiles.bundledWebRoot else { throw ReviewPageError.missingPage("ReviewPage") }
+            page = try ReviewPageFiles(webRoot: root, leafletDirectory: leafletDir)
+        } catch {
+            printError("planmark-server: \(error.description)")
+            throw ExitCode(66)
+        }
+        if let problem = page.leafletProblem { logger.warning("\(problem)") }
         let host = configuration.host
-        let app = try PlanMarkApplication.application(configuration: configuration, store: access, logger: logger) { port in
+        let app = try PlanMarkApplication.application(configuration: configuration, store: access, logger: logger, page: page) { port in
             logger.info("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(path))")
         }
         do {

@@ -13,7 +13,7 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the store to map clients over HTTP (runs planmark-server from the same folder).",
         discussion: """
-        Endpoints: GET /health, /drawings, /drawings/NAME (bounds for an image overlay), /drawings/NAME/image, \
+        GET / is the review page for browsers. Endpoints: GET /health, /drawings, /drawings/NAME (bounds for an image overlay), /drawings/NAME/image, \
         /drawings/NAME/regions[?zoom=Z], /drawings/NAME/markers[?zoom=Z&status=open], /drawings/NAME/review.png; \
         POST /drawings/NAME/markers; PATCH and DELETE /drawings/NAME/markers/N; POST /validate; GET /openapi.json. \
         HEAD wherever GET. Writes need Content-Type: application/json; a Host that is not this server gets 421.
@@ -24,7 +24,7 @@ struct ServeCommand: ParsableCommand {
     /// Everything after `serve`, handed to `planmark-server` as it is: its options are declared once, there
     /// (`planmark serve --help` prints them), so the two front doors cannot drift.
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp(
-        "planmark-server's options: --store, --host, --port, --token, --token-file, --max-body, --max-attachment, --cors-origin, --allowed-host, --max-vertices, --max-markers, --max-validations, --busy-timeout, --log-level (planmark serve --help lists them).",
+        "planmark-server's options: --store, --host, --port, --token, --token-file, --max-body, --max-attachment, --cors-origin, --allowed-host, --max-vertices, --max-markers, --max-validations, --busy-timeout, --web-root, --leaflet-dir, --log-level (planmark serve --help lists them).",
         valueName: "server-options"))
     var serverArguments: [String] = []
 

@@ -1,0 +1,134 @@
+import Foundation
+import Hummingbird
+import PlanMarkStore
+
+/// The review page's files (the project's own HTML, CSS and ES modules) and Leaflet's, read once when the
+/// server starts and served from memory by URL path: `/` is the page's `index.html`, `/app/FILE` its other
+/// files, `/leaflet/FILE` Leaflet's (Debian's `libjs-leaflet`). Only the files found at start-up with a
+/// known type are served, looked up by their exact path, so no request path ever reaches the file system
+/// (no directory traversal).
+public struct ReviewPageFiles: Sendable {
+    /// One served file.
+    struct File: Sendable {
+        /// Its bytes.
+        let bytes: [UInt8]
+        /// Its `Content-Type`.
+        let contentType: String
+        /// A strong ETag: the quoted SHA-256 of its bytes.
+        let etag: String
+    }
+
+    /// URL path -> file.
+    let files: [String: File]
+    /// Why Leaflet's files are not served (the folder or its `leaflet.js` is missing), nil when they are.
+    public let leafletProblem: String?
+
+    /// Where Debian's `libjs-leaflet` puts Leaflet.
+    public static let defaultLeafletDirectory = "/usr/share/javascript/leaflet"
+
+    /// The page's folder inside the server's resource bundle (SwiftPM copies `ReviewPage/` as it is).
+    public static var bundledWebRoot: String? {
+        Bundle.module.url(forResource: "ReviewPage", withExtension: nil)?.path
+    }
+
+    /// The Content-Security-Policy of every page file: nothing from outside the server; images also from
+    /// blob: (tiles fetched with the token) and data: (Leaflet's CSS).
+    static let contentSecurityPolicy = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
+        + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    /// Reads the page from `webRoot` (it must hold `index.html`) and Leaflet from `leafletDirectory`; a
+    /// missing Leaflet is not an error (the page then says what to install), a missing page is.
+    /// - Complexity: O(total size of the files).
+    public init(webRoot: String, leafletDirectory: String) throws(ReviewPageError) {
+        var files: [String: File] = [:]
+        let page = Self.read(folder: webRoot)
+        guard let index = page["index.html"] else { throw .missingPage(webRoot) }
+        files["/"] = index
+        for (relative, file) in page { files["/app/" + relative] = file }
+        let leaflet = Self.read(folder: leafletDirectory)
+        if leaflet["leaflet.js"] == nil || leaflet["leaflet.css"] == nil {
+            leafletProblem = "\(leafletDirectory): Leaflet not found (install Debian's libjs-leaflet or give --leaflet-dir); "
+                + "the review page will say so"
+        } else {
+            leafletProblem = nil
+            for (relative, file) in leaflet { files["/leaflet/" + relative] = file }
+        }
+        self.files = files
+    }
+
+    /// The file served at `path`, nil when none is.
+    func file(at path: String) -> File? { files[path] }
+
+    /// The content type of a file name, nil for a type the page does not serve (source maps, `.gz`, ...).
+    /// - Complexity: O(length of the name).
+    static func contentType(of name: String) -> String? {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "html": return "text/html; charset=utf-8"
+        case "js", "mjs": return "text/javascript; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "png": return "image/png"
+        case "svg": return "image/svg+xml"
+        case "ico": return "image/x-icon"
+        case "json": return "application/json"
+        case "txt": return "text/plain; charset=utf-8"
+        default: return nil
+        }
+    }
+
+    /// Every regular file of a known type under `folder` (not following hidden names), by its path
+    /// relative to `folder`.
+    /// - Complexity: O(total size of the files).
+    static func read(folder: String) -> [String: File] {
+        let root = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                                                              options: [.skipsHiddenFiles]) else { return [:] }
+        var files: [String: File] = [:]
+        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        for case let url as URL in enumerator {
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(prefix), let type = contentType(of: url.lastPathComponent),
+                  (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                  let data = FileManager.default.contents(atPath: path) else { continue }
+            let bytes = [UInt8](data)
+            files[String(path.dropFirst(prefix.count))] = File(bytes: bytes, contentType: type, etag: "\"\(SHA256.hexDigest(of: bytes))\"")
+        }
+        return files
+    }
+}
+
+/// Why the review page cannot be served.
+public enum ReviewPageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The page's folder (or its `index.html`) is missing.
+    case missingPage(String)
+
+    public var description: String {
+        switch self {
+        case .missingPage(let folder): return "\(folder): no index.html (give --web-root the review page's folder)"
+        }
+    }
+}
+
+/// Serves the review page's files for GET and HEAD, before the token check (the page asks for the token
+/// itself): `ETag` with `If-None-Match` -> 304, `Cache-Control: no-cache` (always revalidated, so a new
+/// page is picked up at once), the Content-Security-Policy, `nosniff`. Other requests pass.
+struct ReviewPageMiddleware<Context: RequestContext>: RouterMiddleware {
+    let page: ReviewPageFiles
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .get || request.method == .head, let file = page.file(at: request.uri.path) else {
+            return try await next(request, context)
+        }
+        var headers: HTTPFields = [
+            .eTag: file.etag, .cacheControl: "no-cache", .contentType: file.contentType,
+            .contentSecurityPolicy: ReviewPageFiles.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+            HTTPFields.Element.Name("Referrer-Policy")!: "no-referrer",
+        ]
+        if let match = request.headers[.ifNoneMatch],
+           match.split(separator: ",").contains(where: { $0.trimmingSpaces() == file.etag || $0.trimmingSpaces() == "*" }) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/python3
+"""End-to-end test of the review page in headless Chromium (Debian's chromium, chromium-driver and
+python3-selenium), against a running `planmark serve` whose store holds the sample drawing (2400x1600,
+Leaflet CRS, zoom 8) with its regions and no markers. Run by ReviewPageBrowserTests.swift.
+
+Every wait is on a DOM condition (WebDriverWait); nothing sleeps. Exit status 0 when every check
+holds; otherwise the first failure on stderr and exit 1. With --screenshot, saves the page after the
+checks (the README's picture).
+"""
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+# Pixels of the sample drawing (Drawings/sample/regions.geojson), worked out by hand:
+ROOM_PIXEL = (900.0, 400.0)        # inside room 2.02 (700..1100 x 150..650), inside the allowed area A1
+OUTSIDE_PIXEL = (2100.0, 1400.0)   # on the drawing (2400 x 1600), outside A1 (200..1800 x 150..1250)
+CLI_PIXEL = (1375.0, 1000.0)       # inside room 2.06 (1250..1500 x 800..1250)
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def markers(args):
+    """The stored markers, read with the CLI."""
+    out = subprocess.run([args.planmark, "markers", args.drawing, "--store", args.store, "--format", "jsonl"],
+                         check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def browser():
+    options = Options()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,860",
+                 "--disable-extensions", "--no-first-run", "--disable-background-networking"):
+        options.add_argument(flag)
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, seconds, condition, what):
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
+    except Exception as error:  # TimeoutException and friends
+        messages = driver.execute_script("return document.getElementById('messages')?.textContent")
+        raise Failure(f"waited {seconds} s for {what}; page says: {messages!r}") from error
+
+
+def pin(driver, number):
+    found = driver.find_elements(By.CSS_SELECTOR, f'.pin[data-number="{number}"]')
+    return found[0] if found else None
+
+
+def click_pixel(driver, x, y):
+    """A real mouse click on the map at image pixel (x, y); returns the image pixels one CSS pixel spans."""
+    map_el = driver.find_element(By.ID, "map")
+    cx, cy = driver.execute_script("return window.planmarkPage.containerPoint(arguments[0], arguments[1])", x, y)
+    scale = driver.execute_script("return window.planmarkPage.imagePixelsPerScreenPixel()")
+    size = map_el.size
+    # Selenium 4 offsets from the element's centre.
+    ActionChains(driver).move_to_element_with_offset(map_el, round(cx - size["width"] / 2), round(cy - size["height"] / 2)).click().perform()
+    return scale
+
+
+def run(args):
+    driver = browser()
+    try:
+        started = time.monotonic()
+        driver.get(args.base + "/#/" + args.drawing)
+        if args.token:
+            # The page itself came without the token; it asks for it once.
+            wait(driver, 15, lambda d: d.execute_script("return document.getElementById('token-dialog').open"), "the token dialog")
+            driver.find_element(By.ID, "token-input").send_keys(args.token)
+            driver.find_element(By.CSS_SELECTOR, "#token-form button[type=submit]").click()
+        wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the drawing to open")
+        check(args.token is None or driver.execute_script("return sessionStorage.getItem('planmark-token')") == args.token,
+              "the token is not kept in sessionStorage")
+        check(args.token is None or args.token not in driver.current_url, "the token is in the URL")
+
+        # The sheet arrives: every tile (or the one overlay of a server without tiles) decoded with a size.
+        tiled = driver.execute_script("return !!window.planmarkPage && !!document.querySelector('.sheet-tiles')")
+        selector = ".sheet-tiles img" if tiled else "img.sheet-image"
+        wait(driver, 20, lambda d: d.execute_script(
+            "const imgs = [...document.querySelectorAll(arguments[0])];"
+            "return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);", selector), f"{selector} to load")
+        count = driver.execute_script("return document.querySelectorAll(arguments[0]).length", selector)
+        natural = driver.execute_script("return document.querySelector(arguments[0]).naturalWidth", selector)
+        if tiled:
+            check(natural == 256, f"a tile is {natural} pixels wide, not 256")
+        print(f"sheet: {count} {'tiles' if tiled else 'overlay image'} loaded", file=sys.stderr)
+        rooms = driver.execute_script("return document.querySelectorAll('.leaflet-overlay-pane path').length")
+        check(rooms >= 8, f"only {rooms} region outlines drawn")
+
+        before = markers(args)
+        next_number = max([m["number"] for m in before], default=0) + 1
+
+        # A click in room 2.02 stores the next marker at that pixel (within one CSS pixel's worth of image pixels).
+        scale = click_pixel(driver, *ROOM_PIXEL)
+        wait(driver, 10, lambda d: pin(d, next_number) is not None, f"pin {next_number}")
+        wait(driver, 10, lambda d: f"Marker {next_number} placed" in d.find_element(By.ID, "messages").text, "the placed message")
+        stored = {m["number"]: m for m in markers(args)}
+        check(next_number in stored, f"marker {next_number} is not in the store")
+        dx, dy = stored[next_number]["x"] - ROOM_PIXEL[0], stored[next_number]["y"] - ROOM_PIXEL[1]
+        check(abs(dx) <= scale and abs(dy) <= scale,
+              f"marker {next_number} stored at ({stored[next_number]['x']}, {stored[next_number]['y']}), more than {scale} px from {ROOM_PIXEL}")
+        check(stored[next_number]["rooms"] == ["2.02"], f"rooms {stored[next_number]['rooms']}")
+        check(pin(driver, next_number).text == str(next_number), "the pin does not show its number")
+
+        # A click outside the allowed area says why, and stores nothing.
+        click_pixel(driver, *OUTSIDE_PIXEL)
+        wait(driver, 10, lambda d: "outside the allowed area" in d.find_element(By.ID, "messages").text, "the refusal")
+        check("Nothing was stored" in driver.find_element(By.ID, "messages").text, "the refusal does not say nothing was stored")
+        check(len(markers(args)) == len(before) + 1, "the refused click stored a marker")
+        live = driver.find_element(By.ID, "messages").get_attribute("aria-live")
+        check(live == "polite", f"the message region is aria-live={live!r}")
+
+        # Resolving from the popup changes the pin and the store.
+        pin(driver, next_number).click()
+        wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] button.status-closed'),
+             "the popup's Resolve button")
+        resolve = driver.find_element(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] button.status-closed')
+        check(resolve.tag_name == "button" and resolve.text == "Resolve", f"the resolve control is {resolve.tag_name} {resolve.text!r}")
+        resolve.click()
+        wait(driver, 10, lambda d: pin(d, next_number).get_attribute("data-status") == "closed", "the pin to turn closed")
+        check("pin-closed" in pin(driver, next_number).get_attribute("class"), "the pin is not coloured closed")
+        check({m["number"]: m for m in markers(args)}[next_number]["status"] == "closed", "the store does not have it closed")
+
+        # A marker added with the CLI appears without a reload, within 2 s.
+        added = subprocess.run([args.planmark, "mark", args.drawing, str(CLI_PIXEL[0]), str(CLI_PIXEL[1]), "--store", args.store,
+                                "--note", "from the CLI"], check=True, capture_output=True, text=True).stdout.strip()
+        mark_time = time.monotonic()
+        wait(driver, 2.0, lambda d: pin(d, int(added)) is not None, f"the CLI's marker {added} to appear")
+        print(f"the CLI's marker appeared after {time.monotonic() - mark_time:.2f} s", file=sys.stderr)
+
+        # A deep link opens the drawing at a marker with its popup.
+        driver.get(args.base + f"/#/{args.drawing}/{next_number}")
+        wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
+             f"the deep link's popup of marker {next_number}")
+
+        # Nothing the page loaded broke its Content-Security-Policy or failed.
+        # (Chromium logs every non-2xx fetch: the refused click's 422 and, with a token, the first call's 401 are expected.)
+        expected = ["status of 422"] + (["status of 401"] if args.token else [])
+        problems = [entry["message"] for entry in driver.get_log("browser")
+                    if (entry["level"] == "SEVERE" and not any(e in entry["message"] for e in expected))
+                    or "Content Security Policy" in entry["message"]]
+        check(not problems, f"browser console: {problems}")
+
+        if args.screenshot:
+            driver.get(args.base + f"/#/{args.drawing}")
+            wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the drawing to open again")
+            wait(driver, 20, lambda d: d.execute_script(
+                "const imgs = [...document.querySelectorAll(arguments[0])];"
+                "return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);", selector), "the sheet again")
+            pin(driver, int(added)).click()
+            wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-popup .history li:not(:first-child), .leaflet-popup .history li"),
+                 "the popup")
+            driver.save_screenshot(args.screenshot)
+        print(f"review page: every check held in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    finally:
+        driver.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--base", required=True, help="http://127.0.0.1:PORT")
+    parser.add_argument("--planmark", required=True, help="the planmark executable")
+    parser.add_argument("--store", required=True)
+    parser.add_argument("--drawing", default="plan")
+    parser.add_argument("--token")
+    parser.add_argument("--screenshot")
+    args = parser.parse_args()
+    try:
+        run(args)
+    except Failure as failure:
+        print(f"review page: FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
