@@ -177,7 +177,7 @@ function addMarker(data) {
   });
   let from = null;
   layer.on('dragstart', () => { from = layer.getLatLng(); state.dragging = entry.data.number; layer.closePopup(); });
-  layer.on('dragend', () => moveMarker(entry, from));
+  layer.on('dragend', () => { state.draggedAt = performance.now(); moveMarker(entry, from); });
   state.markers.set(data.number, entry);
   if (state.visible.has(data.status)) state.markerLayer.addLayer(layer);
   return entry;
@@ -395,17 +395,28 @@ function popupContent(number) {
   box.append(element('h4', 'History'));
   const list = element('ol', undefined, 'history');
   box.append(list);
+  const fill = (entries) => {
+    list.replaceChildren();
+    const show = (v) => (v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    for (const h of entries) {
+      // A creation lists what was set; a change each field's old and new value.
+      const changes = h.action === 'created'
+        ? Object.entries(h.new || {}).filter(([k, v]) => v !== null && k !== 'uuid' && k !== 'rooms').map(([k, v]) => `${k} ${show(v)}`)
+        : Object.keys(h.new || {}).map((k) => `${k} ${show(h.old?.[k])} → ${show(h.new[k])}`);
+      const when = h.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+      list.append(element('li', `${when} ${h.action}${h.author ? ' by ' + h.author : ''}${changes.length ? ': ' + changes.join(', ') : ''}`));
+    }
+    list.dataset.loaded = 'true';
+  };
   const cached = state.history.get(number);
   if (cached) {
-    for (const h of cached) {
-      const changes = h.new ? Object.entries(h.new).map(([k, v]) => `${k}: ${v === null ? '–' : typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ') : '';
-      list.append(element('li', `${h.at} ${h.action}${h.author ? ' by ' + h.author : ''}${changes ? ' (' + changes + ')' : ''}`));
-    }
+    fill(cached);
   } else {
+    // Filled in place when it arrives (the popup is not rebuilt under the reader's pointer).
     list.append(element('li', 'loading…'));
     json(`${drawingPath(state.drawing.name)}/markers/${number}/history`).then((answer) => {
       state.history.set(number, answer.history);
-      if (state.openNumber === number) entry.layer.getPopup()?.update();
+      fill(answer.history);
     }, () => { list.replaceChildren(element('li', 'history unavailable')); });
   }
   return box;
@@ -456,7 +467,7 @@ async function openDrawing(name, number) {
   const fit = state.zoom - Math.log2(Math.max(drawing.width, drawing.height) / 256);
   const map = L.map('map', {
     crs: L.CRS.Simple, minZoom: Math.floor(fit) - 1, maxZoom: Math.floor(state.zoom) + 2, attributionControl: false,
-    zoomSnap: 1, keyboard: true,
+    zoomSnap: 0.25, zoomDelta: 1, keyboard: true,
   });
   state.map = map;
   const bounds = L.latLngBounds(toLatLng(0, drawing.height), toLatLng(drawing.width, 0));
@@ -500,6 +511,8 @@ async function openDrawing(name, number) {
   map.on('preclick', () => { state.skipClick = !!state.popupOpen; });
   map.on('click', (event) => {
     if (state.skipClick) { state.skipClick = false; return; }
+    // The click that ends a drag (the mouse released off the pin) places nothing.
+    if (performance.now() - (state.draggedAt ?? -1e9) < 300) return;
     if (!$('place-mode').checked) return;
     const { x, y } = toPixel(event.latlng);
     placeMarker(x, y);
@@ -531,6 +544,8 @@ function route() {
 window.planmarkPage = {
   /** The map container point (CSS pixels) of image pixel (x, y). */
   containerPoint(x, y) { const p = state.map.latLngToContainerPoint(toLatLng(x, y)); return [p.x, p.y]; },
+  /** Where the page shows marker `number`, in image pixels (null when it has none). */
+  markerPixel(number) { const e = state.markers.get(number); return e ? toPixel(e.layer.getLatLng()) : null; },
   /** Image pixels per CSS pixel at the current map zoom. */
   imagePixelsPerScreenPixel() { return Math.pow(2, state.zoom - state.map.getZoom()); },
   get map() { return state.map; },

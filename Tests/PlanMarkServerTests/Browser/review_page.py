@@ -17,6 +17,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -24,6 +25,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 ROOM_PIXEL = (900.0, 400.0)        # inside room 2.02 (700..1100 x 150..650), inside the allowed area A1
 OUTSIDE_PIXEL = (2100.0, 1400.0)   # on the drawing (2400 x 1600), outside A1 (200..1800 x 150..1250)
 CLI_PIXEL = (1375.0, 1000.0)       # inside room 2.06 (1250..1500 x 800..1250)
+MOVE_PIXEL = (1000.0, 500.0)       # still inside room 2.02
 
 
 class Failure(Exception):
@@ -67,12 +69,29 @@ def pin(driver, number):
 
 def click_pixel(driver, x, y):
     """A real mouse click on the map at image pixel (x, y); returns the image pixels one CSS pixel spans."""
-    map_el = driver.find_element(By.ID, "map")
-    cx, cy = driver.execute_script("return window.planmarkPage.containerPoint(arguments[0], arguments[1])", x, y)
+    vx, vy = driver.execute_script(
+        "const r = document.getElementById('map').getBoundingClientRect();"
+        "const [cx, cy] = window.planmarkPage.containerPoint(arguments[0], arguments[1]); return [r.left + cx, r.top + cy];", x, y)
     scale = driver.execute_script("return window.planmarkPage.imagePixelsPerScreenPixel()")
-    size = map_el.size
-    # Selenium 4 offsets from the element's centre.
-    ActionChains(driver).move_to_element_with_offset(map_el, round(cx - size["width"] / 2), round(cy - size["height"] / 2)).click().perform()
+    # The nearest whole viewport pixel: at most half a CSS pixel from (x, y) on each axis.
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(round(vx), round(vy)).click()
+    actions.perform()
+    return scale
+
+
+def drag_pin(driver, number, start, end):
+    """Drags pin `number` from image pixel `start` to `end` with the mouse; the image pixels per CSS pixel."""
+    x0, y0 = driver.execute_script("return window.planmarkPage.containerPoint(arguments[0], arguments[1])", *start)
+    x1, y1 = driver.execute_script("return window.planmarkPage.containerPoint(arguments[0], arguments[1])", *end)
+    dx, dy = round(x1 - x0), round(y1 - y0)
+    scale = driver.execute_script("return window.planmarkPage.imagePixelsPerScreenPixel()")
+    # Leaflet's drag starts at the first move past its click tolerance (3 px) and follows the moves after it.
+    ActionChains(driver).click_and_hold(pin(driver, number)).move_by_offset(4, 0).move_by_offset(dx, dy).perform()
+    # Leaflet applies a drag's last move on the next animation frame: release once the pin is there.
+    wait(driver, 10, lambda d: (lambda p: abs(p["x"] - end[0]) <= 1.5 * scale and abs(p["y"] - end[1]) <= 1.5 * scale)(
+        d.execute_script("return window.planmarkPage.markerPixel(arguments[0])", number)), f"pin {number} to follow the mouse")
+    ActionChains(driver).release().perform()
     return scale
 
 
@@ -128,10 +147,27 @@ def run(args):
         live = driver.find_element(By.ID, "messages").get_attribute("aria-live")
         check(live == "polite", f"the message region is aria-live={live!r}")
 
+        # Dragging the pin outside the allowed area is refused: it goes back, says why, and the store keeps it.
+        drag_pin(driver, next_number, ROOM_PIXEL, OUTSIDE_PIXEL)
+        wait(driver, 10, lambda d: f"Marker {next_number} not moved" in d.find_element(By.ID, "messages").text, "the refused move")
+        check("outside the allowed area" in driver.find_element(By.ID, "messages").text, "the refused move does not say why")
+        shown = driver.execute_script("return window.planmarkPage.markerPixel(arguments[0])", next_number)
+        kept = {m["number"]: m for m in markers(args)}[next_number]
+        check((kept["x"], kept["y"]) == (stored[next_number]["x"], stored[next_number]["y"]), "the refused move changed the store")
+        check(abs(shown["x"] - kept["x"]) < 1e-6 and abs(shown["y"] - kept["y"]) < 1e-6, f"the pin did not go back: {shown}")
+        # Dragging it within the room moves it there.
+        scale = drag_pin(driver, next_number, (kept["x"], kept["y"]), MOVE_PIXEL)
+        wait(driver, 10, lambda d: f"Marker {next_number} moved" in d.find_element(By.ID, "messages").text, "the move")
+        moved = {m["number"]: m for m in markers(args)}[next_number]
+        check(abs(moved["x"] - MOVE_PIXEL[0]) <= scale and abs(moved["y"] - MOVE_PIXEL[1]) <= scale,
+              f"moved to ({moved['x']}, {moved['y']}), more than {scale} px from {MOVE_PIXEL}")
+
         # Resolving from the popup changes the pin and the store.
         pin(driver, next_number).click()
-        wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] button.status-closed'),
-             "the popup's Resolve button")
+        wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] .history[data-loaded="true"]'),
+             "the popup with its history")
+        history = driver.find_element(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] .history').text
+        check("created" in history and "moved" in history, f"the popup's history: {history!r}")
         resolve = driver.find_element(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] button.status-closed')
         check(resolve.tag_name == "button" and resolve.text == "Resolve", f"the resolve control is {resolve.tag_name} {resolve.text!r}")
         resolve.click()
@@ -161,13 +197,15 @@ def run(args):
 
         if args.screenshot:
             driver.get(args.base + f"/#/{args.drawing}")
+            driver.refresh()
             wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the drawing to open again")
             wait(driver, 20, lambda d: d.execute_script(
                 "const imgs = [...document.querySelectorAll(arguments[0])];"
                 "return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);", selector), "the sheet again")
             pin(driver, int(added)).click()
-            wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-popup .history li:not(:first-child), .leaflet-popup .history li"),
-                 "the popup")
+            wait(driver, 10, lambda d: d.execute_script(
+                "const p = document.querySelectorAll('.leaflet-popup'); return p.length === 1"
+                " && getComputedStyle(p[0]).opacity === '1' && !!p[0].querySelector('.history[data-loaded]')"), "the popup")
             driver.save_screenshot(args.screenshot)
         print(f"review page: every check held in {time.monotonic() - started:.1f} s", file=sys.stderr)
     finally:
