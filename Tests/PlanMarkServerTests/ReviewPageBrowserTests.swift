@@ -36,10 +36,15 @@ import Testing
         let added = try ProcessRunner.run(planmark, ["drawing", "add", ServerFixture.samplePlan, "--name", "plan",
                                                      "--regions", ServerFixture.sampleRegions, "--store", store])
         try #require(added.status == 0, "\(added.stderr)")
+        // The same sheet in flutter_map's flavour: at zoom 0 its CrsSimple (256 * 2^z) is Leaflet's zoom 8.
+        let flutter = try ProcessRunner.run(planmark, ["drawing", "add", ServerFixture.samplePlan, "--name", "flat", "--crs", "flutter",
+                                                       "--zoom", "0", "--regions", ServerFixture.sampleRegions, "--store", store])
+        try #require(flutter.status == 0, "\(flutter.stderr)")
         let server = try await RunningServer(
             executable: planmark, arguments: ["serve", "--store", store, "--port", "0"] + (token.map { ["--token", $0] } ?? []))
         defer { server.signal(SIGTERM) }
-        var arguments = [Self.script, "--base", "http://127.0.0.1:\(server.port)", "--planmark", planmark, "--store", store]
+        var arguments = [Self.script, "--base", "http://127.0.0.1:\(server.port)", "--planmark", planmark, "--store", store,
+                         "--flutter-drawing", "flat"]
         if let token { arguments += ["--token", token] }
         let run = await Self.runOffThePool(Self.python, arguments)
         #expect(run.status == 0, "\(run.stderr)\nserver:\n\(server.stderr.suffix(4000))")

@@ -8,9 +8,11 @@ reports:
   paint_ms      performance.now() (milliseconds since the navigation started) once the first view's
                 images are loaded and decoded (the overlay's img.decode(); the tile layer's `load` event,
                 i.e. every visible tile decoded) and two animation frames have run, so it has been painted;
-  renderer_mib  the peak resident memory of Chromium's renderer process(es) during the run (/proc/PID/status
-                VmRSS, sampled every 20 ms from the navigation to 1 s after the paint);
-  chromium_mib  the peak of the sum of VmRSS over every Chromium process (browser, GPU, renderer, utility).
+  renderer_mib  the peak memory of Chromium's renderer process(es) during the run, less file pages
+                (/proc/PID/status RssAnon + RssShmem: heaps and decoded images, not the shared binary;
+                sampled every 20 ms from the start of Chromium to 1 s after the paint);
+  chromium_mib  the peak of that sum over every Chromium process (browser, GPU, renderer, utility; shared
+                memory mapped by two processes counts twice).
 
 Runs are interleaved (overlay, tiles, overlay, tiles, ...) and the medians printed.
 Usage: browser_bench.py --image PLAN.png --tiles DIR --zoom S [--runs 5] [--mode overlay|tiles]
@@ -47,7 +49,10 @@ map.fitBounds(bounds);
 const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => {{ window.paintMs = performance.now(); }}));
 if ('{mode}' === 'overlay') {{
   const overlay = L.imageOverlay('/sheet.png', bounds).addTo(map);
-  overlay.getElement().decode().then(painted);
+  const img = overlay.getElement();
+  img.addEventListener('load', () => {{ window.loadMs = performance.now(); }});
+  // decode() fails for images Chromium will not decode whole off the main thread: then the load event and two frames.
+  img.decode().then(painted, (error) => {{ window.decodeError = String(error); if (img.complete) painted(); else img.addEventListener('load', painted); }});
 }} else {{
   const {{ drawingTileLayer }} = await import('/app/tiles.js');
   const layer = drawingTileLayer({{ template: '/tiles/{template}', minZoom: {min_zoom}, maxZoom: {max_zoom}, tileSize: 256 }}, bounds, 0, map);
@@ -65,9 +70,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def translate_path(self, path):
         path = path.split("?", 1)[0]
-        for prefix, folder in self.routes.items():
-            if path.startswith(prefix):
-                return os.path.join(folder, path[len(prefix):])
+        for prefix, target in self.routes.items():
+            if path == prefix:
+                return target
+            if prefix.endswith("/") and path.startswith(prefix) and ".." not in path:
+                return os.path.join(target, path[len(prefix):])
         return "/nonexistent"
 
     def do_GET(self):
@@ -82,15 +89,19 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
 
-def rss_kib(pid):
+def anon_kib(pid):
+    """The process's resident memory that is not file pages (RssAnon + RssShmem: heaps, and decoded images,
+    which Chromium keeps in anonymous or in discardable shared memory), KiB; the binary's and libraries'
+    pages (RssFile) are left out."""
+    total = 0
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
+                if line.startswith("RssAnon:") or line.startswith("RssShmem:"):
+                    total += int(line.split()[1])
     except OSError:
         pass
-    return 0
+    return total
 
 
 def descendants(root):
@@ -133,7 +144,7 @@ def one_run(mode, base):
     def sample():
         while not stop.is_set():
             processes = descendants(service.process.pid)
-            sizes = [(rss_kib(pid), cmd) for pid, cmd in processes if "chrom" in cmd]
+            sizes = [(anon_kib(pid), cmd) for pid, cmd in processes if "chrom" in cmd]
             peak["renderer"] = max(peak["renderer"], sum(size for size, cmd in sizes if "--type=renderer" in cmd))
             peak["all"] = max(peak["all"], sum(size for size, _ in sizes))
             stop.wait(0.02)
@@ -144,6 +155,8 @@ def one_run(mode, base):
         driver.get(f"{base}/bench-{mode}.html")
         WebDriverWait(driver, 300, poll_frequency=0.02).until(lambda d: d.execute_script("return window.paintMs !== undefined"))
         paint = driver.execute_script("return window.paintMs")
+        load = driver.execute_script("return window.loadMs ?? null")
+        decode_error = driver.execute_script("return window.decodeError ?? null")
         check = driver.execute_script(
             "const i = [...document.querySelectorAll('.leaflet-pane img')]; return [i.length, i.every(x => x.complete && x.naturalWidth > 0)]")
         stop.wait(1.0)
@@ -153,7 +166,7 @@ def one_run(mode, base):
         driver.quit()
     if not check[1] or check[0] == 0:
         raise SystemExit(f"{mode}: images not loaded: {check}")
-    return {"mode": mode, "paint_ms": round(paint, 1), "images": check[0],
+    return {"mode": mode, "paint_ms": round(paint, 1), "load_ms": load and round(load, 1), "decode_error": decode_error, "images": check[0],
             "renderer_mib": round(peak["renderer"] / 1024, 1), "chromium_mib": round(peak["all"] / 1024, 1)}
 
 

@@ -443,6 +443,7 @@ async function openDrawing(name, number) {
   }
   const generation = ++state.generation;
   stopPolling();
+  delete document.body.dataset.ready;
   let drawing;
   try {
     drawing = await json(drawingPath(name));
@@ -525,6 +526,7 @@ async function openDrawing(name, number) {
   if (generation !== state.generation) return;
   startPolling();
   say(`Drawing "${drawing.name}": ${state.markers.size} markers. Click the sheet to place one.`);
+  document.body.dataset.drawing = drawing.name;
   document.body.dataset.ready = 'true';
   if (number) focusMarker(number);
 }

@@ -37,9 +37,9 @@ def check(condition, message):
         raise Failure(message)
 
 
-def markers(args):
+def markers(args, drawing=None):
     """The stored markers, read with the CLI."""
-    out = subprocess.run([args.planmark, "markers", args.drawing, "--store", args.store, "--format", "jsonl"],
+    out = subprocess.run([args.planmark, "markers", drawing or args.drawing, "--store", args.store, "--format", "jsonl"],
                          check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
@@ -187,6 +187,18 @@ def run(args):
         wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
              f"the deep link's popup of marker {next_number}")
 
+        # A drawing in flutter_map's CRS flavour (zoom 0: CrsSimple scales by 256 * 2^0) converts clicks right too.
+        if args.flutter_drawing:
+            driver.get(args.base + "/#/" + args.flutter_drawing)
+            wait(driver, 20, lambda d: d.execute_script(
+                "return document.body.dataset.ready === 'true' && document.body.dataset.drawing === arguments[0]", args.flutter_drawing),
+                "the flutter drawing to open")
+            scale = click_pixel(driver, *ROOM_PIXEL)
+            wait(driver, 10, lambda d: "Marker 1 placed" in d.find_element(By.ID, "messages").text, "the flutter drawing's marker")
+            flutter = markers(args, args.flutter_drawing)
+            check(len(flutter) == 1 and abs(flutter[0]["x"] - ROOM_PIXEL[0]) <= scale and abs(flutter[0]["y"] - ROOM_PIXEL[1]) <= scale,
+                  f"the flutter drawing's marker: {flutter}")
+
         # Nothing the page loaded broke its Content-Security-Policy or failed.
         # (Chromium logs every non-2xx fetch: the refused click's 422 and, with a token, the first call's 401 are expected.)
         expected = ["status of 422"] + (["status of 401"] if args.token else [])
@@ -218,6 +230,7 @@ def main():
     parser.add_argument("--planmark", required=True, help="the planmark executable")
     parser.add_argument("--store", required=True)
     parser.add_argument("--drawing", default="plan")
+    parser.add_argument("--flutter-drawing", help="a drawing of the same sheet added with --crs flutter --zoom 0")
     parser.add_argument("--token")
     parser.add_argument("--screenshot")
     args = parser.parse_args()
