@@ -166,7 +166,7 @@ function addMarker(data) {
   });
   const entry = { data, layer };
   layer.on('add', () => labelPin(entry));
-  layer.bindPopup(() => popupContent(entry.data.number), { minWidth: 240, maxWidth: 340, autoPanPadding: [30, 30] });
+  layer.bindPopup(() => popupContent(entry.data.number), { minWidth: 240, maxWidth: 340, maxHeight: 320, autoPanPadding: [30, 30] });
   layer.on('popupopen', () => {
     state.openNumber = entry.data.number;
     history.replaceState(null, '', `#/${encodeURIComponent(state.drawing.name)}/${entry.data.number}`);
@@ -431,7 +431,7 @@ function focusMarker(number) {
     if (box) box.checked = true;
     applyFilter();
   }
-  state.map.setView(entry.layer.getLatLng(), Math.min(state.map.getMaxZoom(), Math.floor(state.zoom)), { animate: false });
+  state.map.setView(entry.layer.getLatLng(), Math.min(state.map.getMaxZoom(), Math.floor(state.zoom) - 1), { animate: false });
   entry.layer.openPopup();
 }
 
@@ -473,7 +473,7 @@ async function openDrawing(name, number) {
   state.map = map;
   const bounds = L.latLngBounds(toLatLng(0, drawing.height), toLatLng(drawing.width, 0));
   map.fitBounds(bounds);
-  map.setMaxBounds(bounds.pad(0.5));
+  map.setMaxBounds(bounds.pad(1));
 
   if (drawing.tiles) {
     drawingTileLayer(drawing.tiles, bounds, state.offset, map).addTo(map);
