@@ -165,7 +165,16 @@ function addMarker(data) {
     icon: pinIcon(data), draggable: true, keyboard: true, riseOnHover: true, title: `Marker ${data.number}`,
   });
   const entry = { data, layer };
-  layer.on('add', () => labelPin(entry));
+  layer.on('add', () => {
+    labelPin(entry);
+    // Enter or Space on a focused pin opens it, and the focus moves into its popup.
+    entry.layer.getElement()?.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return;
+      event.preventDefault();
+      entry.layer.openPopup();
+      entry.layer.getPopup()?.getElement()?.querySelector('button, textarea, input')?.focus();
+    });
+  });
   layer.bindPopup(() => popupContent(entry.data.number), { minWidth: 240, maxWidth: 340, maxHeight: 320, autoPanPadding: [30, 30] });
   layer.on('popupopen', () => {
     state.openNumber = entry.data.number;

@@ -19,6 +19,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 # Pixels of the sample drawing (Drawings/sample/regions.geojson), worked out by hand:
@@ -181,6 +182,13 @@ def run(args):
         mark_time = time.monotonic()
         wait(driver, 2.0, lambda d: pin(d, int(added)) is not None, f"the CLI's marker {added} to appear")
         print(f"the CLI's marker appeared after {time.monotonic() - mark_time:.2f} s", file=sys.stderr)
+
+        # Keyboard: the CLI's pin is focusable and Enter opens it, the focus moving into its popup.
+        cli_pin = pin(driver, int(added))
+        check(cli_pin.get_attribute("tabindex") == "0" and cli_pin.get_attribute("role") == "button", "the pin is not a focusable button")
+        cli_pin.send_keys(Keys.ENTER)
+        wait(driver, 10, lambda d: d.execute_script(
+            f"return !!document.activeElement.closest('.popup[data-number=\"{added}\"]')"), "Enter to open the pin with the focus in it")
 
         # A deep link opens the drawing at a marker with its popup.
         driver.get(args.base + f"/#/{args.drawing}/{next_number}")
