@@ -73,7 +73,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     var webRoot: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Leaflet's files for the review page (default /usr/share/javascript/leaflet, Debian's libjs-leaflet).", valueName: "dir"))
+        "Leaflet's files for the review page (Debian's libjs-leaflet puts them here).", valueName: "dir"))
     var leafletDir = ReviewPageFiles.defaultLeafletDirectory
 
     @Option(name: .long, help: ArgumentHelp("trace, debug, info (default), notice, warning, error or critical.", valueName: "level"))
