@@ -506,7 +506,8 @@ async function openDrawing(name, number) {
       coordsToLatLng: (c) => toLatLng(c[0], c[1]),
       style: () => ({ color: '#2563eb', weight: 1.5, fillColor: '#2563eb', fillOpacity: 0.05 }),
       onEachFeature: (feature, layer) => {
-        const label = feature.properties?.name ? `${feature.id} ${feature.properties.name}` : String(feature.id);
+        // A text node, not HTML: Leaflet would put a string tooltip in as markup.
+        const label = element('span', feature.properties?.name ? `${feature.id} ${feature.properties.name}` : String(feature.id));
         layer.bindTooltip(label, { sticky: true, className: 'room-label' });
       },
     }).addTo(map);

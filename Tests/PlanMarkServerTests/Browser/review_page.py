@@ -68,6 +68,16 @@ def pin(driver, number):
     return found[0] if found else None
 
 
+def move_to_pixel(driver, x, y):
+    """Moves the mouse over the map at image pixel (x, y) (the nearest whole viewport pixel)."""
+    vx, vy = driver.execute_script(
+        "const r = document.getElementById('map').getBoundingClientRect();"
+        "const [cx, cy] = window.planmarkPage.containerPoint(arguments[0], arguments[1]); return [r.left + cx, r.top + cy];", x, y)
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(round(vx), round(vy))
+    actions.perform()
+
+
 def click_pixel(driver, x, y):
     """A real mouse click on the map at image pixel (x, y); returns the image pixels one CSS pixel spans."""
     vx, vy = driver.execute_script(
@@ -127,6 +137,11 @@ def run(args):
 
         before = markers(args)
         next_number = max([m["number"] for m in before], default=0) + 1
+
+        # A room's id and name show on hover.
+        move_to_pixel(driver, 800.0, 300.0)
+        wait(driver, 10, lambda d: any(t.text == "2.02 Office" for t in d.find_elements(By.CSS_SELECTOR, ".leaflet-tooltip")),
+             "room 2.02's name on hover")
 
         # A click in room 2.02 stores the next marker at that pixel (within one CSS pixel's worth of image pixels).
         scale = click_pixel(driver, *ROOM_PIXEL)
