@@ -26,9 +26,14 @@ public struct ReviewPageFiles: Sendable {
     /// Where Debian's `libjs-leaflet` puts Leaflet.
     public static let defaultLeafletDirectory = "/usr/share/javascript/leaflet"
 
-    /// The page's folder inside the server's resource bundle (SwiftPM copies `ReviewPage/` as it is).
+    /// The page's folder: in the resource bundle SwiftPM copies `ReviewPage/` into beside the executable
+    /// (`PlanMark_PlanMarkServer.resources`), else in the source tree the server was built from; nil when
+    /// neither holds an `index.html` (then `--web-root` is needed). Looked up by hand rather than through
+    /// `Bundle.module`, which stops the process when its bundle is missing.
     public static var bundledWebRoot: String? {
-        Bundle.module.url(forResource: "ReviewPage", withExtension: nil)?.path
+        let beside = Bundle.main.bundleURL.appendingPathComponent("PlanMark_PlanMarkServer.resources/ReviewPage").path
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ReviewPage").path
+        return [beside, source].first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
     }
 
     /// The Content-Security-Policy of every page file: nothing from outside the server; images also from
