@@ -205,6 +205,23 @@ def run(args):
         wait(driver, 10, lambda d: d.execute_script(
             f"return !!document.activeElement.closest('.popup[data-number=\"{added}\"]')"), "Enter to open the pin with the focus in it")
 
+        # Its note is edited in the popup and stored; then it is deleted (the button asks twice) from the page and the store.
+        popup = f'.popup[data-number="{added}"]'
+        wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f"{popup} .history[data-loaded]"), "the CLI marker's popup")
+        note = driver.find_element(By.CSS_SELECTOR, f"{popup} textarea")
+        note.clear()
+        note.send_keys("checked by the page")
+        driver.find_element(By.CSS_SELECTOR, f"{popup} button.save-note").click()
+        wait(driver, 10, lambda d: f"Marker {added}: note saved" in d.find_element(By.ID, "messages").text, "the saved note")
+        check({m["number"]: m for m in markers(args)}[int(added)]["note"] == "checked by the page", "the note is not stored")
+        wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f"{popup} button.delete"), "the delete button")
+        driver.find_element(By.CSS_SELECTOR, f"{popup} button.delete").click()
+        wait(driver, 10, lambda d: "again to delete" in d.find_element(By.ID, "messages").text, "the delete confirmation")
+        check(int(added) in {m["number"] for m in markers(args)}, "one press deleted the marker")
+        driver.find_element(By.CSS_SELECTOR, f"{popup} button.delete").click()
+        wait(driver, 10, lambda d: pin(d, int(added)) is None, f"pin {added} to go")
+        check(int(added) not in {m["number"] for m in markers(args)}, "the deleted marker is still stored")
+
         # A deep link opens the drawing at a marker with its popup.
         driver.get(args.base + f"/#/{args.drawing}/{next_number}")
         wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
