@@ -191,6 +191,15 @@ def run(args):
         check("pin-closed" in pin(driver, next_number).get_attribute("class"), "the pin is not coloured closed")
         check({m["number"]: m for m in markers(args)}[next_number]["status"] == "closed", "the store does not have it closed")
 
+        # The legend counts it as closed, and its status filter hides and shows it.
+        count = driver.find_element(By.CSS_SELECTOR, '#filters .count[data-status="closed"]').text
+        check(count == "(1)", f"the legend counts {count} closed")
+        closed_filter = driver.find_element(By.CSS_SELECTOR, '#filters input[data-status="closed"]')
+        closed_filter.click()
+        wait(driver, 10, lambda d: pin(d, next_number) is None, "the closed filter to hide the pin")
+        closed_filter.click()
+        wait(driver, 10, lambda d: pin(d, next_number) is not None, "the closed filter to show the pin again")
+
         # A marker added with the CLI appears without a reload, within 2 s.
         added = subprocess.run([args.planmark, "mark", args.drawing, str(CLI_PIXEL[0]), str(CLI_PIXEL[1]), "--store", args.store,
                                 "--note", "from the CLI"], check=True, capture_output=True, text=True).stdout.strip()
