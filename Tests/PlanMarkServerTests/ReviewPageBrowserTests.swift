@@ -3,9 +3,9 @@ import Testing
 
 /// The review page end to end in headless Chromium: `Browser/review_page.py` (Selenium through Debian's
 /// chromium-driver) drives the page of a real `planmark serve` on a loopback port over a temporary store,
-/// without and with a token. The tools are Debian's `chromium`, `chromium-driver` and `python3-selenium`
-/// (Drawings/install-deps.sh installs them): without them the test fails under `CI=true` and is skipped,
-/// saying why, anywhere else.
+/// without and with a token, and once without Leaflet (the page says what to install). The tools are
+/// Debian's `chromium`, `chromium-driver` and `python3-selenium` (Drawings/install-deps.sh installs them):
+/// without them the test fails under `CI=true` and is skipped, saying why, anywhere else.
 @Suite(.serialized) struct ReviewPageBrowserTests {
     static let python = "/usr/bin/python3"
     static let script = ServerFixture.repositoryRoot.appendingPathComponent("Tests/PlanMarkServerTests/Browser/review_page.py").path
@@ -22,8 +22,8 @@ import Testing
     static let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
     @Test(.enabled(if: missingTools == nil || inCI, "headless Chromium is not available: \(missingTools ?? "")"),
-          .timeLimit(.minutes(3)), arguments: [nil, "browser-token-42"])
-    func reviewPageInHeadlessChromium(token: String?) async throws {
+          .timeLimit(.minutes(3)), arguments: [Run.plain, .token, .withoutLeaflet])
+    func reviewPageInHeadlessChromium(run mode: Run) async throws {
         if let missing = Self.missingTools {
             Issue.record("CI=true but the browser test cannot run: \(missing)")
             return
@@ -40,16 +40,28 @@ import Testing
         let flutter = try ProcessRunner.run(planmark, ["drawing", "add", ServerFixture.samplePlan, "--name", "flat", "--crs", "flutter",
                                                        "--zoom", "0", "--regions", ServerFixture.sampleRegions, "--store", store])
         try #require(flutter.status == 0, "\(flutter.stderr)")
+        let token = mode == .token ? "browser-token-42" : nil
         let server = try await RunningServer(
-            executable: planmark, arguments: ["serve", "--store", store, "--port", "0"] + (token.map { ["--token", $0] } ?? []))
+            executable: planmark, arguments: ["serve", "--store", store, "--port", "0"] + (token.map { ["--token", $0] } ?? [])
+                + (mode == .withoutLeaflet ? ["--leaflet-dir", folder.appendingPathComponent("no-leaflet").path] : []))
         defer { server.signal(SIGTERM) }
         var arguments = [Self.script, "--base", "http://127.0.0.1:\(server.port)", "--planmark", planmark, "--store", store,
                          "--flutter-drawing", "flat"]
         if let token { arguments += ["--token", token] }
+        if mode == .withoutLeaflet {
+            arguments.append("--without-leaflet")
+            #expect(server.stderr.contains("Leaflet not found (install Debian's libjs-leaflet or give --leaflet-dir)"), "\(server.stderr)")
+        }
         let run = await Self.runOffThePool(Self.python, arguments)
         #expect(run.status == 0, "\(run.stderr)\nserver:\n\(server.stderr.suffix(4000))")
         #expect(run.stderr.contains("every check held"), "\(run.stderr)")
         _ = await server.stop()
+    }
+
+    /// The three runs: no token; with `--token`; with a Leaflet folder that does not exist.
+    enum Run: String, Sendable, CustomTestStringConvertible {
+        case plain, token, withoutLeaflet
+        var testDescription: String { rawValue }
     }
 
     /// `ProcessRunner.run` on a Dispatch thread, so the test's wait does not hold a cooperative thread.
