@@ -31,7 +31,7 @@ struct PlanMarkRoutes: Sendable {
             ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
             ("/drawings/:name/markers/:number/attachments", [.get, .post]),
             ("/drawings/:name/markers/:number/attachments/:id", [.get, .delete]),
-            ("/drawings/:name/tiles/:z/:x/:y", get),
+            ("/drawings/:name/tiles/:z/:x/:y.png", get),
         ]
         return RouteTable(routes)
     }()
