@@ -167,6 +167,17 @@ import Testing
         #expect(await cache.built == 0)
     }
 
+    /// A write to a tile URL is 405 with `Allow: GET, HEAD`.
+    @Test func tilesTakeOnlyGetAndHead() async throws {
+        let (fixture, _, _) = try Self.smallFixture()
+        defer { fixture.remove() }
+        try await fixture.application(tileCache: Self.cache(fixture)).test(.router) { client in
+            let response = try await client.send(.post, "/drawings/small/tiles/8/0/0.png", json: "{}")
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.headers[.allow] == "GET, HEAD")
+        }
+    }
+
     /// 8 clients at once ask for one tile of a pyramid not yet made: one build, the same bytes for all.
     @Test func concurrentFirstRequestsMakeOnePyramid() async throws {
         let (fixture, _, _) = try Self.smallFixture()
