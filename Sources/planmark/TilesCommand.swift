@@ -95,13 +95,21 @@ struct TilesCommand: ParsableCommand {
             }
             let folder = try TileFolder(path: output, scheme: scheme)
             let progress = TileProgress(total: scheme.tileCount, shown: stderrIsTerminal)
-            try make(TilePyramid(scheme: scheme, encoder: PNGEncoder(compressionLevel: compression))) { tile, bytes in
-                try folder.write(tile, bytes)
-                progress.advance()
+            do {
+                try make(TilePyramid(scheme: scheme, encoder: PNGEncoder(compressionLevel: compression))) { tile, bytes in
+                    try folder.write(tile, bytes)
+                    progress.advance()
+                }
+                progress.finish()
+                try folder.writeFile("tiles.json", Array(TilesJSON.object(scheme, crs: flavour).utf8))
+                try folder.commit()
+            } catch {
+                // Every tile writer has returned by now (the pyramid waits for its encoders); the encoders'
+                // threads may still hold the folder a moment, so it is removed here, not left to deinit.
+                progress.finish()
+                folder.discard()
+                throw error
             }
-            progress.finish()
-            try folder.writeFile("tiles.json", Array(TilesJSON.object(scheme, crs: flavour).utf8))
-            try folder.commit()
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -179,8 +187,13 @@ final class TileFolder: @unchecked Sendable {
         }
     }
 
-    deinit {
-        if !committed { Self.removeTree(temporary) }
+    deinit { discard() }
+
+    /// Removes the temporary folder and everything in it (unless committed; once).
+    func discard() {
+        if committed { return }
+        committed = true
+        Self.removeTree(temporary)
     }
 
     private func makeFolder(_ relative: String) throws(OutputError) {
