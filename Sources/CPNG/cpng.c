@@ -52,7 +52,7 @@ static int cpng_is_out_of_memory(const char *message) {
 
 // MARK: - Reader
 
-enum cpng_reader_state { READER_CREATED, READER_OPEN, READER_HEADER, READER_DONE, READER_FAILED };
+enum cpng_reader_state { READER_CREATED, READER_OPEN, READER_HEADER, READER_ROWS, READER_DONE, READER_FAILED };
 
 struct cpng_reader {
     png_structp png;
@@ -70,6 +70,9 @@ struct cpng_reader {
     size_t sniffed;
     cpng_header header;
     cpng_diagnostics diag;
+    uint8_t *row;            // READER_ROWS: one row as libpng delivers it (grey/RGB fast path), else NULL
+    int row_expand;          // READER_ROWS: 1 grey, 3 RGB (expanded here), 0 libpng's RGBA transforms
+    uint32_t rows_read;      // READER_ROWS: rows delivered so far
 };
 
 // Ancillary chunks the renderer never uses: skipped unread (no allocation, no decompression).
@@ -441,6 +444,66 @@ cpng_status cpng_reader_check_rows(cpng_reader *r) {
     return CPNG_OK;
 }
 
+// MARK: - Rows in bands (the tile pyramid)
+
+cpng_status cpng_reader_begin_rows(cpng_reader *r) {
+    if (r == NULL || r->state != READER_HEADER) return CPNG_ERR_USAGE;
+    if (r->header.interlaced) {
+        snprintf(r->diag.message, sizeof r->diag.message, "interlaced images are read whole");
+        return CPNG_ERR_USAGE;
+    }
+    if (setjmp(png_jmpbuf(r->png))) return cpng_reader_fail(r);
+    const size_t width = r->header.width;
+    if (r->header.bit_depth == 8 && !r->header.has_trns &&
+        (r->header.color_type == PNG_COLOR_TYPE_GRAY || r->header.color_type == PNG_COLOR_TYPE_RGB)) {
+        r->row_expand = r->header.color_type == PNG_COLOR_TYPE_GRAY ? 1 : 3;
+        png_read_update_info(r->png, r->info);
+        if (png_get_rowbytes(r->png, r->info) != width * (size_t)r->row_expand) png_error(r->png, "unexpected row layout");
+        r->row = (uint8_t *)malloc(width * 3);
+        if (r->row == NULL) {
+            snprintf(r->diag.message, sizeof r->diag.message, "out of memory for one row");
+            r->state = READER_FAILED;
+            return CPNG_ERR_NO_MEMORY;
+        }
+    } else {
+        r->row_expand = 0;
+        (void)cpng_reader_set_rgba(r);
+        if (png_get_rowbytes(r->png, r->info) != width * 4 || png_get_bit_depth(r->png, r->info) != 8 ||
+            png_get_channels(r->png, r->info) != 4) {
+            png_error(r->png, "unexpected row layout after normalising to RGBA");
+        }
+    }
+    r->rows_read = 0;
+    r->state = READER_ROWS;
+    return CPNG_OK;
+}
+
+cpng_status cpng_reader_read_rows(cpng_reader *r, uint8_t *pixels, uint32_t count) {
+    if (r == NULL || pixels == NULL || r->state != READER_ROWS || count > r->header.height - r->rows_read) {
+        return CPNG_ERR_USAGE;
+    }
+    if (setjmp(png_jmpbuf(r->png))) return cpng_reader_fail(r);
+    const size_t width = r->header.width, stride = width * 4;
+    for (uint32_t i = 0; i < count; i++) {
+        uint8_t *out = pixels + (size_t)i * stride;
+        if (r->row_expand == 0) {
+            png_read_row(r->png, out, NULL);
+        } else {
+            png_read_row(r->png, r->row, NULL);
+            if (r->row_expand == 1) cpng_grey_to_rgba(r->row, out, width);
+            else cpng_rgb_to_rgba(r->row, out, width);
+        }
+        r->rows_read += 1;
+    }
+    if (r->rows_read == r->header.height) {
+        png_read_end(r->png, NULL);
+        free(r->row);
+        r->row = NULL;
+        r->state = READER_DONE;
+    }
+    return CPNG_OK;
+}
+
 void cpng_reader_get_header(const cpng_reader *r, cpng_header *header) {
     if (r != NULL && header != NULL) *header = r->header;
 }
@@ -453,6 +516,7 @@ void cpng_reader_destroy(cpng_reader *r) {
     if (r == NULL) return;
     if (r->png != NULL) png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
     if (r->file != NULL) fclose(r->file);
+    free(r->row);
     free(r);
 }
 

@@ -1,4 +1,5 @@
 import PlanMarkFormats
+import PlanMarkGeometry
 import PlanMarkStore
 
 /// A drawing as JSON, the one shape of `planmark drawing show|list --format json` and the service's
@@ -8,28 +9,32 @@ public enum DrawingJSON {
     /// "createdAt","bounds":{"southWest":[lat,lng],"northEast":[lat,lng]}}`, bounds at the drawing's zoom in
     /// its CRS flavour. `image` is where the caller's user gets the image: the service gives its URL path
     /// (it never names a server file), the CLI the file the drawing was added from.
-    /// - Complexity: O(length of the text).
-    public static func object(_ summary: DrawingSummary, image: String) -> String {
+    ///
+    /// With `tiles` (the service's), the object ends with `"tiles":{"template":TILES,"minZoom":a,"maxZoom":b,
+    /// "tileSize":256}`, the levels of the drawing's `TileScheme`; without it (the CLI's) it has no `tiles`.
+    /// - Complexity: O(length of the text + log(max(width, height))).
+    public static func object(_ summary: DrawingSummary, image: String, tiles: String? = nil) -> String {
         var out = ReportBuffer(capacity: 320)
-        append(summary, image: image, to: &out)
+        append(summary, image: image, tiles: tiles, to: &out)
         return out.text
     }
 
-    /// `{"drawings":[...]}` and a line break, each drawing's `image` given by `image`.
+    /// `{"drawings":[...]}` and a line break, each drawing's `image` given by `image` and its tile URL
+    /// template (when `tiles` is given) by `tiles`.
     /// - Complexity: O(length of the text).
-    public static func list(_ summaries: [DrawingSummary], image: (Drawing) -> String) -> String {
+    public static func list(_ summaries: [DrawingSummary], image: (Drawing) -> String, tiles: ((Drawing) -> String)? = nil) -> String {
         var out = ReportBuffer(capacity: 64 + 320 * summaries.count)
         out.append("{\"drawings\":[")
         for (index, summary) in summaries.enumerated() {
             if index > 0 { out.append(",") }
-            append(summary, image: image(summary.drawing), to: &out)
+            append(summary, image: image(summary.drawing), tiles: tiles?(summary.drawing), to: &out)
         }
         out.append("]}\n")
         return out.text
     }
 
-    /// Appends the object of `object(_:image:)`.
-    static func append(_ summary: DrawingSummary, image: String, to out: inout ReportBuffer) {
+    /// Appends the object of `object(_:image:tiles:)`.
+    static func append(_ summary: DrawingSummary, image: String, tiles: String?, to out: inout ReportBuffer) {
         let d = summary.drawing
         let bounds = d.bounds()
         out.append("{\"name\":"); out.appendJSONString(d.name)
@@ -48,6 +53,14 @@ public enum DrawingJSON {
         out.append(","); out.append(JSONNumber.text(bounds.southWest.lng))
         out.append("],\"northEast\":["); out.append(JSONNumber.text(bounds.northEast.lat))
         out.append(","); out.append(JSONNumber.text(bounds.northEast.lng))
-        out.append("]}}")
+        out.append("]}")
+        if let tiles, let scheme = TileScheme(width: d.width, height: d.height, zoom: d.zoom) {
+            out.append(",\"tiles\":{\"template\":"); out.appendJSONString(tiles)
+            out.append(",\"minZoom\":"); out.appendInteger(Int64(scheme.minZoom))
+            out.append(",\"maxZoom\":"); out.appendInteger(Int64(scheme.maxZoom))
+            out.append(",\"tileSize\":"); out.appendInteger(Int64(TileScheme.tileSize))
+            out.append("}")
+        }
+        out.append("}")
     }
 }

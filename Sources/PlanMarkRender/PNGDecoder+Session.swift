@@ -55,6 +55,20 @@ final class PNGReadSession {
         return pixels
     }
 
+    /// Prepares to read rows in bands; false (nothing read) for an interlaced image, which is read whole.
+    func beginRows(_ header: PNGFileHeader) throws(RenderError) -> Bool {
+        if header.isInterlaced { return false }
+        let status = cpng_reader_begin_rows(reader)
+        guard status == CPNG_OK else { throw Self.error(status, reader: reader, source: source, maxSide: maxSide) }
+        return true
+    }
+
+    /// Decodes the next `count` rows into `pixels` (`count * width * 4` bytes) after `beginRows`.
+    func readRows(into pixels: UnsafeMutablePointer<UInt8>, count: Int) throws(RenderError) {
+        let status = cpng_reader_read_rows(reader, pixels, UInt32(count))
+        guard status == CPNG_OK else { throw Self.error(status, reader: reader, source: source, maxSide: maxSide) }
+    }
+
     /// Reads every row without keeping the pixels (memory for one row).
     func checkRows() throws(RenderError) {
         let status = cpng_reader_check_rows(reader)

@@ -119,17 +119,37 @@ enum OpenAPIDocument {
                     ("304", response("Not modified (the ETag matched).", headers: [("ETag", header()), ("Cache-Control", header())])),
                 ],
                 errors: [404]))),
+            ("/drawings/{name}/tiles/{z}/{x}/{y}.png", withPath(["DrawingName"], getAndHead(
+                id: "getTile",
+                summary: "One 256x256 PNG tile of the drawing's pyramid, as a Leaflet or flutter_map TileLayer asks for it under CRS.Simple: tile (z, x, y) covers the image pixels [x*256*f, (x+1)*256*f) x [y*256*f, (y+1)*256*f), f = 2^(zoom - z), z from the drawing's tiles.minZoom to tiles.maxZoom. Made with the whole pyramid on first request and cached on disk by the image's SHA-256.",
+                parameters: [
+                    pathParameter("z", "The level, tiles.minZoom...tiles.maxZoom (may be negative).", ["type": "integer"]),
+                    pathParameter("x", "The column, from 0 at the left.", ["type": "integer", "minimum": 0]),
+                    pathParameter("y", "The row, from 0 at the top.", ["type": "integer", "minimum": 0]),
+                    queryParameter("v", "The drawing's sha256 (the tiles.template gives it): when it is the current one the answer is cached for a year (immutable); otherwise it is the current image's tile with Cache-Control: no-cache.", ["type": "string"]),
+                    ["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]],
+                ],
+                success: [
+                    ("200", response("The tile.", content: pngContent, headers: [("ETag", header("The SHA-256 of the tile's bytes, quoted.")), ("Cache-Control", header())])),
+                    ("304", response("Not modified (the ETag matched).", headers: [("ETag", header()), ("Cache-Control", header())])),
+                ],
+                errors: [404]))),
             ("/drawings/{name}/regions", withPath(["DrawingName"], getAndHead(
                 id: "getRegions", summary: "The drawing's regions as GeoJSON.", parameters: [parameterRef("Zoom")],
                 success: ok("Polygons in pixels, or [lng, lat] at zoom.", geoJSONContent), errors: [404]))),
             ("/drawings/{name}/markers", withPath(["DrawingName"], getAndHead(
-                id: "getMarkers", summary: "The drawing's markers as GeoJSON (those the filters take; every one without filters).",
-                parameters: [parameterRef("Zoom")] + filterParameters,
-                success: ok("""
+                id: "getMarkers", summary: "The drawing's markers as GeoJSON (those the filters take; every one without filters). The ETag changes whenever any marker of the drawing is added, moved, changed, attached to or removed (by this server or any other process, the CLI included): poll with If-None-Match for a cheap 304.",
+                parameters: [parameterRef("Zoom")] + filterParameters + [["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]]],
+                success: [
+                    ("200", response("""
                     Points: coordinates [x, y] in pixels, or [lng, lat] at zoom; the feature id is the marker's number and \
                     its properties are the Marker object (x, y always; lat, lng at zoom when zoom is given). \
                     The same bytes as `planmark markers NAME --format geojson [--latlng --zoom Z]`.
-                    """, ["application/geo+json": ["schema": ref("MarkerCollection")]]),
+                    """, content: ["application/geo+json": ["schema": ref("MarkerCollection")]],
+                    headers: [("ETag", header("The markers' version, the drawing and the query, quoted.")), ("Cache-Control", header())])),
+                    ("304", response("Not modified: no marker of the drawing changed since the ETag was given.",
+                                     headers: [("ETag", header()), ("Cache-Control", header())])),
+                ],
                 errors: [404],
                 extra: [
                     ("post", operation(
@@ -298,6 +318,13 @@ enum OpenAPIDocument {
                 "sha256": ["type": "string", "description": "SHA-256 of the PNG's bytes, also its ETag."],
                 "bounds": object(["southWest": ref("LatLngPair"), "northEast": ref("LatLngPair")], required: ["southWest", "northEast"],
                                  description: "Image overlay bounds at the drawing's zoom in its CRS flavour."),
+                "tiles": object([
+                    "template": ["type": "string", "description": "The TileLayer URL template: /drawings/NAME/tiles/{z}/{x}/{y}.png?v=SHA256."],
+                    "minZoom": ["type": "integer", "description": "The level at which the whole drawing fits in one tile."],
+                    "maxZoom": ["type": "integer", "description": "floor(zoom): the full-resolution level (clients over-zoom with maxNativeZoom)."],
+                    "tileSize": ["const": 256],
+                ], required: ["template", "minZoom", "maxZoom", "tileSize"], closed: true,
+                   description: "The drawing's tile pyramid (the service's JSON only; the CLI's has none)."),
             ], required: ["name", "width", "height", "zoom", "crs", "markers", "bounds"])),
             ("NewMarker", object(positionFields + [("note", nullableString), ("author", nullableString)] + punchItemFields + [
                 ("uuid", ["type": ["string", "null"], "pattern": .string(uuidPattern),

@@ -1,6 +1,13 @@
 import Hummingbird
 import Logging
 import PlanMarkRender
+import PlanMarkStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Builds the PlanMark HTTP service: router, middleware and application.
 public enum PlanMarkApplication {
@@ -18,7 +25,8 @@ public enum PlanMarkApplication {
 
     static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
                        renderer: ReviewRenderer, boundPort: BoundPort,
-                       validationLimiter: ConcurrencyLimiter? = nil, page: ReviewPageFiles? = nil) -> Router<BasicRequestContext> {
+                       validationLimiter: ConcurrencyLimiter? = nil, tileCache: TileCache? = nil,
+                       page: ReviewPageFiles? = nil) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: HeadResponseMiddleware())
         router.add(middleware: RequestLogMiddleware(logger: logger))
@@ -35,14 +43,22 @@ public enum PlanMarkApplication {
             router.add(middleware: BearerTokenMiddleware(token: token))
         }
         router.add(middleware: MethodNotAllowedMiddleware(routes: PlanMarkRoutes.table))
+        let cache = tileCache ?? TileCache(root: configuration.tileCacheDirectory ?? defaultTileCache(store), limitBytes: configuration.tileCacheBytes)
         let routes = PlanMarkRoutes(
             store: store, bodies: RequestBodyReader(limit: configuration.maxBodyBytes),
             attachmentBodies: RequestBodyReader(limit: configuration.maxAttachmentBytes),
             review: ReviewImageService(renderer: renderer),
             validate: ValidateEndpoint(maxVertices: configuration.maxVertices, maxMarkers: configuration.maxMarkers,
-                                       limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)))
+                                       limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)),
+            tiles: TileEndpoint(cache: cache, privateCaching: configuration.token != nil))
         routes.add(to: router)
         return router
+    }
+
+    /// `<store file>.tiles` for an SQLite store; otherwise a folder in the temporary directory.
+    static func defaultTileCache(_ store: StoreAccess) -> String {
+        if let sqlite = store.store as? SQLiteStore { return sqlite.path + ".tiles" }
+        return "/tmp/planmark-tiles-\(getpid())"
     }
 
     /// The application: checks the configuration (a token is required beyond loopback), then binds
@@ -52,9 +68,19 @@ public enum PlanMarkApplication {
         renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerConfigurationError) -> some ApplicationProtocol {
+        try application(configuration: configuration, store: store, logger: logger, renderer: renderer, tileCache: nil, page: page,
+                        onListening: onListening)
+    }
+
+    /// The application with a given tile cache (tests look into it).
+    static func application(
+        configuration: ServerConfiguration, store: StoreAccess, logger: Logger, renderer: ReviewRenderer = ReviewRenderer(),
+        tileCache: TileCache?, page: ReviewPageFiles? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws(ServerConfigurationError) -> some ApplicationProtocol {
         try configuration.validate()
         let boundPort = BoundPort(configuration.port)
-        let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort, page: page)
+        let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort,
+                            tileCache: tileCache, page: page)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(

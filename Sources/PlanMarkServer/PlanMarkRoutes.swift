@@ -17,6 +17,8 @@ struct PlanMarkRoutes: Sendable {
     let review: ReviewImageService
     /// Validates batches of markers within the configured bounds.
     let validate: ValidateEndpoint
+    /// Serves tiles from the pyramid cache.
+    let tiles: TileEndpoint
 
     /// Every path and its methods, as `add(to:)` registers them (HEAD is added wherever GET is;
     /// the router answers it with the GET handler's headers and no body).
@@ -29,6 +31,7 @@ struct PlanMarkRoutes: Sendable {
             ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
             ("/drawings/:name/markers/:number/attachments", [.get, .post]),
             ("/drawings/:name/markers/:number/attachments/:id", [.get, .delete]),
+            ("/drawings/:name/tiles/:z/:x/:y.png", get),
         ]
         return RouteTable(routes)
     }()
@@ -47,6 +50,9 @@ struct PlanMarkRoutes: Sendable {
         router.get("/drawings/:name/regions") { request, context in try await regions(request, name: try Self.name(context)) }
         router.get("/drawings/:name/review.png") { request, context in
             try await review.respond(to: request, name: try Self.name(context), store: store)
+        }
+        router.get("/drawings/:name/tiles/:z/:x/{y}.png") { request, context in
+            try await tiles.respond(to: request, name: try Self.name(context), context: context, store: store)
         }
         router.get("/drawings/:name/markers") { request, context in try await markers(request, name: try Self.name(context)) }
         router.post("/drawings/:name/markers") { request, context in try await addMarker(request, name: try Self.name(context)) }
@@ -114,16 +120,22 @@ struct PlanMarkRoutes: Sendable {
         "/drawings/" + PathComponent.encode(drawing.name) + "/image"
     }
 
+    /// The URL template of a drawing's tiles, keyed to its image by `v` (its SHA-256): the `tiles.template`
+    /// of its JSON.
+    static func tilesTemplate(_ drawing: Drawing) -> String {
+        "/drawings/" + PathComponent.encode(drawing.name) + "/tiles/{z}/{x}/{y}.png?v=" + drawing.imageSHA256
+    }
+
     func listDrawings(_ request: Request) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let list = try await store.run { store throws(StoreError) in try store.drawings() }
-        return JSONResponse.make(DrawingJSON.list(list, image: Self.imagePath))
+        return JSONResponse.make(DrawingJSON.list(list, image: Self.imagePath, tiles: Self.tilesTemplate))
     }
 
     func showDrawing(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let summary = try await store.run { store throws(StoreError) in try store.drawing(named: name) }
-        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing)) + "\n")
+        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing)) + "\n")
     }
 
     /// The drawing's PNG, exactly the bytes it was added with (kept in the store), with a strong ETag
@@ -162,22 +174,36 @@ struct PlanMarkRoutes: Sendable {
     // MARK: Markers
 
     /// Markers as GeoJSON: pixels, or `[lng, lat]` at `zoom`; only those the filter parameters take.
+    ///
+    /// The `ETag` is made of the drawing's markers version (`markersVersion(of:)`: it changes with every
+    /// marker write, by this server or any other process), the drawing's name, the query's parameters and
+    /// today's date (it decides `overdue`). `If-None-Match` with it answers 304 without reading a marker:
+    /// what a polling client asks every second or two. The version is read before the markers, so a write
+    /// in between gives a body newer than its tag (the next poll fetches again), never an older one.
     func markers(_ request: Request, name: String) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys.union(["zoom"]))
         let zoom = try query.zoom()
         let filter = try query.markerFilter()
-        let bytes = try await store.run { store throws(StoreError) -> [UInt8] in
+        var key = name + "\n" + filter.today.text
+        for (parameter, value) in query.values.sorted(by: { $0.key < $1.key }) { key += "\n" + parameter + "=" + value }
+        let queryDigest = SHA256.hexDigest(of: Array(key.utf8)).prefix(16)
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        let (etag, body) = try await store.run { store throws(StoreError) -> (String, [UInt8]?) in
+            let etag = "\"m\(try store.markersVersion(of: name))-\(queryDigest)\""
+            if EntityTag.noneMatch(ifNoneMatch, etag) { return (etag, nil) }
             var conversion: LatLngConversion?
             if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom) }
-            var writer = MarkerWriter(format: .geojson, conversion: conversion, drawing: name)
+            var writer = MarkerWriter(format: .geojson, conversion: conversion, drawing: name, today: filter.today)
             try store.forEachMarker(in: name, filter: filter) { marker in
                 writer.append(marker)
                 return true
             }
-            return writer.finish()
+            return (etag, writer.finish())
         }
-        return JSONResponse.geoJSON(bytes)
+        let headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
+        guard let body else { return Response(status: .notModified, headers: headers) }
+        return JSONResponse.make(body, contentType: "application/geo+json; charset=utf-8", extraHeaders: headers)
     }
 
     /// Counts of the markers the filter parameters take: by status, priority, room and assignee, and overdue.
@@ -281,7 +307,7 @@ struct PlanMarkRoutes: Sendable {
             let drawing = try store.renameDrawing(name, to: newName)
             return try store.drawing(named: drawing.name)
         }
-        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing)) + "\n",
+        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing)) + "\n",
                                  extraHeaders: [.location: "/drawings/" + PathComponent.encode(summary.drawing.name)])
     }
 

@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Attachment bodies (photos, PDFs) larger than this are refused with 413, from `Content-Length` before
     /// anything is read, or as soon as a chunked body passes it.
     public var maxAttachmentBytes: Int
+    /// Where tile pyramids are kept (`<sha256>/<z>/<x>/<y>.png`); nil: beside the store, `<store>.tiles`.
+    public var tileCacheDirectory: String?
+    /// The most bytes of tiles the cache keeps; least recently used pyramids are evicted beyond it.
+    public var tileCacheBytes: Int
 
     /// The default body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
@@ -40,13 +44,16 @@ public struct ServerConfiguration: Sendable, Hashable {
     public static let defaultMaxMarkers = 100_000
     /// The default number of validations at once: the number of cores.
     public static var defaultMaxValidations: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// The default tile cache bound: 1 GiB.
+    public static let defaultTileCacheBytes = 1 << 30
 
     /// Creates a configuration; the defaults serve loopback port 8080 without a token.
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                 maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes, corsOrigin: String? = nil,
                 allowedHosts: [String] = [], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
                 maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
-                maxAttachmentBytes: Int = ServerConfiguration.defaultMaxAttachmentBytes) {
+                maxAttachmentBytes: Int = ServerConfiguration.defaultMaxAttachmentBytes, tileCacheDirectory: String? = nil,
+                tileCacheBytes: Int = ServerConfiguration.defaultTileCacheBytes) {
         self.host = host
         self.port = port
         self.token = token
@@ -57,6 +64,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxMarkers = maxMarkers
         self.maxValidations = maxValidations ?? Self.defaultMaxValidations
         self.maxAttachmentBytes = maxAttachmentBytes
+        self.tileCacheDirectory = tileCacheDirectory
+        self.tileCacheBytes = tileCacheBytes
     }
 
     /// Checks the configuration before anything is bound: a port in range, positive limits, a
@@ -68,6 +77,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard maxMarkers > 0 else { throw .invalidLimit(option: "--max-markers", maxMarkers) }
         guard maxValidations > 0 else { throw .invalidLimit(option: "--max-validations", maxValidations) }
         guard maxAttachmentBytes > 0 else { throw .invalidLimit(option: "--max-attachment", maxAttachmentBytes) }
+        guard tileCacheBytes > 0 else { throw .invalidLimit(option: "--tile-cache-size", tileCacheBytes) }
+        if let tileCacheDirectory, tileCacheDirectory.isEmpty { throw .invalidTileCache }
         for name in allowedHosts where HostAuthority(allowedHost: name) == nil { throw .invalidAllowedHost(name) }
         if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) { throw .invalidToken }
         if token == nil && !Self.isLoopback(host) { throw .tokenRequired(host: host) }
@@ -97,12 +108,14 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
     case invalidPort(Int)
     /// The body limit is not positive.
     case invalidBodyLimit(Int)
-    /// A limit (`--max-vertices`, `--max-markers`, `--max-validations`, `--max-attachment`) is not positive.
+    /// A limit (`--max-vertices`, `--max-markers`, `--max-validations`, `--max-attachment`, `--tile-cache-size`) is not positive.
     case invalidLimit(option: String, Int)
     /// An `--allowed-host` value is not `NAME` or `NAME:PORT`.
     case invalidAllowedHost(String)
     /// The token is empty or contains white space.
     case invalidToken
+    /// `--tile-cache` is empty.
+    case invalidTileCache
     /// The token file could not be read or is empty.
     case unreadableTokenFile(path: String, detail: String)
 
@@ -121,6 +134,8 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
             return "--allowed-host: \"\(name)\" is not NAME or NAME:PORT (port 1...65535)"
         case .invalidToken:
             return "--token: the token must be non-empty and contain no white space"
+        case .invalidTileCache:
+            return "--tile-cache: expected a folder path"
         case .unreadableTokenFile(let path, let detail):
             return "\(path): cannot read the token: \(detail)"
         }

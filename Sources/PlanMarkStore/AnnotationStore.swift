@@ -13,6 +13,8 @@ public protocol AnnotationStore: AnyObject {
     func drawings() throws(StoreError) -> [DrawingSummary]
     /// The drawing named `name` with its counts.
     func drawing(named name: String) throws(StoreError) -> DrawingSummary
+    /// The drawing named `name` without its counts (one indexed read, for hot paths such as tiles).
+    func drawingRecord(named name: String) throws(StoreError) -> Drawing
     /// The image the drawing was added with, byte for byte.
     func image(of drawing: String) throws(StoreError) -> DrawingImage
     /// The drawing's regions, in file order.
@@ -61,6 +63,9 @@ public protocol AnnotationStore: AnyObject {
     func removeMarker(_ number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
     /// The drawing's history (of one marker when `number` is given), oldest first.
     func history(of drawing: String, number: Int?) throws(StoreError) -> [HistoryEntry]
+    /// A value that changes whenever any marker of the drawing is added, moved, changed, attached to or
+    /// removed (by any process), and stays equal otherwise.
+    func markersVersion(of drawing: String) throws(StoreError) -> MarkersVersion
 }
 
 extension AnnotationStore {

@@ -94,6 +94,12 @@ extension SQLiteStore {
         try read { db in try Self.summary(db, try Self.fetchDrawing(db, named: name)) }
     }
 
+    /// The drawing named `name` without its counts.
+    /// - Complexity: O(log d) for the store's d drawings.
+    public func drawingRecord(named name: String) throws(StoreError) -> Drawing {
+        try read { db in try Self.fetchDrawing(db, named: name) }
+    }
+
     /// The drawing's regions, in file order.
     public func regions(of name: String) throws(StoreError) -> [Region] {
         try read { db in try Self.fetchRegions(db, drawingID: try Self.fetchDrawing(db, named: name).id!) }

@@ -33,6 +33,10 @@ public enum StoreSchema {
     /// two values by building a temporary index for every row written, which tripled the time of an import.
     public static let v5 = "v5-punch-items"
 
+    /// Indexes history by drawing and entry id, so a drawing's latest entry (`markersVersion(of:)`, the
+    /// service's marker-list ETag) is one index search instead of a read of all the drawing's entries.
+    public static let v6 = "v6-history-latest-index"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -183,6 +187,9 @@ public enum StoreSchema {
                 );
                 CREATE INDEX attachment_marker ON attachment(drawingId, number);
                 """)
+        }
+        migrator.registerMigration(v6) { db in
+            try db.execute(sql: "CREATE INDEX history_latest ON history(drawingId, id)")
         }
         return migrator
     }

@@ -65,6 +65,13 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("POST /validate: the most validations at once; more get 503 (default: the number of cores).", valueName: "count"))
     var maxValidations: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Where tile pyramids are cached (default: the store's path + .tiles).", valueName: "dir"))
+    var tileCache: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The most bytes of tiles cached; least recently used pyramids are removed beyond it (default 1 GiB).", valueName: "bytes"))
+    var tileCacheSize = ServerConfiguration.defaultTileCacheBytes
+
     @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on the store before 503 (default 10).", valueName: "seconds"))
     var busyTimeout: Double = SQLiteStore.busyTimeout
 
@@ -100,7 +107,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
             configuration = ServerConfiguration(
                 host: host, port: port, token: try resolvedToken(), maxBodyBytes: maxBody, corsOrigin: corsOrigin,
                 allowedHosts: allowedHost, maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations,
-                maxAttachmentBytes: maxAttachment)
+                maxAttachmentBytes: maxAttachment, tileCacheDirectory: tileCache, tileCacheBytes: tileCacheSize)
             try configuration.validate()
         } catch {
             printError("planmark-server: \(error.description)")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import PlanMarkExport
 
-/// The `planmark` command: annotate floor-plan drawings, validate marker files, render review images.
+/// The `planmark` command: annotate floor-plan drawings, validate marker files, render review images and tile pyramids.
 @main
 struct PlanMark: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +31,7 @@ struct PlanMark: ParsableCommand {
             DetachCommand.self,
             HistoryCommand.self,
             RenderCommand.self,
+            TilesCommand.self,
             ServeCommand.self,
         ]
     )

@@ -20,6 +20,7 @@ import Testing
         ("head", "/health"), ("head", "/openapi.json"), ("head", "/drawings"), ("head", "/drawings/{name}"), ("head", "/drawings/{name}/image"),
         ("head", "/drawings/{name}/regions"), ("head", "/drawings/{name}/markers"), ("head", "/drawings/{name}/markers/{number}"),
         ("head", "/drawings/{name}/markers/{number}/history"), ("head", "/drawings/{name}/review.png"),
+        ("get", "/drawings/{name}/tiles/{z}/{x}/{y}.png"), ("head", "/drawings/{name}/tiles/{z}/{x}/{y}.png"),
     ]
 
     @Test func documentDescribesEveryEndpoint() async throws {
@@ -39,7 +40,8 @@ import Testing
             // Every documented endpoint answers something other than "no such endpoint".
             for (method, path) in Self.endpoints {
                 let concrete = path.replacingOccurrences(of: "{name}", with: "plan").replacingOccurrences(of: "{number}", with: "1")
-                    .replacingOccurrences(of: "{id}", with: "1")
+                    .replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{z}", with: "0")
+                    .replacingOccurrences(of: "{x}", with: "0").replacingOccurrences(of: "{y}", with: "0")
                 let answer = try await client.execute(uri: concrete, method: HTTPRequest.Method(method.uppercased())!, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}"))
                 #expect(answer.errorCode != "not-found", "\(method) \(concrete)")
             }
@@ -60,6 +62,9 @@ import Testing
         ("/drawings/{name}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "500", "503"]),
         ("/drawings/{name}", "delete", ["200", "400", "401", "403", "404", "409", "415", "421", "500", "503"]),
         ("/drawings/{name}/summary", "get", ["200", "400", "401", "404", "421", "500", "503"]),
+        ("/drawings/{name}/markers", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
+        ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
+        ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "head", ["200", "304", "400", "401", "404", "421", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments", "get", ["200", "400", "401", "404", "421", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments/{id}", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),

@@ -46,13 +46,13 @@ struct ServerFixture {
                      allowedHosts: [String] = [ServerFixture.testClientHost], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
                      maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
                      maxAttachment: Int = ServerConfiguration.defaultMaxAttachmentBytes,
-                     store: SQLiteStore? = nil, logger: Logger = quietLogger) throws -> some ApplicationProtocol
+                     store: SQLiteStore? = nil, logger: Logger = quietLogger, tileCache: TileCache? = nil) throws -> some ApplicationProtocol
     {
         try PlanMarkApplication.application(
             configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, token: token, maxBodyBytes: maxBody, corsOrigin: corsOrigin, allowedHosts: allowedHosts,
                 maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations, maxAttachmentBytes: maxAttachment),
-            store: StoreAccess(store ?? self.store), logger: logger)
+            store: StoreAccess(store ?? self.store), logger: logger, tileCache: tileCache)
     }
 
     /// Removes the folder.

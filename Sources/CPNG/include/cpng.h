@@ -70,6 +70,14 @@ cpng_status cpng_reader_read_rgba(cpng_reader *reader, uint8_t *pixels, size_t s
 /// data stream with memory for one row. The reader is done afterwards.
 cpng_status cpng_reader_check_rows(cpng_reader *reader);
 
+/// Prepares to deliver the rows of a non-interlaced image in bands (after cpng_reader_read_header):
+/// CPNG_ERR_USAGE for an interlaced image (decode it whole with cpng_reader_read_rgba instead).
+cpng_status cpng_reader_begin_rows(cpng_reader *reader);
+
+/// Decodes the next `count` rows into `pixels` (count*width*4 bytes, RGBA 8-bit as cpng_reader_read_rgba
+/// gives them); after the last row the rest of the file is read and checked. Memory: one row.
+cpng_status cpng_reader_read_rows(cpng_reader *reader, uint8_t *pixels, uint32_t count);
+
 /// The header as far as known: complete after cpng_reader_read_header; after CPNG_ERR_TOO_LARGE,
 /// width and height as the IHDR chunk stated them.
 void cpng_reader_get_header(const cpng_reader *reader, cpng_header *header);

@@ -1,0 +1,246 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PlanMarkGeometry
+import PlanMarkRender
+
+/// Drawings' tile pyramids on disk, `ROOT/<image sha256>/<z>/<x>/<y>.png`, made on first request.
+///
+/// - Keyed by the SHA-256 of the image bytes the store keeps (the drawing's `sha256`): tiles are a pure
+///   function of those bytes, so a drawing added again under the same name with another image has other
+///   tiles in another folder, and a pyramid is never served for bytes it was not made from.
+/// - A request for a tile of a pyramid not on disk makes the whole pyramid (one decode, every level), in a
+///   temporary folder renamed into place when complete: a reader sees the whole pyramid or none of it,
+///   and two processes making the same pyramid make identical bytes (the later rename finds the folder
+///   there and throws its own copy away).
+/// - Single flight: concurrent requests for one SHA-256 wait for the one job; at most `maxBuilds` pyramids
+///   are made at once (each holds its decoded drawing in memory), on blocking-work threads.
+/// - Bounded: after a pyramid is made, whole pyramids are evicted, least recently used first, until the
+///   files under ROOT add up to at most `limitBytes` (the pyramid just made stays even when it alone is larger).
+///   Use is tracked per process; a pyramid on disk that this process has not used yet counts from its
+///   folder's modification time.
+/// - A tile file that is not a whole PNG (signature and `IEND` checked on every read) makes its pyramid
+///   be made again.
+actor TileCache {
+    /// The cache folder.
+    nonisolated let root: String
+    /// The most bytes of tiles kept.
+    nonisolated let limitBytes: Int
+    /// Limits simultaneous pyramid builds.
+    private let builds: AsyncGate
+    /// The pyramids on disk this cache knows: size and last use (a tick of `clock`, or a folder time).
+    private var pyramids: [String: (bytes: Int, lastUse: Int)] = [:]
+    /// Jobs in flight by SHA-256; each returns the pyramid's size in bytes and whether it made it.
+    private var jobs: [String: Task<(Int, Bool), any Error>] = [:]
+    /// Ticks of use, above any folder time (seconds since 1970) found at the first scan.
+    private var clock = 1 << 40
+    /// The first scan of ROOT (sizes of the pyramids there).
+    private var scan: Task<Void, Never>?
+    /// How many pyramids this cache has made (the tests count builds).
+    private(set) var built = 0
+
+    /// The default bound: 1 GiB (about 20 A0 sheets of line drawing at 300 dpi).
+    static let defaultLimitBytes = 1 << 30
+
+    /// Creates a cache in `root` (made when first needed) keeping at most `limitBytes` of tiles.
+    init(root: String, limitBytes: Int = TileCache.defaultLimitBytes, maxBuilds: Int = 1) {
+        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        self.limitBytes = limitBytes
+        builds = AsyncGate(limit: maxBuilds)
+    }
+
+    /// `ROOT/<sha>/<z>/<x>/<y>.png`.
+    nonisolated func path(of tile: TileCoordinate, sha: String) -> String {
+        "\(root)/\(sha)/\(tile.z)/\(tile.x)/\(tile.y).png"
+    }
+
+    /// The PNG bytes of `tile` (which must be in `scheme`) of the pyramid of the image whose SHA-256 is `sha`;
+    /// `image` gives the image's bytes when the pyramid has to be made.
+    /// - Complexity: O(tile bytes) when cached; otherwise O(image pixels) for the whole pyramid.
+    nonisolated func tile(_ tile: TileCoordinate, sha: String, scheme: TileScheme,
+                          image: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        let path = path(of: tile, sha: sha)
+        if case .tile(let bytes) = try await BlockingWork.run({ TileFiles.readTile(path) }) {
+            await used(sha)
+            return bytes
+        }
+        try await make(sha: sha, scheme: scheme, check: path, image: image)
+        switch try await BlockingWork.run({ TileFiles.readTile(path) }) {
+        case .tile(let bytes):
+            return bytes
+        case .missing, .damaged:
+            throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile could not be made",
+                           detail: "\(path): missing or damaged right after its pyramid was made")
+        }
+    }
+
+    /// Makes the pyramid of `sha` unless it is on disk with a whole `check` tile; joins the job in flight if any.
+    private func make(sha: String, scheme: TileScheme, check: String, image: @escaping @Sendable () async throws -> [UInt8]) async throws {
+        await scanOnce()
+        if let job = jobs[sha] {
+            _ = try await job.value
+            return
+        }
+        let root = self.root, builds = self.builds
+        let job = Task { () async throws -> (Int, Bool) in
+            if let size = try await BlockingWork.run({ try Self.existing(root: root, sha: sha, check: check) }) { return (size, false) }
+            return try await builds.run {
+                let bytes = try await image()
+                return (try await BlockingWork.run { try Self.build(root: root, sha: sha, scheme: scheme, png: bytes) }, true)
+            }
+        }
+        jobs[sha] = job
+        do {
+            let (size, made) = try await job.value
+            jobs[sha] = nil
+            pyramids[sha] = (size, tick())
+            if made { built += 1 }
+            try await evict(keeping: sha)
+        } catch {
+            jobs[sha] = nil
+            throw error
+        }
+    }
+
+    /// Notes a use of `sha`'s pyramid; one this process has not seen is measured and counted.
+    private func used(_ sha: String) async {
+        if pyramids[sha] != nil {
+            pyramids[sha]!.lastUse = tick()
+            return
+        }
+        await scanOnce()
+        guard pyramids[sha] == nil, jobs[sha] == nil else { return }
+        let folder = "\(root)/\(sha)"
+        let size = (try? await BlockingWork.run { TileFiles.usage(of: folder).bytes }) ?? 0
+        guard pyramids[sha] == nil else { return }
+        pyramids[sha] = (size, tick())
+        try? await evict(keeping: sha)
+    }
+
+    private func tick() -> Int {
+        clock += 1
+        return clock
+    }
+
+    /// Evicts least recently used pyramids (never `sha`, nor one being made) until the total is within the bound.
+    private func evict(keeping sha: String) async throws {
+        while pyramids.values.reduce(0, { $0 + $1.bytes }) > limitBytes {
+            guard let victim = pyramids.filter({ $0.key != sha && jobs[$0.key] == nil }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key else {
+                return
+            }
+            pyramids[victim] = nil
+            let root = self.root
+            try await BlockingWork.run {
+                // Renamed away first: a request finds the whole pyramid or none (and makes it again).
+                let aside = "\(root)/.evicting-\(victim)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                if (try? TileFiles.rename("\(root)/\(victim)", to: aside)) == true { TileFiles.removeTree(aside) }
+            }
+        }
+    }
+
+    /// The pyramids already in ROOT, counted once per process; leftovers of evictions and of builds by
+    /// processes that are gone are removed.
+    private func scanOnce() async {
+        if scan == nil {
+            let root = self.root
+            scan = Task {
+                let found = (try? await BlockingWork.run { () -> [(String, Int, Int)] in
+                    var found: [(String, Int, Int)] = []
+                    for name in TileFiles.names(in: root) {
+                        let path = root + "/" + name
+                        if name.hasPrefix(".evicting-") || (name.hasPrefix(".building-") && !Self.ownerAlive(name)) {
+                            TileFiles.removeTree(path)
+                        } else if Self.isDigest(name) && TileFiles.isFolder(path) {
+                            let usage = TileFiles.usage(of: path)
+                            found.append((name, usage.bytes, usage.modified))
+                        }
+                    }
+                    return found
+                }) ?? []
+                await self.adopt(found)
+            }
+        }
+        await scan!.value
+    }
+
+    private func adopt(_ found: [(String, Int, Int)]) {
+        for (sha, bytes, modified) in found where pyramids[sha] == nil { pyramids[sha] = (bytes, modified) }
+    }
+
+    /// True for 64 lowercase hexadecimal digits.
+    static func isDigest(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+
+    /// True unless the process named in `.building-PID-...` is gone.
+    static func ownerAlive(_ name: String) -> Bool {
+        let parts = name.split(separator: "-")
+        guard parts.count >= 2, let pid = Int32(parts[1]) else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    // MARK: Blocking work
+
+    /// The size of `sha`'s pyramid when it is on disk with a whole `check` tile; nil when it must be made
+    /// (a damaged pyramid is removed first).
+    static func existing(root: String, sha: String, check: String) throws -> Int? {
+        let folder = "\(root)/\(sha)"
+        guard TileFiles.isFolder(folder) else { return nil }
+        if case .tile = TileFiles.readTile(check) { return TileFiles.usage(of: folder).bytes }
+        let aside = "\(root)/.evicting-\(sha)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        do throws(TileFileError) {
+            if try TileFiles.rename(folder, to: aside) { TileFiles.removeTree(aside) }
+        } catch {
+            throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile cache cannot be written", detail: error.description)
+        }
+        return nil
+    }
+
+    /// Decodes `png` and writes its whole pyramid to a temporary folder, then renames it to `ROOT/<sha>`.
+    /// Returns the bytes of tiles written (or found, when another process renamed its copy first).
+    /// - Complexity: O(image pixels).
+    static func build(root: String, sha: String, scheme: TileScheme, png: [UInt8]) throws -> Int {
+        let image: RGBAImage
+        do throws(RenderError) {
+            image = try PNGDecoder().decode(data: png, source: "drawing image \(sha)")
+        } catch {
+            throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
+        }
+        guard image.width == scheme.width && image.height == scheme.height else {
+            throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read",
+                           detail: "image \(sha) is \(image.width)x\(image.height), the drawing \(scheme.width)x\(scheme.height)")
+        }
+        let temporary = "\(root)/.building-\(getpid())-\(sha)-\(UInt32.random(in: 0...UInt32.max))"
+        do throws(TileFileError) {
+            try TileFiles.makeFolders(root)
+            try TileFiles.makeFolder(temporary)
+        } catch {
+            throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile cache cannot be written", detail: error.description)
+        }
+        var total = 0
+        var folders: Set<String> = []
+        do {
+            try TilePyramid(scheme: scheme).makeTiles(of: image) { tile, bytes in
+                let level = "\(temporary)/\(tile.z)", column = "\(level)/\(tile.x)"
+                if !folders.contains(column) {
+                    if !folders.contains(level) { try TileFiles.makeFolder(level); folders.insert(level) }
+                    try TileFiles.makeFolder(column)
+                    folders.insert(column)
+                }
+                try TileFiles.create(bytes, at: "\(column)/\(tile.y).png")
+                total += bytes.count
+            }
+            if try !TileFiles.rename(temporary, to: "\(root)/\(sha)") {
+                TileFiles.removeTree(temporary)
+                return TileFiles.usage(of: "\(root)/\(sha)").bytes
+            }
+            return total
+        } catch {
+            TileFiles.removeTree(temporary)
+            if let error = error as? APIError { throw error }
+            throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile pyramid could not be made", detail: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Hummingbird
+import PlanMarkGeometry
+import PlanMarkStore
+
+/// `GET /drawings/{name}/tiles/{z}/{x}/{y}.png`: one 256x256 tile of the drawing's pyramid (see `TileScheme`),
+/// from the on-disk cache (`TileCache`), made with its whole pyramid on first request.
+///
+/// The `ETag` is the SHA-256 of the tile's bytes (strong: it names exactly the bytes sent, whatever made
+/// them). With `?v=` equal to the drawing's current image SHA-256 (the template of the drawing's `tiles`
+/// gives it) the URL names content that never changes, so the answer may be kept a year (`immutable`);
+/// without it, or with an older `v`, the answer is the current image's tile with `no-cache` (kept, but
+/// revalidated with `If-None-Match` before each use), because the name may be given another image later.
+/// A stale `v` is not redirected: a redirect would cost every tile of an open page a second round trip,
+/// and the page asks for the drawing (and its new template) again anyway when it sees the change.
+/// Behind a token the long-lived answers are `private`: a shared cache must not hand tiles fetched with
+/// the token to clients without it.
+struct TileEndpoint: Sendable {
+    /// The cache of pyramids.
+    let cache: TileCache
+    /// True when requests carry a token (long-lived answers are then `private`, not `public`).
+    let privateCaching: Bool
+
+    /// A year, the longest `max-age` caches are asked to honour.
+    static let immutable = "max-age=31536000, immutable"
+
+    func respond(to request: Request, name: String, context: some RequestContext, store: StoreAccess) async throws -> Response {
+        let query = try QueryParameters(request)
+        try query.onlyKeys(["v"])
+        let tile = try Self.coordinate(context)
+        let drawing = try await store.run { store throws(StoreError) in try store.drawingRecord(named: name) }
+        guard let scheme = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom), scheme.contains(tile) else {
+            let levels = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom).map { " (levels \($0.minZoom)...\($0.maxZoom))" } ?? ""
+            throw APIError(.notFound, code: "tile-not-found", message: "drawing \"\(name)\" has no tile \(tile)\(levels)")
+        }
+        let sha = drawing.imageSHA256
+        let bytes = try await cache.tile(tile, sha: sha, scheme: scheme) {
+            let image = try await store.run { store throws(StoreError) in try store.image(of: name) }
+            // The drawing was removed and added again with another image while this request waited.
+            guard image.sha256 == sha else {
+                throw APIError.unavailable(code: "drawing-changed", message: "the drawing's image changed while its tiles were made; try again")
+            }
+            return image.bytes
+        }
+        let etag = "\"" + SHA256.hexDigest(of: bytes) + "\""
+        let caching = query.values["v"] == sha ? (privateCaching ? "private, " : "public, ") + Self.immutable : "no-cache"
+        let headers: HTTPFields = [.eTag: etag, .cacheControl: caching]
+        if EntityTag.noneMatch(request, etag) { return Response(status: .notModified, headers: headers) }
+        var all = headers
+        all[.contentType] = "image/png"
+        return Response(status: .ok, headers: all, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// `z`, `x` and `y` of the path: whole numbers, `x` and `y` at least 0; 400 otherwise.
+    static func coordinate(_ context: some RequestContext) throws(APIError) -> TileCoordinate {
+        func number(_ key: String, minimum: Int) throws(APIError) -> Int {
+            guard let raw = context.parameters.get(key), raw.first != "+", let value = Int(raw), value >= minimum, value <= 1 << 30 else {
+                throw .invalidField(key, "expected a whole number" + (minimum == 0 ? " >= 0" : ""))
+            }
+            return value
+        }
+        return TileCoordinate(z: try number("z", minimum: -(1 << 30)), x: try number("x", minimum: 0), y: try number("y", minimum: 0))
+    }
+}
+
+/// Entity-tag comparison for `If-None-Match`.
+enum EntityTag {
+    /// True when the request's `If-None-Match` lists `etag` (weak comparison, as RFC 9110 asks for this
+    /// header: `W/"x"` matches `"x"`) or is `*`: the client's copy is current (304).
+    /// - Complexity: O(length of the header).
+    static func noneMatch(_ request: Request, _ etag: String) -> Bool {
+        noneMatch(request.headers[.ifNoneMatch], etag)
+    }
+
+    /// True when `header` (an `If-None-Match` value) lists `etag` or is `*`.
+    /// - Complexity: O(length of the header).
+    static func noneMatch(_ header: String?, _ etag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { item in
+            var tag = item.trimmingSpaces()
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            return tag == etag[...]
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import ArgumentParser
+import PlanMarkExport
+import PlanMarkGeometry
+import PlanMarkRender
+import PlanMarkStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `planmark tiles`: the drawing's tile pyramid as a folder of PNGs a map client's `TileLayer` reads.
+struct TilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tiles",
+        abstract: "Write a drawing's tile pyramid: DIR/{z}/{x}/{y}.png and DIR/tiles.json, for a TileLayer on CRS.Simple.",
+        discussion: """
+        From the store:  planmark tiles NAME -o DIR
+        From a file:     planmark tiles --image PLAN.png --zoom S [--crs leaflet|flutter] -o DIR
+        Tiles are 256x256 PNGs addressed as Leaflet's TileLayer on CRS.Simple and flutter_map's TileLayer on
+        CrsSimple ask for them: z is a zoom in the drawing's CRS flavour (image pixels are CRS pixels at its
+        zoom S), x counts columns from the left, y rows from the top. Levels run from floor(S) (full
+        resolution, no upsampling: let the client over-zoom with maxNativeZoom) down to the first zoom at
+        which the whole drawing fits in one tile; each tile pixel is the area average of the pixels it
+        covers, with transparency beyond the right and bottom edges. tiles.json gives tileSize, minZoom,
+        maxZoom, width, height, zoom, crs, bounds (latLng) and the URL template.
+        DIR must not exist or be an empty folder: the pyramid is written to a temporary folder beside it
+        and renamed into place, so it appears whole or not at all. Progress is shown on stderr when stderr
+        is a terminal.
+        Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing image or drawing,
+        73 cannot create DIR (it exists and is not empty, or its folder cannot be written), 74 I/O error.
+        """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "A stored drawing's name (leave out with --image).")
+    var name: String?
+
+    @Option(name: .long, help: ArgumentHelp("The drawing's PNG (tiles a file instead of a stored drawing).", valueName: "png"))
+    var image: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "With --image: the server zoom S at which image pixels are CRS pixels (\(Zoom.supportedDescription)).")
+    var zoom: Zoom?
+
+    @Option(name: .long, help: "With --image: the CRS flavour, leaflet or flutter (written to tiles.json).")
+    var crs: CRSFlavour?
+
+    @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding).")
+    var maxPixels: Int = PNGDecoder.defaultMaxPixels
+
+    @Option(name: .long, help: ArgumentHelp("zlib level of the tiles, 0 (fastest) to 9 (smallest).", valueName: "level"))
+    var compression: Int = PNGEncoder.defaultCompressionLevel
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The folder to create.", valueName: "dir"))
+    var output: String
+
+    func validate() throws {
+        if (name == nil) == (image == nil) {
+            throw ValidationError("give a stored drawing's NAME or --image PLAN.png (one of them)")
+        }
+        if name != nil && (zoom != nil || crs != nil) {
+            throw ValidationError("--zoom and --crs go with --image; a stored drawing has its own")
+        }
+        if image != nil && zoom == nil {
+            throw ValidationError("--image needs --zoom S, the zoom at which image pixels are CRS pixels")
+        }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        guard (0...9).contains(compression) else { throw ValidationError("--compression takes a level from 0 to 9") }
+        guard !output.isEmpty, output != "-" else { throw ValidationError("-o needs a folder name") }
+    }
+
+    func run() throws {
+        let decoder = PNGDecoder(maxPixels: maxPixels)
+        do {
+            let scheme: TileScheme
+            let flavour: CRSFlavour
+            let make: (TilePyramid, @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws -> Void
+            if let image {
+                let header = try decoder.readHeader(path: image)
+                try decoder.checkLimits(header, source: image)
+                scheme = TileScheme(width: header.width, height: header.height, zoom: zoom!)!
+                flavour = crs ?? .leaflet
+                make = { pyramid, emit in try pyramid.makeTilesConcurrently(ofPNGFile: image, decoder: decoder, emit: emit) }
+            } else {
+                let store = try storeOptions.open()
+                let drawing = try store.drawing(named: name!).drawing
+                let bytes = try store.image(of: drawing.name).bytes
+                guard let stored = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom) else {
+                    throw CommandFailure(place: "drawing \"\(drawing.name)\"", message: "zoom \(drawing.zoom) cannot be tiled", code: Exit.dataError)
+                }
+                scheme = stored
+                flavour = drawing.crs
+                let source = "drawing \"\(drawing.name)\""
+                make = { pyramid, emit in try pyramid.makeTilesConcurrently(ofPNG: bytes, source: source, decoder: decoder, emit: emit) }
+            }
+            let folder = try TileFolder(path: output, scheme: scheme)
+            let progress = TileProgress(total: scheme.tileCount, shown: stderrIsTerminal)
+            do {
+                try make(TilePyramid(scheme: scheme, encoder: PNGEncoder(compressionLevel: compression))) { tile, bytes in
+                    try folder.write(tile, bytes)
+                    progress.advance()
+                }
+                progress.finish()
+                try folder.writeFile("tiles.json", Array(TilesJSON.object(scheme, crs: flavour).utf8))
+                try folder.commit()
+            } catch {
+                // Every tile writer has returned by now (the pyramid waits for its encoders); the encoders'
+                // threads may still hold the folder a moment, so it is removed here, not left to deinit.
+                progress.finish()
+                folder.discard()
+                throw error
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+/// `N of M tiles` on stderr (when shown), at most every 1% of the tiles.
+final class TileProgress: @unchecked Sendable {
+    private let total: Int
+    private let shown: Bool
+    private var done = 0
+    private var lastShown = -1
+    private var lock = pthread_mutex_t()
+
+    init(total: Int, shown: Bool) {
+        self.total = max(1, total)
+        self.shown = shown
+        pthread_mutex_init(&lock, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&lock) }
+
+    func advance() {
+        guard shown else { return }
+        pthread_mutex_lock(&lock)
+        done += 1
+        let percent = done * 100 / total
+        if percent != lastShown {
+            lastShown = percent
+            printProgress("tiles: \(done) of \(total) (\(percent)%)")
+        }
+        pthread_mutex_unlock(&lock)
+    }
+
+    func finish() {
+        if shown { printProgress(nil) }
+    }
+}
+
+/// The pyramid's folder, written as a temporary folder beside the target (`.NAME.tmp-XXXXXX`) and renamed
+/// into place by `commit`; until then the target does not change, and deinit removes the temporary folder.
+final class TileFolder: @unchecked Sendable {
+    let path: String
+    private let temporary: String
+    private var committed = false
+
+    /// Refuses a target that exists and is not an empty folder, then makes the temporary folder with
+    /// every `{z}/{x}` folder the scheme needs.
+    init(path: String, scheme: TileScheme) throws(OutputError) {
+        var target = path
+        while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
+        self.path = target
+        var status = stat()
+        if lstat(target, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFDIR, Self.isEmptyFolder(target) else {
+                throw OutputError(
+                    place: target, message: "already exists and is not an empty folder (tiles go to a new folder; remove it first)",
+                    exitCode: Exit.cannotCreate)
+            }
+        }
+        let slash = target.lastIndex(of: "/")
+        let parent = slash.map { String(target[...$0]) } ?? ""
+        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var template = Array((parent + "." + base + ".tmp-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw OutputError(place: target, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
+        }
+        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        chmod(temporary, 0o755 & ~Self.umaskValue)
+        for z in scheme.levels {
+            try makeFolder("\(z)")
+            for x in 0..<scheme.columns(at: z) { try makeFolder("\(z)/\(x)") }
+        }
+    }
+
+    deinit { discard() }
+
+    /// Removes the temporary folder and everything in it (unless committed; once).
+    func discard() {
+        if committed { return }
+        committed = true
+        Self.removeTree(temporary)
+    }
+
+    private func makeFolder(_ relative: String) throws(OutputError) {
+        if mkdir(temporary + "/" + relative, 0o777) != 0 {
+            throw OutputError(place: path, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
+        }
+    }
+
+    /// Writes one tile as `{z}/{x}/{y}.png` (called from several threads).
+    func write(_ tile: TileCoordinate, _ bytes: [UInt8]) throws(OutputError) {
+        try writeFile("\(tile.z)/\(tile.x)/\(tile.y).png", bytes)
+    }
+
+    /// Writes a file inside the folder.
+    func writeFile(_ relative: String, _ bytes: [UInt8]) throws(OutputError) {
+        let file = temporary + "/" + relative
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw OutputError(place: path, message: "cannot create \(relative): \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
+        }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw OutputError(place: path, message: "cannot write \(relative): \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+
+    /// Renames the finished folder into place (over an empty folder, if one is there).
+    func commit() throws(OutputError) {
+        if rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw OutputError(place: path, message: "cannot create: \(reason)", exitCode: Exit.cannotCreate)
+        }
+        committed = true
+    }
+
+    private static var umaskValue: mode_t {
+        let value = umask(0o022)
+        umask(value)
+        return value
+    }
+
+    private static func isEmptyFolder(_ path: String) -> Bool {
+        guard let folder = opendir(path) else { return false }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+
+    /// Removes a folder and everything in it (no symbolic links are followed).
+    static func removeTree(_ path: String) {
+        if let folder = opendir(path) {
+            var names: [String] = []
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(folder)
+            for name in names {
+                let child = path + "/" + name
+                var status = stat()
+                if lstat(child, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+                    removeTree(child)
+                } else {
+                    unlink(child)
+                }
+            }
+        }
+        rmdir(path)
+    }
+}
