@@ -257,6 +257,10 @@ def run(args):
             wait(driver, 20, lambda d: d.execute_script(
                 "return document.body.dataset.ready === 'true' && document.body.dataset.drawing === arguments[0]", args.flutter_drawing),
                 "the flutter drawing to open")
+            # Its tiles (pyramid level z at map zoom z + 8) arrive too, none refused as outside the pyramid.
+            wait(driver, 20, lambda d: d.execute_script(
+                "const imgs = [...document.querySelectorAll(arguments[0])];"
+                "return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);", selector), "the flutter drawing's sheet")
             scale = click_pixel(driver, *ROOM_PIXEL)
             wait(driver, 10, lambda d: "Marker 1 placed" in d.find_element(By.ID, "messages").text, "the flutter drawing's marker")
             flutter = markers(args, args.flutter_drawing)
