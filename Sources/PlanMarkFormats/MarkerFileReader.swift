@@ -78,6 +78,19 @@ public struct MarkerFileReader {
         return Array(pending[pendingStart..<end])
     }
 
+    /// Reads the rest of the input into memory, so that reading rows never waits for a file or a pipe again
+    /// (an import reads its input before it takes the store's write lock). Rows are still parsed block by block.
+    /// - Complexity: O(bytes left); memory: those bytes.
+    public mutating func readInputIntoMemory() throws(FormatError) {
+        guard let input, !atEnd else { return }
+        let rest = try input.readAll(limit: .max)
+        self.input = InputFile(bytes: rest, source: source)
+        bytesInMemory = buffer.count + rest.count
+    }
+
+    /// The bytes of input read into memory by `readInputIntoMemory` (0 before), for sizing what follows.
+    public private(set) var bytesInMemory = 0
+
     /// Reads every remaining row.
     public mutating func readAll() throws(FormatError) -> [MarkerRow] {
         var rows: [MarkerRow] = []

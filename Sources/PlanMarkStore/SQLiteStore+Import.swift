@@ -29,63 +29,58 @@ extension SQLiteStore {
     public func importMarkers<Source: MarkerRowSource>(into name: String, from source: inout Source, skipInvalid: Bool,
                                                        author: String?) throws(StoreError) -> ImportOutcome {
         try TextField.check(author, field: "author")
-        var rows: [MarkerRow] = []
+        // The input is read into memory before the write lock is taken (a slow pipe never holds it); its rows
+        // are parsed and validated inside the transaction, while the rows before them are being stored.
         do {
-            // The first batch is kept as it is (no copy of up to a million rows).
-            while let batch = try source.nextBatch(maxCount: 1 << 20) {
-                if rows.isEmpty { rows = batch } else { rows.append(contentsOf: batch) }
-            }
+            try source.readInput()
         } catch {
             throw .input(error)
         }
-        var hasUUIDs = false
-        for row in rows {
-            try Self.checkImported(row)
-            if row.uuid != nil { hasUUIDs = true }
-        }
-        return try writeOrRollBack { db in
+        return try writeOrRollBack(foreignKeys: false) { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
             // A page cache that holds the import's new pages (about 80 bytes a marker, 128 given): with
             // SQLite's default 2 MiB, pages spilled to the WAL mid-transaction were written again and
             // again (a million markers: 533 MB written to the WAL for a 79 MB table; with this, 79 MB).
-            let cacheKiB = max(2000, rows.count / 8)
+            let cacheKiB = max(2000, source.expectedRowCount / 8)
             try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-            let pipeline = ImportValidation(rows, validator: validator)
+            let pipeline = ImportValidation(source, validator: validator)
             defer { pipeline.finish() }
             let now = Timestamp.now()
             let first = drawing.nextNumber
             var inserter = MarkerInserter(db, drawingID: drawing.id!, time: now)
             var rejected: [RejectedRow] = []
             var stored = 0
+            var total = 0
             var lastAccepted: (chunk: ValidatedChunk, index: Int)?
-            var known = KnownUUIDs(db, drawing: drawing, enabled: hasUUIDs)
-            for c in 0..<pipeline.chunkCount {
-                var chunk = pipeline.chunk(c)
+            var known = KnownUUIDs(db, drawing: drawing)
+            while var chunk = try pipeline.next() {
+                total += chunk.rows.count
+                for row in chunk.rows { try Self.checkImported(row) }
                 for (index, reason) in chunk.rejected {
-                    let row = rows[index]
+                    let row = chunk.rows[index]
                     if try known.isStored(row) { continue }
                     rejected.append(RejectedRow(id: row.id, line: row.line, position: row.position, reason: reason))
                 }
-                if hasUUIDs { chunk.accepted = try chunk.accepted.filter { try !known.isStored(rows[$0]) } }
+                if chunk.hasUUIDs { chunk.accepted = try chunk.accepted.filter { try !known.isStored(chunk.rows[$0]) } }
                 if (!rejected.isEmpty && !skipInvalid) || chunk.accepted.isEmpty { continue }
                 if drawing.singleMarker {
                     lastAccepted = (chunk, chunk.accepted.last!)
                     continue
                 }
-                try inserter.insert(rows: rows, chunk: chunk, firstNumber: first + stored, author: author)
+                try inserter.insert(chunk: chunk, firstNumber: first + stored, author: author)
                 stored += chunk.accepted.count
             }
             if !rejected.isEmpty && !skipInvalid {
-                return (ImportOutcome(total: rows.count, stored: 0, numbers: 0..<0, rejected: rejected, alreadyStored: known.count),
+                return (ImportOutcome(total: total, stored: 0, numbers: 0..<0, rejected: rejected, alreadyStored: known.count),
                         commit: false)
             }
             if let (chunk, index) = lastAccepted {
                 try Self.replaceAll(db, drawingID: drawing.id!, by: first, at: now, author: author)
                 var single = chunk
                 single.accepted = [index]
-                try inserter.insert(rows: rows, chunk: single, firstNumber: first, author: author)
+                try inserter.insert(chunk: single, firstNumber: first, author: author)
                 stored = 1
             }
             if stored > 0 {
@@ -95,7 +90,7 @@ extension SQLiteStore {
                 drawing.nextNumber += stored
                 try drawing.update(db, columns: ["nextNumber"])
             }
-            return (ImportOutcome(total: rows.count, stored: stored, numbers: first..<drawing.nextNumber, rejected: rejected,
+            return (ImportOutcome(total: total, stored: stored, numbers: first..<drawing.nextNumber, rejected: rejected,
                                   alreadyStored: known.count), commit: true)
         }
     }
@@ -125,11 +120,11 @@ struct MarkerInserter {
     }
 
     /// Inserts the accepted rows of `chunk`, numbered from `firstNumber`.
-    mutating func insert(rows: [MarkerRow], chunk: ValidatedChunk, firstNumber: Int, author: String?) throws {
+    mutating func insert(chunk: ValidatedChunk, firstNumber: Int, author: String?) throws {
         var start = 0
         while start < chunk.accepted.count {
             let end = min(chunk.accepted.count, start + Self.rowsPerStatement)
-            try insert(rows: rows, chunk: chunk, indices: chunk.accepted[start..<end], firstNumber: firstNumber + start, author: author)
+            try insert(rows: chunk.rows, chunk: chunk, indices: chunk.accepted[start..<end], firstNumber: firstNumber + start, author: author)
             start = end
         }
     }
@@ -141,7 +136,10 @@ struct MarkerInserter {
         let sharedNote = first.note, sharedAuthor = first.author ?? author
         let shared = indices.allSatisfy { rows[$0].note == sharedNote && (rows[$0].author ?? author) == sharedAuthor }
         let rich = !indices.allSatisfy { rows[$0].hasOnlyPosition }
-        let statement = try self.statement(count: indices.count, shared: shared, rich: rich)
+        // A plain position file: no note, author, uuid or id; those columns are left to the table (NULL, and the
+        // defaults `open` and `normal`), which stores the same record for less of SQLite's work than binding them.
+        let plain = shared && !rich && sharedNote == nil && sharedAuthor == nil && indices.allSatisfy { rows[$0].ref == nil }
+        let statement = try self.statement(count: indices.count, shared: shared, rich: rich, plain: plain)
         let handle = statement.sqliteStatement
         let connection = db.sqliteConnection
         func check(_ code: Int32, _ expected: Int32 = SQLITE_OK) throws {
@@ -160,7 +158,7 @@ struct MarkerInserter {
         try check(sqlite3_bind_int64(handle, 2, Int64(firstNumber)))
         try check(sqlite3_bind_int64(handle, 3, time.milliseconds))
         var parameter: Int32 = 4
-        if shared {
+        if shared && !plain {
             try bind(4, sharedNote)
             try bind(5, sharedAuthor)
             parameter = 6
@@ -176,6 +174,10 @@ struct MarkerInserter {
                     try check(sqlite3_bind_double(handle, parameter, position.x))
                     try check(sqlite3_bind_double(handle, parameter + 1, position.y))
                     try check(sqlite3_bind_text(handle, parameter + 2, base + text.lowerBound, Int32(text.count), nil))
+                    if plain {
+                        parameter += 3
+                        continue
+                    }
                     // A row without uuid gets none stored: the store's own is made from the number (`DerivedUUID`).
                     try bind(parameter + 3, row.uuid?.text)
                     try bind(parameter + 4, row.ref)
@@ -206,9 +208,20 @@ struct MarkerInserter {
     /// The statement for `count` rows: `?1` drawing, `?2` first number, `?3` time, then either shared
     /// note and author (`?4`, `?5`) or a note and author a row; a row binds x, y, rooms, uuid, ref, then
     /// (not shared) note, author, then (rich) status, category, priority, assignee, due, capturedAt.
-    private mutating func statement(count: Int, shared: Bool, rich: Bool) throws -> Statement {
-        let key = count * 4 + (shared ? 1 : 0) + (rich ? 2 : 0)
+    private mutating func statement(count: Int, shared: Bool, rich: Bool, plain: Bool) throws -> Statement {
+        let key = count * 8 + (shared ? 1 : 0) + (rich ? 2 : 0) + (plain ? 4 : 0)
         if let statement = statements[key] { return statement }
+        if plain {
+            // `?1` drawing, `?2` first number, `?3` time, then x, y, rooms a row.
+            var sql = "INSERT INTO marker (drawingId, number, x, y, rooms, createdAt, updatedAt) VALUES "
+            for k in 0..<count {
+                let p = 4 + 3 * k
+                sql += "\(k > 0 ? "," : "")(?1,?2+\(k),?\(p),?\(p + 1),?\(p + 2),?3,?3)"
+            }
+            let statement = try db.makeStatement(sql: sql)
+            statements[key] = statement
+            return statement
+        }
         var sql = """
             INSERT INTO marker (drawingId, number, x, y, rooms, uuid, ref, note, author, status, category, priority, assignee,
                                 due, capturedAt, createdAt, updatedAt) VALUES
@@ -237,22 +250,20 @@ struct MarkerInserter {
 struct KnownUUIDs {
     private let db: Database
     private let drawing: Drawing
-    private let enabled: Bool
     private var seen: Set<MarkerUUID> = []
     /// Rows found stored already.
     private(set) var count = 0
 
-    init(_ db: Database, drawing: Drawing, enabled: Bool) {
+    init(_ db: Database, drawing: Drawing) {
         self.db = db
         self.drawing = drawing
-        self.enabled = enabled
     }
 
     /// Whether `row`'s uuid is stored for the drawing or came earlier in the file (counted); a uuid stored on
     /// another drawing is `uuidConflict`. Rows without uuid are never stored already.
     /// - Complexity: O(log n).
     mutating func isStored(_ row: MarkerRow) throws -> Bool {
-        guard enabled, let uuid = row.uuid else { return false }
+        guard let uuid = row.uuid else { return false }
         if seen.contains(uuid) {
             count += 1
             return true
@@ -277,36 +288,39 @@ struct KnownUUIDs {
 /// SQLite's `SQLITE_TRANSIENT` (copy the bound bytes), which Swift cannot import as a macro.
 nonisolated(unsafe) let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// The validation of one chunk of an import's rows.
+/// One chunk of an import's rows, parsed and validated.
 struct ValidatedChunk: Sendable {
-    /// The chunk's rows: indices into the import's rows.
-    var range: Range<Int>
-    /// Indices of the valid rows, in file order.
+    /// The chunk's rows, in file order.
+    var rows: [MarkerRow]
+    /// Indices (into `rows`) of the valid rows, in file order.
     var accepted: [Int] = []
-    /// The refused rows and why, in file order.
+    /// The refused rows (indices into `rows`) and why, in file order.
     var rejected: [(Int, InvalidReason)] = []
     /// The rooms of the valid rows as JSON arrays, one after the other.
     var rooms: [UInt8] = []
-    /// For each row of `range`, where its rooms end in `rooms` (they start where the previous row's end).
+    /// For each row, where its rooms end in `rooms` (they start where the previous row's end).
     var roomEnds: [Int] = []
+    /// True when a row of the chunk has a uuid.
+    var hasUUIDs = false
 
     /// The bytes of row `index`'s rooms in `rooms` (empty for a refused row).
     func roomsRange(ofRow index: Int) -> Range<Int> {
-        let k = index - range.lowerBound
-        return (k == 0 ? 0 : roomEnds[k - 1])..<roomEnds[k]
+        (index == 0 ? 0 : roomEnds[index - 1])..<roomEnds[index]
     }
 
-    /// Validates `rows[range]`; each valid row's rooms become the JSON array of its room ids, in region order.
+    /// Validates `rows`; each valid row's rooms become the JSON array of its room ids, in region order.
     /// - Complexity: O(m * k) for m rows and k nearby regions.
-    init(_ rows: [MarkerRow], range: Range<Int>, validator: MarkerValidator, roomText: [[UInt8]?]) {
-        self.range = range
-        accepted.reserveCapacity(range.count)
-        roomEnds.reserveCapacity(range.count)
-        rooms.reserveCapacity(range.count * 16)
+    init(_ rows: [MarkerRow], validator: MarkerValidator, roomText: [[UInt8]?]) {
+        self.rows = rows
+        accepted.reserveCapacity(rows.count)
+        roomEnds.reserveCapacity(rows.count)
+        rooms.reserveCapacity(rows.count * 16)
         var hits: [RegionHit] = []
-        for index in range {
+        for index in rows.indices {
             defer { roomEnds.append(rooms.count) }
-            guard let position = rows[index].position else {
+            let row = rows[index]
+            if !row.hasOnlyPosition && row.uuid != nil { hasUUIDs = true }
+            guard let position = row.position else {
                 rejected.append((index, .invalidCoordinate))
                 continue
             }
@@ -328,60 +342,110 @@ struct ValidatedChunk: Sendable {
     }
 }
 
-/// The validation of an import's rows, chunk by chunk on a background thread, in file order: the importing
-/// thread takes each chunk (`chunk(_:)`) as soon as it is ready and stores it while the next are validated.
+/// An import's rows, parsed and validated on background threads in file order, a few blocks ahead of the
+/// importing thread, which takes each chunk (`next()`) as soon as it is ready and stores it while the next
+/// are parsed and validated.
 ///
-/// One background thread is enough: validating a row costs a fraction of storing it. The chunks are handed
-/// over through one semaphore each, so each is written once by the validating thread before the importing
-/// thread reads it.
-final class ImportValidation: @unchecked Sendable {
-    /// Rows a chunk.
-    static let chunkRows = 1 << 14
+/// Why: SQLite's inserts run on one thread and are the import's critical path; parsing every row before the
+/// transaction (as an earlier version did) added the parse's wall time to it. The input is in memory
+/// already (`MarkerRowSource.readInput`), so holding the write lock while parsing costs no more than the
+/// inserts do. At most `aheadBlocks` blocks wait, so memory stays at a few blocks' rows, not the file's.
+final class ImportValidation<Source: MarkerRowSource>: @unchecked Sendable {
+    /// Blocks parsed ahead of the importing thread.
+    static var aheadBlocks: Int { 2 }
 
-    let chunkCount: Int
-    /// One slot a chunk, written by the validating thread, then taken by the importing thread.
-    private let chunks: UnsafeMutableBufferPointer<ValidatedChunk?>
-    private let ready: [DispatchSemaphore]
+    private var source: Source
+    private let validator: MarkerValidator
+    private let roomText: [[UInt8]?]
+    /// Blocks handed over, each in file order, guarded by `mutex`.
+    private var queue: [Result<[ValidatedChunk], FormatError>?] = []
+    private var queueStart = 0
+    private var cancelled = false
+    private var current: [ValidatedChunk] = []
+    private var currentIndex = 0
+    private var ended = false
+    private let mutex = DispatchSemaphore(value: 1)
+    private let filled = DispatchSemaphore(value: 0)
+    private let free = DispatchSemaphore(value: ImportValidation.aheadBlocks)
     private let done = DispatchSemaphore(value: 0)
     private var finished = false
 
-    /// Starts validating `rows` against `validator` in the background.
-    /// - Complexity: O(n * k) for n rows and k nearby regions, on one other thread.
-    init(_ rows: [MarkerRow], validator: MarkerValidator) {
-        chunkCount = (rows.count + Self.chunkRows - 1) / Self.chunkRows
-        chunks = .allocate(capacity: chunkCount)
-        chunks.initialize(repeating: nil)
-        ready = (0..<chunkCount).map { _ in DispatchSemaphore(value: 0) }
-        let roomText: [[UInt8]?] = validator.regions.map { $0.kind == .room ? Array(JSONString.quoted($0.id).utf8) : nil }
-        DispatchQueue.global().async { [self, rows] in
-            for c in 0..<chunkCount {
-                let range = (c * Self.chunkRows)..<min(rows.count, (c + 1) * Self.chunkRows)
-                chunks[c] = ValidatedChunk(rows, range: range, validator: validator, roomText: roomText)
-                ready[c].signal()
-            }
+    /// Starts parsing and validating `source`'s rows against `validator` in the background.
+    /// - Complexity: O(n * k) for n rows and k nearby regions, on the other cores.
+    init(_ source: Source, validator: MarkerValidator) {
+        self.source = source
+        self.validator = validator
+        roomText = validator.regions.map { $0.kind == .room ? Array(JSONString.quoted($0.id).utf8) : nil }
+        DispatchQueue.global().async { [self] in
+            produce()
             done.signal()
         }
     }
 
-    /// Chunk `c`, once validated (chunks are taken in order, each once).
-    func chunk(_ c: Int) -> ValidatedChunk {
-        ready[c].wait()
-        defer { chunks[c] = nil }
-        return chunks[c]!
+    private func produce() {
+        while true {
+            free.wait()
+            mutex.wait()
+            let stop = cancelled
+            mutex.signal()
+            if stop { return }
+            let item: Result<[ValidatedChunk], FormatError>?
+            do throws(FormatError) {
+                let (validator, roomText) = (self.validator, self.roomText)
+                item = try source.nextChunks { ValidatedChunk($0, validator: validator, roomText: roomText) }.map { .success($0) }
+            } catch {
+                item = .failure(error)
+            }
+            mutex.wait()
+            queue.append(item)
+            mutex.signal()
+            filled.signal()
+            guard case .success = item else { return }
+        }
     }
 
-    /// Waits until the background validation has ended (so no work outlives the import).
-    func finish() {
-        if !finished {
-            done.wait()
-            finished = true
+    /// The next chunk in file order, once validated; nil after the last. Throws the input's error where it
+    /// is met.
+    func next() throws(FormatError) -> ValidatedChunk? {
+        while currentIndex >= current.count {
+            if ended { return nil }
+            filled.wait()
+            mutex.wait()
+            let item = queue[queueStart]
+            queue[queueStart] = nil
+            queueStart += 1
+            mutex.signal()
+            free.signal()
+            current = []
+            currentIndex = 0
+            guard let item else {
+                ended = true
+                return nil
+            }
+            do {
+                current = try item.get()
+            } catch {
+                ended = true
+                throw error
+            }
         }
+        defer { currentIndex += 1 }
+        return current[currentIndex]
+    }
+
+    /// Stops the background work and waits until it has ended (so no work outlives the import).
+    func finish() {
+        if finished { return }
+        mutex.wait()
+        cancelled = true
+        mutex.signal()
+        free.signal()
+        done.wait()
+        finished = true
     }
 
     deinit {
         finish()
-        chunks.deinitialize()
-        chunks.deallocate()
     }
 }
 
@@ -389,6 +453,8 @@ extension SQLiteStore {
     /// Refuses an imported row's text that cannot be stored exactly, an unknown status or priority, and a
     /// category over 100 characters; the field is named with the row's line (or id).
     static func checkImported(_ row: MarkerRow) throws(StoreError) {
+        // The usual row (a plain position file): nothing to check, and no field name made.
+        if row.note == nil && row.author == nil && row.hasOnlyPosition && row.ref == nil { return }
         let at = row.line > 0 ? "line \(row.line): " : "marker \(row.id): "
         try TextField.check(row.note, field: at + "note")
         try TextField.check(row.author, field: at + "author")
