@@ -1,7 +1,8 @@
 import PlanMarkFormats
 
 /// Where an import reads its rows from, in batches (a markers file, or rows in memory).
-public protocol MarkerRowSource {
+/// `SendableMetatype`: an import parses a source's rows on a background thread.
+public protocol MarkerRowSource: SendableMetatype {
     /// The next rows, at most `maxCount`; nil when there are no more.
     mutating func nextBatch(maxCount: Int) throws(FormatError) -> [MarkerRow]?
     /// Reads the rest of the input into memory, so that reading rows never waits for a file or a pipe.
@@ -28,7 +29,7 @@ extension MarkerRowSource {
 extension MarkerFileReader: MarkerRowSource {
     public mutating func readInput() throws(FormatError) { try readInputIntoMemory() }
     /// A CSV row takes at least 4 bytes and usually 15 or more; 10 errs on the large side.
-    public var expectedRowCount: Int { bytesInMemory / 10 }
+    public var expectedRowCount: Int { rowsInMemory + bytesInMemory / 10 }
     /// The rows of one block of the file, parsed on all cores, each piece handed to `transform` in the task
     /// that parsed it.
     public mutating func nextChunks<T>(_ transform: ([MarkerRow]) -> T) throws(FormatError) -> [T]? {

@@ -4,6 +4,12 @@ import GRDBSQLite
 import PlanMarkFormats
 import PlanMarkGeometry
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension SQLiteStore {
     /// Imports markers atomically.
     ///
@@ -39,12 +45,15 @@ extension SQLiteStore {
         return try writeOrRollBack(foreignKeys: false) { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
-            // A page cache that holds the import's new pages (about 80 bytes a marker, 128 given): with
-            // SQLite's default 2 MiB, pages spilled to the WAL mid-transaction were written again and
-            // again (a million markers: 533 MB written to the WAL for a 79 MB table; with this, 79 MB).
-            let cacheKiB = max(2000, source.expectedRowCount / 8)
+            // The page cache: with SQLite's default 2 MiB, the B-tree's inner pages were spilled to the WAL and
+            // written again and again (a million markers: 533 MB of WAL for a 78 MB table). From 16 MiB on they
+            // stay cached and each full leaf is spilled once (78 MB of WAL); pages spilled during the
+            // transaction, rather than all at its commit, let `WALFlusher` put them on disk meanwhile.
+            let cacheKiB = min(16384, max(2000, source.expectedRowCount / 8))
             try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+            let flusher = WALFlusher(walPath: path + "-wal")
+            defer { flusher?.finish() }
             let pipeline = ImportValidation(source, validator: validator)
             defer { pipeline.finish() }
             let now = Timestamp.now()
@@ -55,13 +64,16 @@ extension SQLiteStore {
             var total = 0
             var lastAccepted: (chunk: ValidatedChunk, index: Int)?
             var known = KnownUUIDs(db, drawing: drawing)
-            while var chunk = try pipeline.next() {
-                total += chunk.rows.count
-                for row in chunk.rows { try Self.checkImported(row) }
-                for (index, reason) in chunk.rejected {
-                    let row = chunk.rows[index]
-                    if try known.isStored(row) { continue }
-                    rejected.append(RejectedRow(id: row.id, line: row.line, position: row.position, reason: reason))
+            // The input's error, met while the rows before it are stored, is reported as such (and rolls back).
+            func nextChunk() throws(StoreError) -> ValidatedChunk? {
+                do { return try pipeline.next() } catch { throw .input(error) }
+            }
+            while var chunk = try nextChunk() {
+                total += chunk.count
+                if let problem = chunk.problem { throw problem }
+                for (k, (index, _)) in chunk.rejected.enumerated() {
+                    if !chunk.plain, try known.isStored(chunk.rows[index]) { continue }
+                    rejected.append(chunk.rejectedRows[k])
                 }
                 if chunk.hasUUIDs { chunk.accepted = try chunk.accepted.filter { try !known.isStored(chunk.rows[$0]) } }
                 if (!rejected.isEmpty && !skipInvalid) || chunk.accepted.isEmpty { continue }
@@ -70,6 +82,7 @@ extension SQLiteStore {
                     continue
                 }
                 try inserter.insert(chunk: chunk, firstNumber: first + stored, author: author)
+                flusher?.flush()
                 stored += chunk.accepted.count
             }
             if !rejected.isEmpty && !skipInvalid {
@@ -123,22 +136,34 @@ struct MarkerInserter {
     mutating func insert(chunk: ValidatedChunk, firstNumber: Int, author: String?) throws {
         var start = 0
         while start < chunk.accepted.count {
-            let end = min(chunk.accepted.count, start + Self.rowsPerStatement)
-            try insert(rows: chunk.rows, chunk: chunk, indices: chunk.accepted[start..<end], firstNumber: firstNumber + start, author: author)
+            // The rest of a chunk goes in statements of a power of two rows: at most ten statements are prepared
+            // in all (preparing one for every remainder's count was a few percent of an import).
+            var count = min(chunk.accepted.count - start, Self.rowsPerStatement)
+            if count < Self.rowsPerStatement { count = 1 << (Int.bitWidth - 1 - count.leadingZeroBitCount) }
+            let end = start + count
+            try insert(chunk: chunk, indices: chunk.accepted[start..<end], firstNumber: firstNumber + start, author: author)
             start = end
         }
     }
 
     /// Inserts `indices` of `rows` (at most `rowsPerStatement`, all in `chunk`) numbered from `firstNumber`.
-    private mutating func insert(rows: [MarkerRow], chunk: ValidatedChunk, indices: ArraySlice<Int>, firstNumber: Int,
-                                 author: String?) throws {
-        let first = rows[indices.first!]
-        let sharedNote = first.note, sharedAuthor = first.author ?? author
-        let shared = indices.allSatisfy { rows[$0].note == sharedNote && (rows[$0].author ?? author) == sharedAuthor }
-        let rich = !indices.allSatisfy { rows[$0].hasOnlyPosition }
+    private mutating func insert(chunk: ValidatedChunk, indices: ArraySlice<Int>, firstNumber: Int, author: String?) throws {
+        let rows = chunk.rows
+        let sharedNote: String?, sharedAuthor: String?, shared: Bool, rich: Bool
+        if chunk.plain {
+            // Rows with a position only (their `rows` are not kept): no note, author, uuid or id.
+            (sharedNote, sharedAuthor, shared, rich) = (nil, author, true, false)
+        } else {
+            let first = rows[indices.first!]
+            sharedNote = first.note
+            sharedAuthor = first.author ?? author
+            shared = indices.allSatisfy { rows[$0].note == sharedNote && (rows[$0].author ?? author) == sharedAuthor }
+            rich = !indices.allSatisfy { rows[$0].hasOnlyPosition }
+        }
         // A plain position file: no note, author, uuid or id; those columns are left to the table (NULL, and the
         // defaults `open` and `normal`), which stores the same record for less of SQLite's work than binding them.
-        let plain = shared && !rich && sharedNote == nil && sharedAuthor == nil && indices.allSatisfy { rows[$0].ref == nil }
+        let plain = shared && !rich && sharedNote == nil && sharedAuthor == nil
+            && (chunk.plain || indices.allSatisfy { rows[$0].ref == nil })
         let statement = try self.statement(count: indices.count, shared: shared, rich: rich, plain: plain)
         let handle = statement.sqliteStatement
         let connection = db.sqliteConnection
@@ -166,38 +191,48 @@ struct MarkerInserter {
         // The rooms are bound without a copy (SQLITE_STATIC): the chunk's bytes outlive the step below.
         do {
             try chunk.rooms.withUnsafeBufferPointer { rooms in
-                let base = UnsafeRawPointer(rooms.baseAddress!).assumingMemoryBound(to: CChar.self)
-                for index in indices {
-                    let row = rows[index]
-                    let position = row.position!
-                    let text = chunk.roomsRange(ofRow: index)
-                    try check(sqlite3_bind_double(handle, parameter, position.x))
-                    try check(sqlite3_bind_double(handle, parameter + 1, position.y))
-                    try check(sqlite3_bind_text(handle, parameter + 2, base + text.lowerBound, Int32(text.count), nil))
-                    if plain {
-                        parameter += 3
-                        continue
-                    }
-                    // A row without uuid gets none stored: the store's own is made from the number (`DerivedUUID`).
-                    try bind(parameter + 3, row.uuid?.text)
-                    try bind(parameter + 4, row.ref)
-                    parameter += 5
-                    if !shared {
-                        try bind(parameter, row.note)
-                        try bind(parameter + 1, row.author ?? author)
-                        parameter += 2
-                    }
-                    if rich {
-                        try bind(parameter, row.status.flatMap(MarkerStatus.init(text:))?.rawValue ?? MarkerStatus.open.rawValue)
-                        try bind(parameter + 1, row.category)
-                        try bind(parameter + 2, row.priority ?? MarkerPriority.normal.rawValue)
-                        try bind(parameter + 3, row.assignee)
-                        try bind(parameter + 4, row.due?.text)
-                        try bind(parameter + 5, row.capturedAt?.text)
-                        parameter += 6
+                try chunk.positions.withUnsafeBufferPointer { positions in
+                    try chunk.roomEnds.withUnsafeBufferPointer { roomEnds in
+                        let base = UnsafeRawPointer(rooms.baseAddress!).assumingMemoryBound(to: CChar.self)
+                        for index in indices {
+                            let position = positions[index]
+                            let text = (index == 0 ? 0 : roomEnds[index - 1])..<roomEnds[index]
+                            try check(sqlite3_bind_double(handle, parameter, position.x))
+                            try check(sqlite3_bind_double(handle, parameter + 1, position.y))
+                            try check(sqlite3_bind_text(handle, parameter + 2, base + text.lowerBound, Int32(text.count), nil))
+                            if plain {
+                                parameter += 3
+                                continue
+                            }
+                            if chunk.plain {
+                                try check(sqlite3_bind_null(handle, parameter + 3))
+                                try check(sqlite3_bind_null(handle, parameter + 4))
+                                parameter += 5
+                                continue
+                            }
+                            let row = rows[index]
+                            // A row without uuid gets none stored: the store's own is made from the number (`DerivedUUID`).
+                            try bind(parameter + 3, row.uuid?.text)
+                            try bind(parameter + 4, row.ref)
+                            parameter += 5
+                            if !shared {
+                                try bind(parameter, row.note)
+                                try bind(parameter + 1, row.author ?? author)
+                                parameter += 2
+                            }
+                            if rich {
+                                try bind(parameter, row.status.flatMap(MarkerStatus.init(text:))?.rawValue ?? MarkerStatus.open.rawValue)
+                                try bind(parameter + 1, row.category)
+                                try bind(parameter + 2, row.priority ?? MarkerPriority.normal.rawValue)
+                                try bind(parameter + 3, row.assignee)
+                                try bind(parameter + 4, row.due?.text)
+                                try bind(parameter + 5, row.capturedAt?.text)
+                                parameter += 6
+                            }
+                        }
+                        try check(sqlite3_step(handle), SQLITE_DONE)
                     }
                 }
-                try check(sqlite3_step(handle), SQLITE_DONE)
             }
         }
         try check(sqlite3_reset(handle))
@@ -285,13 +320,69 @@ struct KnownUUIDs {
     }
 }
 
+/// Writes the WAL frames an import has written so far to disk, on another thread, while the import goes on.
+///
+/// Why: committing a large import ends with a checkpoint, which first syncs the WAL (SQLite's `synchronous =
+/// NORMAL`): for a million markers 78 MB waited for the disk there, on the import's critical path. Synced in the
+/// background as the frames are written (`flush()` after each chunk; one sync at a time, none queued), the
+/// checkpoint finds little left to sync. Durability is unchanged (frames without a commit are ignored on
+/// recovery, as before); only when the bytes reach the disk moves.
+final class WALFlusher: @unchecked Sendable {
+    private let descriptor: Int32
+    private let queue = DispatchQueue(label: "PlanMarkStore.WALFlusher")
+    private let lock = DispatchSemaphore(value: 1)
+    private var busy = false
+
+    /// Opens the WAL at `walPath` for syncing; nil when it cannot be opened (nothing is synced early then).
+    init?(walPath: String) {
+        let descriptor = open(walPath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
+    }
+
+    /// Starts syncing what is written so far, unless a sync is under way.
+    func flush() {
+        lock.wait()
+        defer { lock.signal() }
+        if busy { return }
+        busy = true
+        queue.async { [self] in
+            #if os(Linux)
+            _ = fdatasync(descriptor)
+            #else
+            _ = fsync(descriptor)
+            #endif
+            lock.wait()
+            busy = false
+            lock.signal()
+        }
+    }
+
+    /// Waits for a sync under way and closes the file.
+    func finish() {
+        queue.sync {}
+        close(descriptor)
+    }
+}
+
 /// SQLite's `SQLITE_TRANSIENT` (copy the bound bytes), which Swift cannot import as a macro.
 nonisolated(unsafe) let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One chunk of an import's rows, parsed and validated.
 struct ValidatedChunk: Sendable {
-    /// The chunk's rows, in file order.
+    /// How many rows the chunk has.
+    var count: Int
+    /// True when every row has a position and nothing else (no note, author, id, uuid or punch-item field):
+    /// then `rows` is empty (dropped by the validating thread) and only `positions` and the rooms are kept.
+    var plain = true
+    /// The chunk's rows, in file order (empty when `plain`).
     var rows: [MarkerRow]
+    /// Each row's position (zero for a row without one), so that storing a plain row reads no `MarkerRow`.
+    var positions: [PixelPoint] = []
+    /// The refused rows as reported, in file order (as `rejected`).
+    var rejectedRows: [RejectedRow] = []
+    /// The first row whose text cannot be stored (`SQLiteStore.checkImported`), if any.
+    var problem: StoreError?
     /// Indices (into `rows`) of the valid rows, in file order.
     var accepted: [Int] = []
     /// The refused rows (indices into `rows`) and why, in file order.
@@ -303,29 +394,35 @@ struct ValidatedChunk: Sendable {
     /// True when a row of the chunk has a uuid.
     var hasUUIDs = false
 
-    /// The bytes of row `index`'s rooms in `rooms` (empty for a refused row).
-    func roomsRange(ofRow index: Int) -> Range<Int> {
-        (index == 0 ? 0 : roomEnds[index - 1])..<roomEnds[index]
-    }
-
     /// Validates `rows`; each valid row's rooms become the JSON array of its room ids, in region order.
     /// - Complexity: O(m * k) for m rows and k nearby regions.
     init(_ rows: [MarkerRow], validator: MarkerValidator, roomText: [[UInt8]?]) {
         self.rows = rows
+        count = rows.count
         accepted.reserveCapacity(rows.count)
         roomEnds.reserveCapacity(rows.count)
+        positions.reserveCapacity(rows.count)
         rooms.reserveCapacity(rows.count * 16)
         var hits: [RegionHit] = []
         for index in rows.indices {
             defer { roomEnds.append(rooms.count) }
             let row = rows[index]
-            if !row.hasOnlyPosition && row.uuid != nil { hasUUIDs = true }
+            if !row.hasOnlyPosition || row.note != nil || row.author != nil || row.ref != nil {
+                plain = false
+                if row.uuid != nil { hasUUIDs = true }
+                if problem == nil {
+                    do throws(StoreError) { try SQLiteStore.checkImported(row) } catch { problem = error }
+                }
+            }
+            positions.append(row.position ?? PixelPoint(x: 0, y: 0))
             guard let position = row.position else {
                 rejected.append((index, .invalidCoordinate))
+                rejectedRows.append(RejectedRow(id: row.id, line: row.line, position: nil, reason: .invalidCoordinate))
                 continue
             }
             if let reason = validator.validate(position, hits: &hits) {
                 rejected.append((index, reason))
+                rejectedRows.append(RejectedRow(id: row.id, line: row.line, position: position, reason: reason))
                 continue
             }
             accepted.append(index)
@@ -339,6 +436,8 @@ struct ValidatedChunk: Sendable {
             }
             rooms.append(UInt8(ascii: "]"))
         }
+        // Freed here, on the validating thread, rather than by the importing thread.
+        if plain { self.rows = [] }
     }
 }
 
