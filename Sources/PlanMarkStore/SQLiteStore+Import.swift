@@ -13,16 +13,19 @@ import Darwin
 extension SQLiteStore {
     /// Imports markers atomically.
     ///
-    /// 1. Reads every row (outside any transaction, so a slow input never holds the write lock).
-    /// 2. In one `BEGIN IMMEDIATE` transaction, against the drawing's current regions: validates the rows in
-    ///    chunks on a background thread while this thread stores the valid rows of the chunks already
-    ///    validated, with consecutive numbers and one `created` history entry for the range. With invalid
-    ///    rows and no `skipInvalid`, storing stops at the first, validation goes on (to report every invalid
-    ///    row), and the transaction is rolled back: nothing is stored.
+    /// 1. Reads the input into memory (`MarkerRowSource.readInput`), outside any transaction, so a slow input
+    ///    never holds the write lock.
+    /// 2. In one `BEGIN IMMEDIATE` transaction, against the drawing's current regions: parses and validates the
+    ///    rows block by block on background threads (`ImportValidation`) while this thread stores the valid rows
+    ///    of the chunks already validated, with consecutive numbers and one `created` history entry for the
+    ///    range. With invalid rows and no `skipInvalid`, storing stops at the first, validation goes on (to
+    ///    report every invalid row), and the transaction is rolled back: nothing is stored. A row whose text
+    ///    cannot be stored, or the input's own error, rolls everything back too.
     ///
-    /// Why the pipeline: SQLite's inserts run on one thread and take most of an import; validating before
-    /// the transaction (as the first version did) added the validation's wall time to it, and the rows are
-    /// already in memory, so holding the write lock while validating costs no more than the inserts do.
+    /// Why the pipeline: SQLite's inserts run on one thread and are the import's critical path; parsing and
+    /// validating before the transaction (as earlier versions did) added their wall time to it, and the input
+    /// is already in memory, so holding the write lock while parsing costs no more than the inserts do.
+    /// Foreign key checks are off for this transaction (every row references the drawing read in it).
     ///
     /// Offline capture: a row whose `uuid` is stored already for this drawing (or appeared earlier in the file)
     /// is skipped and counted (`alreadyStored`), so importing one file twice stores nothing the second time; a
