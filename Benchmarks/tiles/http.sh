@@ -23,6 +23,7 @@ swift build -c release --scratch-path "$SCRATCH" --product planmark-server >/dev
 swift build -c release --scratch-path "$SCRATCH" --product planmark >/dev/null
 BIN="$SCRATCH/release"
 WORK=$(mktemp -d)
+chmod 755 "$WORK"   # nginx's workers (user nobody) read the cached tiles
 SERVER_PID="" NGINX_PID=""
 cleanup() {
     [ -n "$SERVER_PID" ] && kill -TERM "$SERVER_PID" 2>/dev/null

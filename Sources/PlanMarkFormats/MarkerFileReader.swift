@@ -22,7 +22,7 @@ public struct MarkerFileReader {
     private var parser: CSVMarkerParser?
     private var buffer: [UInt8] = []
     /// Bytes read per block by this reader.
-    private let blockSize: Int
+    private var blockSize: Int
     /// The longest line this reader accepts.
     private let maxLineLength: Int
     private var atEnd = false
@@ -33,6 +33,8 @@ public struct MarkerFileReader {
 
     /// Bytes read per block.
     public static let blockSize = 4 << 20
+    /// Bytes a block once the input is in memory (`readInputIntoMemory`).
+    public static let inMemoryBlockSize = 1 << 20
     /// A line longer than this is refused before more memory is spent on it.
     public static let maxLineLength = 16 << 20
 
@@ -77,6 +79,25 @@ public struct MarkerFileReader {
         if pendingStart == 0 && end == pending.count { return pending }
         return Array(pending[pendingStart..<end])
     }
+
+    /// Reads the rest of the input into memory, so that reading rows never waits for a file or a pipe again
+    /// (an import reads its input before it takes the store's write lock). Rows are still parsed block by block.
+    /// - Complexity: O(bytes left); memory: those bytes.
+    /// Blocks of at most `inMemoryBlockSize` from here on: the first rows are ready sooner, for a caller that
+    /// works on each block while the next is parsed.
+    public mutating func readInputIntoMemory() throws(FormatError) {
+        blockSize = min(blockSize, Self.inMemoryBlockSize)
+        guard let input, !atEnd else { return }
+        let rest = try input.readAll(limit: .max)
+        self.input = InputFile(bytes: rest, source: source)
+        bytesInMemory = buffer.count + rest.count
+    }
+
+    /// The bytes of input read into memory by `readInputIntoMemory` (0 before), for sizing what follows.
+    public private(set) var bytesInMemory = 0
+
+    /// Rows parsed already and not yet handed out (a GeoJSON file's, which is parsed when opened).
+    public var rowsInMemory: Int { pending.count - pendingStart }
 
     /// Reads every remaining row.
     public mutating func readAll() throws(FormatError) -> [MarkerRow] {

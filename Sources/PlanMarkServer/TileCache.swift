@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import PlanMarkGeometry
 import PlanMarkRender
 
@@ -198,20 +199,11 @@ actor TileCache {
         return nil
     }
 
-    /// Decodes `png` and writes its whole pyramid to a temporary folder, then renames it to `ROOT/<sha>`.
-    /// Returns the bytes of tiles written (or found, when another process renamed its copy first).
-    /// - Complexity: O(image pixels).
+    /// Decodes `png` band by band and writes its whole pyramid (tiles encoded and written on every core) to a
+    /// temporary folder, then renames it to `ROOT/<sha>`. Returns the bytes of tiles written (or found, when
+    /// another process renamed its copy first). The image is never held whole.
+    /// - Complexity: O(image pixels) time; memory a few bands of 256 rows per level.
     static func build(root: String, sha: String, scheme: TileScheme, png: [UInt8]) throws -> Int {
-        let image: RGBAImage
-        do throws(RenderError) {
-            image = try PNGDecoder().decode(data: png, source: "drawing image \(sha)")
-        } catch {
-            throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
-        }
-        guard image.width == scheme.width && image.height == scheme.height else {
-            throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read",
-                           detail: "image \(sha) is \(image.width)x\(image.height), the drawing \(scheme.width)x\(scheme.height)")
-        }
         let temporary = "\(root)/.building-\(getpid())-\(sha)-\(UInt32.random(in: 0...UInt32.max))"
         do throws(TileFileError) {
             try TileFiles.makeFolders(root)
@@ -219,28 +211,51 @@ actor TileCache {
         } catch {
             throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile cache cannot be written", detail: error.description)
         }
-        var total = 0
-        var folders: Set<String> = []
+        let tally = TileTally(root: temporary)
         do {
-            try TilePyramid(scheme: scheme).makeTiles(of: image) { tile, bytes in
-                let level = "\(temporary)/\(tile.z)", column = "\(level)/\(tile.x)"
-                if !folders.contains(column) {
-                    if !folders.contains(level) { try TileFiles.makeFolder(level); folders.insert(level) }
-                    try TileFiles.makeFolder(column)
-                    folders.insert(column)
-                }
+            try TilePyramid(scheme: scheme).makeTilesConcurrently(ofPNG: png, source: "drawing image \(sha)") { tile, bytes in
+                let column = try tally.folder(z: tile.z, x: tile.x)
                 try TileFiles.create(bytes, at: "\(column)/\(tile.y).png")
-                total += bytes.count
+                tally.add(bytes.count)
             }
             if try !TileFiles.rename(temporary, to: "\(root)/\(sha)") {
                 TileFiles.removeTree(temporary)
                 return TileFiles.usage(of: "\(root)/\(sha)").bytes
             }
-            return total
+            return tally.total
+        } catch let error as RenderError {
+            TileFiles.removeTree(temporary)
+            throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
         } catch {
             TileFiles.removeTree(temporary)
             if let error = error as? APIError { throw error }
             throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile pyramid could not be made", detail: "\(error)")
         }
     }
+}
+
+/// The folders made and bytes written while the encoders' threads write one pyramid.
+final class TileTally: @unchecked Sendable {
+    private let root: String
+    private let lock = DispatchQueue(label: "planmark.server.tile-tally")
+    private var folders: Set<String> = []
+    private var bytes = 0
+
+    init(root: String) { self.root = root }
+
+    /// `ROOT/<z>/<x>`, made (with `ROOT/<z>`) by the first thread that needs it, before any file goes in.
+    func folder(z: Int, x: Int) throws -> String {
+        let column = "\(root)/\(z)/\(x)"
+        try lock.sync { () throws -> Void in
+            guard !folders.contains(column) else { return }
+            try TileFiles.makeFolder("\(root)/\(z)")
+            try TileFiles.makeFolder(column)
+            folders.insert(column)
+        }
+        return column
+    }
+
+    func add(_ count: Int) { lock.sync { bytes += count } }
+
+    var total: Int { lock.sync { bytes } }
 }

@@ -75,14 +75,14 @@ import Testing
         #expect(try StoreFixtures.counts(store) == before)
     }
 
-    /// An import of several validation chunks (`ImportValidation.chunkRows` rows each): invalid rows at a
+    /// An import of several validation chunks (`importChunkRows` rows each): invalid rows at a
     /// chunk's first and last row and in the last, partial chunk. With `skipInvalid` every other row is
     /// stored in file order with consecutive numbers and the rooms its x gives (R1 left of the wall
     /// x = 200, both on it, R2 right of it); without, nothing is stored and all three are reported.
     @Test(arguments: [false, true]) func importAcrossChunks(skipInvalid: Bool) throws {
         let (store, _) = try StoreFixtures.storeWithDrawing()
         let before = try StoreFixtures.counts(store)
-        let chunk = ImportValidation.chunkRows
+        let chunk = importChunkRows
         let count = 2 * chunk + 1000
         var points: [PixelPoint?] = (0..<count).map { PixelPoint(x: 20 + Double($0 % 361), y: 20 + Double($0 % 251)) }
         let bad = [chunk, 2 * chunk - 1, count - 2]
