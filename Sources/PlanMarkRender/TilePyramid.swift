@@ -13,7 +13,7 @@ import PlanMarkGeometry
 /// premultiplied 16-bit samples (value x 256), so repeated halving stays within one step per channel.
 ///
 /// The pyramid is made in one pass over the image's rows: each level keeps one band of 256 rows (one
-/// row of tiles) and the row waiting for its pair, so memory is a band per level, not the image.
+/// row of tiles; rows pair up for the level below inside it), so memory is a band per level, not the image.
 /// Bands are handed to the encoders as they fill, and tiles are encoded on every core while the
 /// next band is made (and, for PNG input, decoded).
 ///
