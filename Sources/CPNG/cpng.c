@@ -454,6 +454,11 @@ cpng_status cpng_reader_begin_rows(cpng_reader *r) {
     }
     if (setjmp(png_jmpbuf(r->png))) return cpng_reader_fail(r);
     const size_t width = r->header.width;
+#if defined(PNG_IGNORE_ADLER32)
+    // Every compressed byte is already checked by its IDAT chunk's CRC; zlib's Adler-32 of the inflated
+    // rows (420 MB for an A0 sheet) would check zlib itself, on the one serial part of making a tile pyramid.
+    png_set_option(r->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
     if (r->header.bit_depth == 8 && !r->header.has_trns &&
         (r->header.color_type == PNG_COLOR_TYPE_GRAY || r->header.color_type == PNG_COLOR_TYPE_RGB)) {
         r->row_expand = r->header.color_type == PNG_COLOR_TYPE_GRAY ? 1 : 3;

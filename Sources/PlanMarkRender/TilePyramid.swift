@@ -13,7 +13,7 @@ import PlanMarkGeometry
 /// premultiplied 16-bit samples (value x 256), so repeated halving stays within one step per channel.
 ///
 /// The pyramid is made in one pass over the image's rows: each level keeps one band of 256 rows (one
-/// row of tiles) and the row waiting for its pair, so memory is a band per level, not the image.
+/// row of tiles; rows pair up for the level below inside it), so memory is a band per level, not the image.
 /// Bands are handed to the encoders as they fill, and tiles are encoded on every core while the
 /// next band is made (and, for PNG input, decoded).
 ///
@@ -430,66 +430,110 @@ final class PyramidBuilder {
 
 // MARK: - Encoding on every core
 
-/// Encodes bands' tiles on a concurrent queue while the bands are being made, a bounded number at a time.
+/// Encodes bands' tiles on worker threads of its own while the bands are being made. At most two jobs per
+/// worker wait; when that many are waiting, the thread that submits runs one itself rather than wait.
 final class EncodePipeline: @unchecked Sendable {
+    /// One worker a core. (Four a core made no difference on the 2-core machine at load average 10:
+    /// the serial part, inflating the PNG, sets the pace; Benchmarks/tiles/README.md.)
+    static let workerCount = processorCount
+
+    private struct Job {
+        let batch: TileBatch
+        let columns: Range<Int>
+    }
+
     private let encoder: PNGEncoder
     private let emit: @Sendable (TileCoordinate, [UInt8]) throws -> Void
-    private let queue = DispatchQueue(label: "planmark.tiles.encode", attributes: .concurrent)
-    private let group = DispatchGroup()
-    private let slots: DispatchSemaphore
-    private let lock = NSLock()
+    private let condition = NSCondition()
+    private var jobs: [Job] = []
+    private var head = 0
+    private var closing = false
     private var failure: (any Error)?
+    private let workers = DispatchGroup()
+    private let maxWaiting: Int
     /// Tiles per job: small enough to keep every core busy to the end, large enough to be cheap to queue.
     private let tilesPerJob = 8
 
     init(encoder: PNGEncoder, emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) {
         self.encoder = encoder
         self.emit = emit
-        slots = DispatchSemaphore(value: 2 * processorCount)
+        let count = EncodePipeline.workerCount
+        maxWaiting = 2 * count
+        for _ in 0..<count {
+            workers.enter()
+            Thread.detachNewThread { [self] in
+                defer { workers.leave() }
+                while let job = next(waiting: true) { run(job) }
+            }
+        }
+    }
+
+    /// The next job; with `waiting`, waits for one until the pipeline closes.
+    private func next(waiting: Bool) -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == jobs.count {
+            if closing || !waiting { return nil }
+            condition.wait()
+        }
+        let job = jobs[head]
+        head += 1
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return job
     }
 
     private var firstFailure: (any Error)? {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return failure
     }
 
-    private func record(_ error: any Error) {
-        lock.lock()
-        if failure == nil { failure = error }
-        lock.unlock()
+    private func run(_ job: Job) {
+        if firstFailure != nil { return }
+        do {
+            for column in job.columns {
+                let bytes = try encoder.encode(job.batch.tile(column: column))
+                try emit(TileCoordinate(z: job.batch.z, x: column, y: job.batch.row), bytes)
+            }
+        } catch {
+            condition.lock()
+            if failure == nil { failure = error }
+            condition.unlock()
+        }
     }
 
-    /// Queues the batch's tiles (waits while too many jobs are queued); throws the first failure so far.
+    /// Queues the batch's tiles (running queued jobs itself while too many wait); throws the first failure so far.
     func submit(_ batch: TileBatch) throws {
         var start = 0
         while start < batch.columns {
             if let failure = firstFailure { throw failure }
-            let end = min(batch.columns, start + tilesPerJob)
-            slots.wait()
-            group.enter()
-            let range = start..<end
-            queue.async { [self] in
-                defer {
-                    slots.signal()
-                    group.leave()
-                }
-                if firstFailure != nil { return }
-                do {
-                    for column in range {
-                        let bytes = try encoder.encode(batch.tile(column: column))
-                        try emit(TileCoordinate(z: batch.z, x: column, y: batch.row), bytes)
-                    }
-                } catch {
-                    record(error)
-                }
+            condition.lock()
+            let full = jobs.count - head >= maxWaiting
+            condition.unlock()
+            if full, let job = next(waiting: false) {
+                run(job)
+                continue
             }
+            let end = min(batch.columns, start + tilesPerJob)
+            condition.lock()
+            jobs.append(Job(batch: batch, columns: start..<end))
+            condition.signal()
+            condition.unlock()
             start = end
         }
     }
 
-    /// Waits for every queued job.
-    func drain() { group.wait() }
+    /// Lets the workers finish the queued jobs and waits for them.
+    func drain() {
+        condition.lock()
+        closing = true
+        condition.broadcast()
+        condition.unlock()
+        workers.wait()
+    }
 
     /// Waits for every queued job and throws the first failure.
     func finish() throws {
@@ -500,75 +544,90 @@ final class EncodePipeline: @unchecked Sendable {
 
 // MARK: - Decoding beside the pyramid
 
-/// Decodes a PNG's rows on a thread of its own, 32 rows at a time into a ring of three buffers, while the
-/// caller averages the rows before: inflating and averaging then run on different cores.
+/// Decodes a PNG's rows 32 at a time into a ring of three buffers, ahead of the caller, which averages
+/// the rows before: inflating and averaging run on different cores. A thread of its own decodes, and so
+/// does the caller whenever it would otherwise wait for the next band, so that decoding (the one serial
+/// part) goes on whichever of the two the scheduler runs.
 final class BandReader: @unchecked Sendable {
     private static let rowsPerBand = 32
     private static let ringSize = 3
     private let session: PNGReadSession
     private let width: Int
     private let height: Int
+    private let bands: Int
     private let buffers: [UnsafeMutablePointer<UInt8>]
-    private let free = DispatchSemaphore(value: BandReader.ringSize)
-    private let ready = DispatchSemaphore(value: 0)
+    private let condition = NSCondition()
     private let done = DispatchGroup()
-    private let lock = NSLock()
+    // Under `condition`:
+    private var decoded = 0
+    private var consumed = 0
+    private var decoding = false
     private var failure: (any Error)?
-    private var failedBand = Int.max
     private var cancelled = false
 
     init(session: PNGReadSession, width: Int, height: Int) {
         self.session = session
         self.width = width
         self.height = height
+        bands = (height + BandReader.rowsPerBand - 1) / BandReader.rowsPerBand
         buffers = (0..<BandReader.ringSize).map { _ in .allocate(capacity: BandReader.rowsPerBand * width * 4) }
     }
 
     deinit { for buffer in buffers { buffer.deallocate() } }
 
+    /// With `condition` locked: decodes the next band if one is due and nobody is decoding; false otherwise.
+    private func decodeNext() -> Bool {
+        guard !decoding, !cancelled, failure == nil, decoded < bands, decoded - consumed < Self.ringSize else { return false }
+        decoding = true
+        let band = decoded
+        condition.unlock()
+        let count = min(Self.rowsPerBand, height - band * Self.rowsPerBand)
+        var error: (any Error)?
+        do {
+            try session.readRows(into: buffers[band % Self.ringSize], count: count)
+        } catch let caught {
+            error = caught
+        }
+        condition.lock()
+        decoding = false
+        if let error { failure = error } else { decoded += 1 }
+        condition.broadcast()
+        return true
+    }
+
     /// Calls `body` with every band of rows in order, on the calling thread.
     /// - Complexity: O(width × height); memory three bands of 32 rows.
     func read(_ body: (UnsafePointer<UInt8>, Int) throws -> Void) throws {
-        let bands = (height + Self.rowsPerBand - 1) / Self.rowsPerBand
         done.enter()
         Thread.detachNewThread { [self] in
             defer { done.leave() }
-            for band in 0..<bands {
-                free.wait()
-                lock.lock()
-                let stop = cancelled
-                lock.unlock()
-                if stop { return }
-                let count = min(Self.rowsPerBand, height - band * Self.rowsPerBand)
-                do {
-                    try session.readRows(into: buffers[band % Self.ringSize], count: count)
-                } catch {
-                    lock.lock()
-                    failure = error
-                    failedBand = band
-                    lock.unlock()
-                    ready.signal()
-                    return
-                }
-                ready.signal()
+            condition.lock()
+            while !cancelled && failure == nil && decoded < bands {
+                if !decodeNext() { condition.wait() }
             }
+            condition.unlock()
         }
         defer {
-            lock.lock()
+            condition.lock()
             cancelled = true
-            lock.unlock()
-            for _ in 0..<Self.ringSize { free.signal() }
+            condition.broadcast()
+            condition.unlock()
             done.wait()
         }
         for band in 0..<bands {
-            ready.wait()
-            lock.lock()
-            let error = band == failedBand ? failure : nil
-            lock.unlock()
+            condition.lock()
+            while decoded <= band && failure == nil {
+                if !decodeNext() { condition.wait() }
+            }
+            let error = decoded <= band ? failure : nil
+            condition.unlock()
             if let error { throw error }
             let count = min(Self.rowsPerBand, height - band * Self.rowsPerBand)
             try body(UnsafePointer(buffers[band % Self.ringSize]), count)
-            free.signal()
+            condition.lock()
+            consumed += 1
+            condition.broadcast()
+            condition.unlock()
         }
     }
 }

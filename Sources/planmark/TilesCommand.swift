@@ -16,18 +16,21 @@ struct TilesCommand: ParsableCommand {
         discussion: """
         From the store:  planmark tiles NAME -o DIR
         From a file:     planmark tiles --image PLAN.png --zoom S [--crs leaflet|flutter] -o DIR
-        Tiles are 256x256 PNGs addressed as Leaflet's TileLayer on CRS.Simple and flutter_map's TileLayer on
-        CrsSimple ask for them: z is a zoom in the drawing's CRS flavour (image pixels are CRS pixels at its
-        zoom S), x counts columns from the left, y rows from the top. Levels run from floor(S) (full
-        resolution, no upsampling: let the client over-zoom with maxNativeZoom) down to the first zoom at
-        which the whole drawing fits in one tile; each tile pixel is the area average of the pixels it
-        covers, with transparency beyond the right and bottom edges. tiles.json gives tileSize, minZoom,
-        maxZoom, width, height, zoom, crs, bounds (latLng) and the URL template.
-        DIR must not exist or be an empty folder: the pyramid is written to a temporary folder beside it
-        and renamed into place, so it appears whole or not at all. Progress is shown on stderr when stderr
-        is a terminal.
-        Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing image or drawing,
-        73 cannot create DIR (it exists and is not empty, or its folder cannot be written), 74 I/O error.
+
+        Tiles are 256x256 PNGs addressed as Leaflet's TileLayer on CRS.Simple and flutter_map's TileLayer on \
+        CrsSimple ask for them: z is a zoom in the drawing's CRS flavour (image pixels are CRS pixels at its zoom \
+        S), x counts columns from the left, y rows from the top. Levels run from floor(S) (full resolution, no \
+        upsampling: let the client over-zoom with maxNativeZoom) down to the first zoom at which the whole \
+        drawing fits in one tile. Each tile pixel is the area average of the pixels it covers, transparent \
+        beyond the right and bottom edges. tiles.json gives tileSize, minZoom, maxZoom, width, height, zoom, \
+        crs, bounds (latLng) and the URL template.
+
+        DIR must not exist or be an empty folder: the pyramid is written to a temporary folder beside it and \
+        renamed into place, so it appears whole or not at all. Progress is shown on stderr when stderr is a \
+        terminal.
+
+        Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing image or drawing, 73 \
+        cannot create DIR (it exists and is not empty, or its folder cannot be written), 74 I/O error.
         """
     )
 
