@@ -22,16 +22,34 @@ public struct ReviewOptions: Hashable, Sendable {
     /// When set, the panel at the top left shows one line "Filters: <text>" (drawn even without legend
     /// or title), so the image says which markers it leaves out.
     public var filters: String?
+    /// The rooms' areas, listed in the legend when it is drawn; empty when the drawing has no scale
+    /// (areas are then absent, not zero).
+    public var roomAreas: [ReviewRoomArea]
 
     /// Creates options; the defaults draw the whole sheet at full size without legend, title or filters line.
     public init(
         legend: Bool = false, title: String? = nil, view: ReviewView = .wholeSheet, scale: Double = 1,
-        filters: String? = nil
+        filters: String? = nil, roomAreas: [ReviewRoomArea] = []
     ) {
         self.legend = legend
         self.title = title
         self.view = view
         self.scale = scale
         self.filters = filters
+        self.roomAreas = roomAreas
+    }
+}
+
+/// A room's name and area for the review legend, from a calibrated drawing.
+public struct ReviewRoomArea: Hashable, Sendable {
+    /// The room's name (or id when it has none).
+    public var name: String
+    /// Its area in square metres, holes subtracted.
+    public var squareMetres: Double
+
+    /// Creates a legend line.
+    public init(name: String, squareMetres: Double) {
+        self.name = name
+        self.squareMetres = squareMetres
     }
 }
