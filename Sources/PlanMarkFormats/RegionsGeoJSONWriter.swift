@@ -4,8 +4,13 @@ import PlanMarkGeometry
 public enum RegionsGeoJSONWriter {
     /// The regions as GeoJSON text. Each position is `transform(vertex)` written as `[first, second]`;
     /// rings are closed (the first position repeated last), as GeoJSON requires.
+    ///
+    /// With `metresPerPixel` (a calibrated drawing) each feature's properties also carry `area` (square
+    /// metres, holes subtracted: `Region.area` times its square) and `perimeter` (metres, every ring
+    /// including holes: `Region.perimeter` times it); without it the two keys are absent, never 0.
     /// - Complexity: O(n) for n vertices.
-    public static func featureCollection(_ regions: [Region], transform: (PixelPoint) -> (Double, Double) = { ($0.x, $0.y) }) -> String {
+    public static func featureCollection(_ regions: [Region], metresPerPixel: Double? = nil,
+                                         transform: (PixelPoint) -> (Double, Double) = { ($0.x, $0.y) }) -> String {
         var out = "{\"type\":\"FeatureCollection\",\"features\":["
         for (index, region) in regions.enumerated() {
             if index > 0 { out += "," }
@@ -13,6 +18,10 @@ public enum RegionsGeoJSONWriter {
             out += JSONString.quoted(region.id)
             out += ",\"properties\":{\"kind\":\"\(region.kind.rawValue)\""
             if let name = region.name { out += ",\"name\":" + JSONString.quoted(name) }
+            if let metresPerPixel {
+                out += ",\"area\":" + JSONNumber.text(region.area * metresPerPixel * metresPerPixel)
+                out += ",\"perimeter\":" + JSONNumber.text(region.perimeter * metresPerPixel)
+            }
             out += "},\"geometry\":"
             out += geometry(region, transform: transform)
             out += "}"
