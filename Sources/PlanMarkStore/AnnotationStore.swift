@@ -66,6 +66,8 @@ public protocol AnnotationStore: AnyObject {
     /// A value that changes whenever any marker of the drawing is added, moved, changed, attached to or
     /// removed (by any process), and stays equal otherwise.
     func markersVersion(of drawing: String) throws(StoreError) -> MarkersVersion
+    /// Sets the drawing's scale (metres per pixel) from `calibration`, replacing any earlier one.
+    func calibrate(_ drawing: String, with calibration: Calibration) throws(StoreError) -> Drawing
 }
 
 extension AnnotationStore {

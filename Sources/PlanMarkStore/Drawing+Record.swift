@@ -1,4 +1,5 @@
 import GRDB
+import PlanMarkFormats
 import PlanMarkGeometry
 
 /// A drawing is a row of the `drawing` table.
@@ -27,6 +28,11 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
             createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt")),
             uuidSeed: try row.decode(forColumn: "uuidSeed")
         )
+        // The scale (v8-calibration): both columns, or neither.
+        if let scale: Double = row["metresPerPixel"], let text: String = row["calibration"], let calibration = CalibrationJSON.parse(text) {
+            metresPerPixel = scale
+            self.calibration = calibration
+        }
     }
 
     /// Encodes the drawing's columns.
@@ -44,6 +50,8 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
         container["regionsRevision"] = regionsRevision
         container["createdAt"] = createdAt.milliseconds
         container["uuidSeed"] = uuidSeed
+        container["metresPerPixel"] = metresPerPixel
+        container["calibration"] = calibration.map(CalibrationJSON.object)
     }
 
     /// Takes the id SQLite gave the new row.

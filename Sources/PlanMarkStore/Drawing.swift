@@ -29,6 +29,10 @@ public struct Drawing: Hashable, Sendable {
     /// 60 random bits that, with a marker's number, make the uuid of a marker the store numbered without
     /// one from its client (`MarkerUUID.derived`); 0 before the drawing is stored.
     public var uuidSeed: Int64
+    /// Metres in reality per pixel of the image; nil until the drawing is calibrated (`calibrate`).
+    public var metresPerPixel: Double? = nil
+    /// How the scale was set; nil exactly when `metresPerPixel` is.
+    public var calibration: Calibration? = nil
 
     /// Creates a drawing.
     public init(id: Int64? = nil, name: String, imagePath: String, imageSHA256: String, width: Int, height: Int,

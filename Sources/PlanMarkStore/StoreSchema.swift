@@ -37,6 +37,11 @@ public enum StoreSchema {
     /// service's marker-list ETag) is one index search instead of a read of all the drawing's entries.
     public static let v6 = "v6-history-latest-index"
 
+    /// A drawing's scale: `drawing.metresPerPixel` (NULL until calibrated, else > 0) and
+    /// `drawing.calibration`, how it was set (`CalibrationJSON`; NULL exactly when the scale is).
+    /// Registered after v7 (revisions) once both are merged; no existing row changes.
+    public static let v8 = "v8-calibration"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -190,6 +195,12 @@ public enum StoreSchema {
         }
         migrator.registerMigration(v6) { db in
             try db.execute(sql: "CREATE INDEX history_latest ON history(drawingId, id)")
+        }
+        migrator.registerMigration(v8) { db in
+            try db.execute(sql: """
+                ALTER TABLE drawing ADD COLUMN metresPerPixel DOUBLE CHECK (metresPerPixel IS NULL OR metresPerPixel > 0);
+                ALTER TABLE drawing ADD COLUMN calibration TEXT CHECK ((calibration IS NULL) = (metresPerPixel IS NULL));
+                """)
         }
         return migrator
     }

@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import PlanMarkGeometry
+import Testing
+@testable import PlanMarkStore
+
+/// A drawing's scale: stored, read back, replaced, refused when it gives none, kept by the schema's checks.
+@Suite struct CalibrationStoreTests {
+    @Test func calibrateStoresTheScale() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        #expect(try store.drawingRecord(named: "A").metresPerPixel == nil)
+        #expect(try store.drawingRecord(named: "A").calibration == nil)
+
+        // 400 px = 4 m: 0.01 m per pixel.
+        let twoPoints = Calibration.twoPoints(from: PixelPoint(x: 0, y: 10), to: PixelPoint(x: 400, y: 10), distance: 4, unit: .m)
+        let drawing = try store.calibrate("A", with: twoPoints)
+        #expect(abs(drawing.metresPerPixel! - 0.01) < 1e-15)
+        let read = try store.drawing(named: "A").drawing
+        #expect(read.metresPerPixel == drawing.metresPerPixel)
+        #expect(read.calibration == twoPoints)
+
+        // A later calibration replaces it: 1:50 at 254 dpi is 0.005 m per pixel.
+        let paper = Calibration.paperScale(paper: 1, reality: 50, dpi: 254)
+        _ = try store.calibrate("A", with: paper)
+        #expect(abs(try store.drawingRecord(named: "A").metresPerPixel! - 0.005) < 1e-15)
+        #expect(try store.drawingRecord(named: "A").calibration == paper)
+        // Other columns are untouched.
+        #expect(try store.drawingRecord(named: "A").width == 400)
+    }
+
+    @Test func refusals() throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let same = Calibration.twoPoints(from: PixelPoint(x: 5, y: 5), to: PixelPoint(x: 5, y: 5), distance: 4, unit: .m)
+        #expect(throws: StoreError.self) { try store.calibrate("A", with: same) }
+        #expect(try store.drawingRecord(named: "A").metresPerPixel == nil)
+        #expect(throws: StoreError.unknownDrawing("B")) { try store.calibrate("B", with: .paperScale(paper: 1, reality: 100, dpi: 300)) }
+        // The schema keeps the scale positive, and the two columns set together.
+        #expect(throws: (any Error).self) {
+            try store.write { db in try db.execute(sql: "UPDATE drawing SET metresPerPixel = 0, calibration = '{}'") }
+        }
+        #expect(throws: (any Error).self) {
+            try store.write { db in try db.execute(sql: "UPDATE drawing SET metresPerPixel = 0.5") }
+        }
+        #expect(throws: (any Error).self) {
+            try store.write { db in try db.execute(sql: "UPDATE drawing SET calibration = '{}'") }
+        }
+    }
+}
