@@ -7,7 +7,8 @@ import PlanMarkStore
 public enum DrawingJSON {
     /// `{"name","image","sha256","width","height","zoom","crs","singleMarker","markers","regions","nextNumber",
     /// "createdAt","bounds":{"southWest":[lat,lng],"northEast":[lat,lng]}}`, bounds at the drawing's zoom in
-    /// its CRS flavour. `image` is where the caller's user gets the image: the service gives its URL path
+    /// its CRS flavour. A calibrated drawing adds `"metresPerPixel":S,"calibration":{...}` (`CalibrationJSON`)
+    /// after `bounds`; an uncalibrated one has neither key. `image` is where the caller's user gets the image: the service gives its URL path
     /// (it never names a server file), the CLI the file the drawing was added from.
     ///
     /// With `tiles` (the service's), the object ends with `"tiles":{"template":TILES,"minZoom":a,"maxZoom":b,
@@ -54,6 +55,11 @@ public enum DrawingJSON {
         out.append("],\"northEast\":["); out.append(JSONNumber.text(bounds.northEast.lat))
         out.append(","); out.append(JSONNumber.text(bounds.northEast.lng))
         out.append("]}")
+        // A calibrated drawing's scale and how it was set; both keys absent until it is calibrated.
+        if let scale = d.metresPerPixel, let calibration = d.calibration {
+            out.append(",\"metresPerPixel\":"); out.append(JSONNumber.text(scale))
+            out.append(",\"calibration\":"); out.append(CalibrationJSON.object(calibration))
+        }
         if let tiles, let scheme = TileScheme(width: d.width, height: d.height, zoom: d.zoom) {
             out.append(",\"tiles\":{\"template\":"); out.appendJSONString(tiles)
             out.append(",\"minZoom\":"); out.appendInteger(Int64(scheme.minZoom))

@@ -30,6 +30,7 @@ struct PlanMark: ParsableCommand {
             AttachmentCommand.self,
             DetachCommand.self,
             HistoryCommand.self,
+            MeasureCommand.self,
             RenderCommand.self,
             TilesCommand.self,
             ServeCommand.self,

@@ -32,7 +32,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The drawing's PNG (renders from files instead of the store).", valueName: "png"))
     var image: String?
 
-    @Option(name: .long, help: ArgumentHelp("Regions GeoJSON in pixels (with --image).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Regions GeoJSON in pixels or LabelMe JSON (with --image).", valueName: "file"))
     var regions: String?
 
     @Option(name: .long, help: ArgumentHelp("Markers CSV or GeoJSON (with --image), as for `planmark validate`.", valueName: "file"))
@@ -116,9 +116,11 @@ struct RenderCommand: ParsableCommand {
         let regionList: [Region]
         var reviewMarkers: [ReviewMarker] = []
         var filter = MarkerFilter()
+        var roomAreas: [ReviewRoomArea] = []
         do {
             if let image {
-                regionList = try regions.map { path throws(FormatError) in try RegionsFile.read(path: path) } ?? []
+                let regionsInput = try regions.map { path throws(FormatError) in try readRegionsFile(path, drawingSize: nil) }
+                regionList = regionsInput?.regions ?? []
                 var rows: [MarkerRow] = []
                 if let markers {
                     let conversion = zoom.map { LatLngConversion(crs: SimpleCRS(crs), zoom: $0) }
@@ -126,6 +128,8 @@ struct RenderCommand: ParsableCommand {
                     rows = try reader.readAll()
                 }
                 drawing = try decoder.decode(path: image)
+                // A LabelMe regions file must have been drawn on an image of this size.
+                try regionsInput?.check(drawingSize: DrawingSize(width: Double(drawing.width), height: Double(drawing.height)), source: regions!)
                 let validator = MarkerValidator(
                     regions: regionList, size: DrawingSize(width: Double(drawing.width), height: Double(drawing.height)))
                 for row in rows {
@@ -138,6 +142,7 @@ struct RenderCommand: ParsableCommand {
                 let store = try storeOptions.open()
                 let stored = try store.drawing(named: name!).drawing
                 regionList = try store.regions(of: stored.name)
+                roomAreas = RoomAreas.of(regionList, drawing: stored)
                 let validator = MarkerValidator(regions: regionList, size: stored.size)
                 try store.forEachMarker(in: stored.name, filter: filter) { marker in
                     reviewMarkers.append(ReviewMarker(stored: marker, validator: validator, today: filter.today))
@@ -162,7 +167,7 @@ struct RenderCommand: ParsableCommand {
         let options = ReviewOptions(
             legend: legend, title: title,
             view: around.map { .around(label: $0, margin: margin) } ?? .wholeSheet,
-            scale: scale, filters: filter.summary)
+            scale: scale, filters: filter.summary, roomAreas: roomAreas)
         let rendered: RGBAImage
         do {
             rendered = try ReviewRenderer().render(drawing: consume drawing, regions: regionList, markers: reviewMarkers, options: options)

@@ -18,10 +18,10 @@ struct ValidateCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("GeoJSON FeatureCollection of Polygon/MultiPolygon regions in pixels (properties.kind room or allowed).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("GeoJSON FeatureCollection of Polygon/MultiPolygon regions in pixels (properties.kind room or allowed), or a LabelMe JSON file.", valueName: "file"))
     var regions: String
 
-    @Option(name: .long, help: ArgumentHelp("The drawing's size in pixels; markers must satisfy 0 <= x <= W and 0 <= y <= H.", valueName: "WxH"))
+    @Option(name: .long, help: ArgumentHelp("The drawing's size in pixels; markers must satisfy 0 <= x <= W and 0 <= y <= H (default with a LabelMe --regions file: its image size).", valueName: "WxH"))
     var size: DrawingSize?
 
     @Option(name: .long, help: "Whether a marker on a wall is covered: include (default, like ST_Covers) or exclude.")
@@ -57,9 +57,13 @@ struct ValidateCommand: ParsableCommand {
             throw fail(error)
         }
         let regionList: [Region]
+        var effectiveSize: DrawingSize?
         var reader: MarkerFileReader
         do {
-            regionList = try RegionsFile.read(path: regions)
+            let input = try readRegionsFile(regions, drawingSize: size)
+            regionList = input.regions
+            // A LabelMe file knows its image's size: without --size, markers are checked against it.
+            effectiveSize = size ?? input.imageSize
             let conversion = zoom.map { LatLngConversion(crs: SimpleCRS(crs), zoom: $0) }
             reader = try MarkerFileReader(path: markers, format: inputFormat, conversion: conversion)
         } catch {
@@ -68,7 +72,7 @@ struct ValidateCommand: ParsableCommand {
         if let zoom, let size, !SimpleCRS(crs).representsWithoutClamping(size, at: zoom) {
             printWarning("a \(size.width.description)x\(size.height.description) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): clients see clamped latLng; use a lower zoom")
         }
-        let validator = MarkerValidator(regions: regionList, size: size, boundary: boundary, requireRoom: requireRoom)
+        let validator = MarkerValidator(regions: regionList, size: effectiveSize, boundary: boundary, requireRoom: requireRoom)
         let batch = BatchValidation(validator: validator, format: report)
         let out = file.map { BackgroundWriter(to: $0) } ?? BackgroundWriter()
         let showProgress = stderrIsTerminal

@@ -35,7 +35,7 @@ struct DrawingAddCommand: ParsableCommand {
     @Flag(name: .long, help: "Keep one marker at most: a new marker replaces the existing one.")
     var singleMarker = false
 
-    @Option(name: .long, help: ArgumentHelp("A regions GeoJSON file (rooms and allowed areas, in pixels).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("A regions file (rooms and allowed areas): GeoJSON in pixels, or LabelMe JSON made on this image.", valueName: "file"))
     var regions: String?
 
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding), as render does.")
@@ -47,14 +47,25 @@ struct DrawingAddCommand: ParsableCommand {
 
     func run() throws {
         var regionList: [Region] = []
+        // A GeoJSON regions file is read (and its faults reported) before the image, as always; a LabelMe
+        // one is checked against the image's size once that is known.
+        var regionsInput: RegionsInput?
         if let regions {
-            do { regionList = try RegionsFile.read(path: regions) } catch { throw fail(error) }
+            do {
+                regionsInput = try readRegionsFile(regions, drawingSize: nil)
+                regionList = regionsInput!.regions
+            } catch {
+                throw fail(error)
+            }
         }
         let bytes: [UInt8]
         do {
             bytes = try InputFile.readAll(path: image)
             // Check the image (all of it, as render decodes it) before creating a store file for it.
-            _ = try PNGDecoder(maxPixels: maxPixels).verify(data: bytes, source: image)
+            let header = try PNGDecoder(maxPixels: maxPixels).verify(data: bytes, source: image)
+            if let regionsInput, let regions {
+                try regionsInput.check(drawingSize: DrawingSize(width: Double(header.width), height: Double(header.height)), source: regions)
+            }
         } catch let error as FormatError where error.kind == .missingInput {
             throw fail(StoreError.missingImage(path: image))
         } catch {

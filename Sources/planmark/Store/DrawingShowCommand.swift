@@ -35,6 +35,7 @@ struct DrawingShowCommand: ParsableCommand {
                     regions: \(summary.regionCount)
                     bounds: southWest \(bounds.southWest.lat) \(bounds.southWest.lng), northEast \(bounds.northEast.lat) \(bounds.northEast.lng)
                     created: \(d.createdAt.text)
+                    scale: \(d.metresPerPixel.map { JSONNumber.text($0) + " m per pixel (" + CalibrationText.describe(d.calibration!) + ")" } ?? "none (not calibrated)")
 
                     """)
             case .json:

@@ -8,7 +8,13 @@ struct RegionsImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Replace a drawing's regions in one transaction and reassign the markers' rooms.",
-        discussion: "Refused (exit 1, nothing changed) when stored markers would fall outside the new allowed area, unless --force."
+        discussion: """
+        The file is a GeoJSON FeatureCollection in pixels or a LabelMe file (top-level shapes, imageWidth, \
+        imageHeight): its polygon and rectangle shapes become rooms named by their label (allowed areas when \
+        the label starts with 'allowed'; one group_id joins polygons into one room), other shapes are reported \
+        on stderr and skipped, and its imageWidth x imageHeight must be the drawing's size (else exit 65). \
+        Refused (exit 1, nothing changed) when stored markers would fall outside the new allowed area, unless --force.
+        """
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -16,7 +22,7 @@ struct RegionsImportCommand: ParsableCommand {
     @Argument(help: "The drawing's name.")
     var name: String
 
-    @Argument(help: ArgumentHelp("A regions GeoJSON file (in pixels).", valueName: "file"))
+    @Argument(help: ArgumentHelp("A regions file: GeoJSON in pixels, or LabelMe JSON made on the drawing's image.", valueName: "file"))
     var file: String
 
     @Flag(name: .long, help: "Replace the regions even if stored markers end up outside the allowed area.")
@@ -27,9 +33,13 @@ struct RegionsImportCommand: ParsableCommand {
     func run() throws {
         try storeCommand {
             let store = try storeOptions.open()
-            _ = try store.drawing(named: name)
+            let drawing = try store.drawingRecord(named: name)
             let regions: [Region]
-            do throws(FormatError) { regions = try RegionsFile.read(path: file) } catch { throw StoreError.input(error) }
+            do throws(FormatError) {
+                regions = try readRegionsFile(file, drawingSize: drawing.size).regions
+            } catch {
+                throw StoreError.input(error)
+            }
             let result = try store.replaceRegions(of: name, with: regions, force: force, author: author.resolved)
             if !result.markersOutside.isEmpty {
                 printWarning("\(result.markersOutside.count) marker(s) now outside the allowed area (kept because of --force)")

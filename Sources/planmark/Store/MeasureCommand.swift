@@ -1,0 +1,57 @@
+import ArgumentParser
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkStore
+
+/// Text or JSON.
+enum MeasureFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+/// `planmark measure NAME X1,Y1 X2,Y2 [--format text|json]`: a distance on a calibrated drawing.
+struct MeasureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure",
+        abstract: "Print the distance in metres between two points of a calibrated drawing.",
+        discussion: """
+        The points are pixels of the full-resolution image (x right, y down). Text: '4.25 m (425 px)', metres \
+        rounded to the millimetre; json: {"drawing","from":[x,y],"to":[x,y],"pixels","metres"} unrounded. \
+        Exit status: 0 measured, 1 the drawing has no scale (calibrate it with 'planmark drawing calibrate'), \
+        64 bad usage, 66 no such drawing, 74 store I/O.
+        """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The drawing's name.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("One end, in pixels.", valueName: "x1,y1"))
+    var from: PixelArgument
+
+    @Argument(help: ArgumentHelp("The other end, in pixels.", valueName: "x2,y2"))
+    var to: PixelArgument
+
+    @Option(name: .long, help: "text or json.")
+    var format: MeasureFormat = .text
+
+    func run() throws {
+        try storeCommand {
+            let drawing = try storeOptions.open().drawingRecord(named: name)
+            guard let metresPerPixel = drawing.metresPerPixel else {
+                throw StoreError.refused("drawing \"\(drawing.name)\": no scale; calibrate it first with 'planmark drawing calibrate'")
+            }
+            let pixels = from.point.distance(to: to.point)
+            let metres = pixels * metresPerPixel
+            let out = StandardOutput()
+            switch format {
+            case .text:
+                try out.write(JSONNumber.text((metres * 1000).rounded() / 1000) + " m (" + JSONNumber.text(pixels) + " px)\n")
+            case .json:
+                try out.write("{\"drawing\":" + JSONString.quoted(drawing.name)
+                              + ",\"from\":[" + JSONNumber.text(from.point.x) + "," + JSONNumber.text(from.point.y)
+                              + "],\"to\":[" + JSONNumber.text(to.point.x) + "," + JSONNumber.text(to.point.y)
+                              + "],\"pixels\":" + JSONNumber.text(pixels) + ",\"metres\":" + JSONNumber.text(metres) + "}\n")
+            }
+            try out.flush()
+        }
+    }
+}
