@@ -318,6 +318,12 @@ enum OpenAPIDocument {
                 "sha256": ["type": "string", "description": "SHA-256 of the PNG's bytes, also its ETag."],
                 "bounds": object(["southWest": ref("LatLngPair"), "northEast": ref("LatLngPair")], required: ["southWest", "northEast"],
                                  description: "Image overlay bounds at the drawing's zoom in its CRS flavour."),
+                "metresPerPixel": ["type": "number", "exclusiveMinimum": 0,
+                                   "description": "The drawing's scale (`planmark drawing calibrate`); absent until it is calibrated."],
+                "calibration": ["type": "object", "description": """
+                    How the scale was set; absent with metresPerPixel: {"method":"two-points","from":[x,y],"to":[x,y],"distance":D,"unit":"m"|"mm"|"ft"} \
+                    or {"method":"paper-scale","scale":"1:100","dpi":300}.
+                    """],
                 "tiles": object([
                     "template": ["type": "string", "description": "The TileLayer URL template: /drawings/NAME/tiles/{z}/{x}/{y}.png?v=SHA256."],
                     "minZoom": ["type": "integer", "description": "The level at which the whole drawing fits in one tile."],
@@ -398,8 +404,10 @@ enum OpenAPIDocument {
                 "type": ["const": "FeatureCollection"],
                 "features": ["type": "array", "items": object([
                     "type": ["const": "Feature"], "id": ["type": ["string", "number", "null"]],
-                    "properties": ["description": "Read when an object: id, kind, name.", "properties": [
+                    "properties": ["description": "Read when an object: id, kind, name. Written for a calibrated drawing: area and perimeter.", "properties": [
                         "id": ["type": ["string", "number", "null"]], "kind": ["enum": ["room", "allowed", nil]], "name": ["type": ["string", "null"]],
+                        "area": ["type": "number", "description": "Square metres, holes subtracted; absent when the drawing has no scale."],
+                        "perimeter": ["type": "number", "description": "Metres, every ring (holes included); absent when the drawing has no scale."],
                     ]],
                     "geometry": ["oneOf": [
                         object(["type": ["const": "Polygon"], "coordinates": polygonSchema], required: ["type", "coordinates"]),
@@ -410,7 +418,11 @@ enum OpenAPIDocument {
             ], required: ["type", "features"],
                description: "Rooms and allowed areas in pixels. Also checked, and 400 otherwise: region ids unique, rings closed and simple.")),
             ("ValidateRequest", object([
-                "regions": ref("RegionCollection"),
+                "regions": ["oneOf": [ref("RegionCollection"), object([
+                    "shapes": ["type": "array", "items": ["type": "object"]], "imageWidth": ["type": "integer", "minimum": 1],
+                    "imageHeight": ["type": "integer", "minimum": 1],
+                ], required: ["shapes", "imageWidth", "imageHeight"],
+                   description: "A LabelMe file: polygon and rectangle shapes become rooms (allowed areas when the label starts with allowed); its image size must equal size, and is the size when size is absent.")]],
                 "size": pair(description: "[width, height] in pixels.", item: ["type": "number", "exclusiveMinimum": 0]),
                 "markers": ["oneOf": [
                     object(["type": ["const": "FeatureCollection"], "features": ["type": "array", "items": object([

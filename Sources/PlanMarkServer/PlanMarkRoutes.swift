@@ -154,16 +154,19 @@ struct PlanMarkRoutes: Sendable {
         return Response(status: .ok, headers: all, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.bytes)))
     }
 
-    /// Regions as GeoJSON: pixels, or `[lng, lat]` at `zoom` in the drawing's CRS flavour.
+    /// Regions as GeoJSON: pixels, or `[lng, lat]` at `zoom` in the drawing's CRS flavour; with `area` and
+    /// `perimeter` properties when the drawing is calibrated.
     func regions(_ request: Request, name: String) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(["zoom"])
         let zoom = try query.zoom()
         let text = try await store.run { store throws(StoreError) -> String in
             let regions = try store.regions(of: name)
-            guard let zoom else { return RegionsGeoJSONWriter.featureCollection(regions) }
-            let crs = SimpleCRS(try store.drawing(named: name).drawing.crs)
-            return RegionsGeoJSONWriter.featureCollection(regions) { point in
+            // A calibrated drawing's regions carry area (m2) and perimeter (m); others neither key.
+            let drawing = try store.drawingRecord(named: name)
+            guard let zoom else { return RegionsGeoJSONWriter.featureCollection(regions, metresPerPixel: drawing.metresPerPixel) }
+            let crs = SimpleCRS(drawing.crs)
+            return RegionsGeoJSONWriter.featureCollection(regions, metresPerPixel: drawing.metresPerPixel) { point in
                 let latLng = crs.latLng(from: point, at: zoom)
                 return (latLng.lng, latLng.lat)
             }

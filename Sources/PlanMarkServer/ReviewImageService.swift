@@ -49,7 +49,7 @@ struct ReviewImageService: Sendable {
         }
         // The filters line says which markers the image leaves out (`status=all` is no filter).
         let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale,
-                                    filters: filter.summary)
+                                    filters: filter.summary, roomAreas: RoomAreas.of(regions, drawing: drawing))
         let renderer = self.renderer
         let png = try await gate.run {
             try await BlockingWork.run { () throws -> [UInt8] in

@@ -2,7 +2,7 @@ import Hummingbird
 import PlanMarkFormats
 import PlanMarkGeometry
 
-/// `POST /validate`: `{"regions": <GeoJSON>, "size": [W, H], "markers": <GeoJSON or [[x, y], ...]>}`
+/// `POST /validate`: `{"regions": <GeoJSON or LabelMe>, "size": [W, H], "markers": <GeoJSON or [[x, y], ...]>}`
 /// (optional `"boundary": "include"|"exclude"`, `"requireRoom": true`) -> the report of
 /// `planmark validate --report json`, written by the same `ValidationReport`.
 ///
@@ -43,6 +43,16 @@ struct ValidateEndpoint: Sendable {
                 }
             }
         }
+        // A LabelMe file's points, counted the same way.
+        if let regions = body["regions"], case .array(let shapes)? = regions["shapes"] {
+            var count = 0
+            for shape in shapes {
+                guard let points = shape["points"] else { continue }
+                guard Self.countPositions(points, into: &count, limit: maxVertices) else {
+                    throw .tooMany("vertices", field: body.path("regions"), limit: maxVertices, option: "--max-vertices")
+                }
+            }
+        }
         let markers: Int
         switch body["markers"] {
         case .array(let items)?: markers = items.count
@@ -72,18 +82,22 @@ struct ValidateEndpoint: Sendable {
     static func report(for body: JSONObject) throws(APIError) -> [UInt8] {
         try body.onlyKeys(["regions", "size", "markers", "boundary", "requireRoom"])
         guard let regionsValue = body["regions"] else { throw .invalidField(body.path("regions"), "required: a GeoJSON FeatureCollection") }
-        let regions: [Region]
-        do {
-            regions = try RegionsFile.regions(from: regionsValue, source: "request")
-        } catch {
-            throw .invalidField(subPath(error.path, of: body.path("regions")), error.message)
-        }
         var size: DrawingSize?
         if let value = body["size"] {
             guard case .array(let pair) = value, pair.count == 2, case .number(let width) = pair[0], case .number(let height) = pair[1],
                   width.isFinite, height.isFinite, width > 0, height > 0
             else { throw .invalidField(body.path("size"), "expected [width, height], two positive numbers") }
             size = DrawingSize(width: width, height: height)
+        }
+        // GeoJSON, or a LabelMe file (its image size must be `size` when given, and is the size otherwise;
+        // its shapes that are not regions are left out).
+        let regions: [Region]
+        do {
+            let input = try RegionsInput.input(from: regionsValue, source: "request", drawingSize: size)
+            regions = input.regions
+            size = size ?? input.imageSize
+        } catch {
+            throw .invalidField(subPath(error.path, of: body.path("regions")), error.message)
         }
         var boundary = BoundaryRule.include
         if let text = try body.string("boundary") ?? nil {
