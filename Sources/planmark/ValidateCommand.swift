@@ -69,7 +69,7 @@ struct ValidateCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        if let zoom, let size, !SimpleCRS(crs).representsWithoutClamping(size, at: zoom) {
+        if let zoom, let size = effectiveSize, !SimpleCRS(crs).representsWithoutClamping(size, at: zoom) {
             printWarning("a \(size.width.description)x\(size.height.description) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): clients see clamped latLng; use a lower zoom")
         }
         let validator = MarkerValidator(regions: regionList, size: effectiveSize, boundary: boundary, requireRoom: requireRoom)

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import PlanMarkExport
 import PlanMarkGeometry
+import PlanMarkRender
 import PlanMarkStore
 import Testing
 @testable import PlanMarkServer
@@ -41,6 +43,22 @@ import Testing
             let review = try await client.get("/drawings/plan/review.png?legend=true&scale=0.25")
             #expect(review.status == .ok)
         }
+    }
+
+    /// The review legend's room areas (render and review.png): rooms only, in m2, none without a scale.
+    @Test func roomAreasForTheLegend() throws {
+        let allowed = try Region(id: "site", kind: .allowed, coordinates: [[
+            [PixelPoint(x: 0, y: 0), PixelPoint(x: 600, y: 0), PixelPoint(x: 600, y: 400), PixelPoint(x: 0, y: 400)]]])
+        let bare = try Region(id: "L", coordinates: [[
+            [PixelPoint(x: 500, y: 0), PixelPoint(x: 600, y: 0), PixelPoint(x: 600, y: 200), PixelPoint(x: 700, y: 200),
+             PixelPoint(x: 700, y: 300), PixelPoint(x: 500, y: 300)]]])
+        var drawing = Drawing(name: "A", imagePath: "/a.png", imageSHA256: "", width: 800, height: 400, createdAt: .now())
+        #expect(RoomAreas.of([allowed, Self.room, bare], drawing: drawing).isEmpty)
+        drawing.metresPerPixel = 0.5  // binary: exact products
+        drawing.calibration = .twoPoints(from: PixelPoint(x: 0, y: 0), to: PixelPoint(x: 2, y: 0), distance: 1, unit: .m)
+        // 110,000 px2 / 4 = 27,500 m2; the L (100 x 300 + 100 x 100 px) 40,000 / 4 = 10,000 m2, named by its id.
+        #expect(RoomAreas.of([allowed, Self.room, bare], drawing: drawing)
+                == [ReviewRoomArea(name: "Office", squareMetres: 27_500), ReviewRoomArea(name: "L", squareMetres: 10_000)])
     }
 
     /// A LabelMe file as the regions of `POST /validate`: its image size is the drawing's size.
