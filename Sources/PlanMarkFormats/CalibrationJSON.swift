@@ -20,12 +20,14 @@ public enum CalibrationJSON {
     }
 
     /// `paper:reality` as written on a sheet, e.g. `1:100`.
+    /// - Complexity: O(1).
     public static func scaleText(paper: Double, reality: Double) -> String {
         JSONNumber.text(paper) + ":" + JSONNumber.text(reality)
     }
 
     /// Parses `A:B` (two finite positive decimal numbers, e.g. `1:100` or `1:12.5`) into (paper, reality);
     /// nil for anything else.
+    /// - Complexity: O(length of text).
     public static func parseScale(_ text: String) -> (paper: Double, reality: Double)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let paper = decimal(parts[0]), let reality = decimal(parts[1]), paper > 0, reality > 0 else { return nil }
