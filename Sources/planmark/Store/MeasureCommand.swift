@@ -12,7 +12,8 @@ struct MeasureCommand: ParsableCommand {
         commandName: "measure",
         abstract: "Print the distance in metres between two points of a calibrated drawing.",
         discussion: """
-        The points are pixels of the full-resolution image (x right, y down). Text: '4.25 m (425 px)', metres \
+        The points are pixels of the full-resolution image (x right, y down); a point with a negative x \
+        (off the sheet) goes after '--', as in 'planmark measure NAME -- -10,5 300,5'. Text: '4.25 m (425 px)', metres \
         rounded to the millimetre; json: {"drawing","from":[x,y],"to":[x,y],"pixels","metres"} unrounded. \
         Exit status: 0 measured, 1 the drawing has no scale (calibrate it with 'planmark drawing calibrate'), \
         64 bad usage, 66 no such drawing, 74 store I/O.
