@@ -191,6 +191,10 @@ public enum StoreSchema {
         migrator.registerMigration(v6) { db in
             try db.execute(sql: "CREATE INDEX history_latest ON history(drawingId, id)")
         }
+        // v7 and v8 are other branches' (revisions, calibration); v9 is in StoreSchema+V9.swift.
+        migrator.registerMigration(v9) { db in
+            try migrateToSmallerMarkerRows(db)
+        }
         return migrator
     }
 }
