@@ -15,14 +15,18 @@ extension Marker: FetchableRecord, PersistableRecord {
 
     /// Decodes a `marker` row of `selectSQL`.
     public init(row: Row) throws {
-        let statusText: String = try row.decode(forColumn: "status")
-        guard let status = MarkerStatus(rawValue: statusText) else {
-            throw StoreError.io("marker has an unknown status \"\(statusText)\"")
+        // Stored as codes since v9 (`StoredCodes.swift`).
+        let statusCode: Int64 = try row.decode(forColumn: "status")
+        guard let status = MarkerStatus(storedCode: statusCode) else {
+            throw StoreError.io("marker has an unknown status code \(statusCode)")
         }
-        let priorityText: String = try row.decode(forColumn: "priority")
-        guard let priority = MarkerPriority(rawValue: priorityText) else {
-            throw StoreError.io("marker has an unknown priority \"\(priorityText)\"")
+        let priorityCode: Int64 = try row.decode(forColumn: "priority")
+        guard let priority = MarkerPriority(storedCode: priorityCode) else {
+            throw StoreError.io("marker has an unknown priority code \(priorityCode)")
         }
+        let createdAt = Timestamp(milliseconds: try row.decode(forColumn: "createdAt"))
+        // NULL while the marker is unchanged since it was created (v9).
+        let updatedAt: Int64? = try row.decode(forColumn: "updatedAt")
         let number: Int = try row.decode(forColumn: "number")
         let uuidText: String? = try row.decode(forColumn: "uuid")
         let uuid: MarkerUUID
@@ -49,28 +53,29 @@ extension Marker: FetchableRecord, PersistableRecord {
             due: dueText.flatMap(DueDate.init(text:)),
             capturedAt: capturedText.flatMap(CaptureTime.init(text:)),
             rooms: RoomList.rooms(fromJSON: try row.decode(forColumn: "rooms")),
-            createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt")),
-            updatedAt: Timestamp(milliseconds: try row.decode(forColumn: "updatedAt"))
+            createdAt: createdAt,
+            updatedAt: updatedAt.map(Timestamp.init(milliseconds:)) ?? createdAt
         )
         uuidIsDerived = uuidText == nil
     }
 
-    /// Encodes the marker's columns; rooms as a JSON array of ids.
+    /// Encodes the marker's columns; rooms as a JSON array of ids, status and priority as their codes, and
+    /// `updatedAt` as NULL while it equals `createdAt` (v9: a smaller row, `StoredCodes.swift`).
     public func encode(to container: inout PersistenceContainer) throws {
         container["drawingId"] = drawingID
         container["number"] = number
         container["x"] = position.x
         container["y"] = position.y
-        container["status"] = status.rawValue
+        container["status"] = status.storedCode
         container["note"] = note
         container["author"] = author
         container["rooms"] = RoomList.jsonText(rooms)
         container["createdAt"] = createdAt.milliseconds
-        container["updatedAt"] = updatedAt.milliseconds
+        container["updatedAt"] = updatedAt == createdAt ? nil : updatedAt.milliseconds
         container["uuid"] = uuidIsDerived ? nil : uuid.text
         container["ref"] = ref
         container["category"] = category
-        container["priority"] = priority.rawValue
+        container["priority"] = priority.storedCode
         container["assignee"] = assignee
         container["due"] = due?.text
         container["capturedAt"] = capturedAt?.text

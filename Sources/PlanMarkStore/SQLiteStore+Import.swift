@@ -224,9 +224,12 @@ struct MarkerInserter {
                                 parameter += 2
                             }
                             if rich {
-                                try bind(parameter, row.status.flatMap(MarkerStatus.init(text:))?.rawValue ?? MarkerStatus.open.rawValue)
+                                // Codes (v9); both words were checked by `checkImported`.
+                                let status = row.status.flatMap(MarkerStatus.init(text:)) ?? .open
+                                let priority = row.priority.flatMap(MarkerPriority.init(rawValue:)) ?? .normal
+                                try check(sqlite3_bind_int64(handle, parameter, status.storedCode))
                                 try bind(parameter + 1, row.category)
-                                try bind(parameter + 2, row.priority ?? MarkerPriority.normal.rawValue)
+                                try check(sqlite3_bind_int64(handle, parameter + 2, priority.storedCode))
                                 try bind(parameter + 3, row.assignee)
                                 try bind(parameter + 4, row.due?.text)
                                 try bind(parameter + 5, row.capturedAt?.text)
@@ -251,10 +254,11 @@ struct MarkerInserter {
         if let statement = statements[key] { return statement }
         if plain {
             // `?1` drawing, `?2` first number, `?3` time, then x, y, rooms a row.
-            var sql = "INSERT INTO marker (drawingId, number, x, y, rooms, createdAt, updatedAt) VALUES "
+            // `updatedAt` is left NULL (= `createdAt`), status and priority to their defaults (codes 0 and 1), v9.
+            var sql = "INSERT INTO marker (drawingId, number, x, y, rooms, createdAt) VALUES "
             for k in 0..<count {
                 let p = 4 + 3 * k
-                sql += "\(k > 0 ? "," : "")(?1,?2+\(k),?\(p),?\(p + 1),?\(p + 2),?3,?3)"
+                sql += "\(k > 0 ? "," : "")(?1,?2+\(k),?\(p),?\(p + 1),?\(p + 2),?3)"
             }
             let statement = try db.makeStatement(sql: sql)
             statements[key] = statement
@@ -273,9 +277,10 @@ struct MarkerInserter {
             if k > 0 { sql += "," }
             let (x, y, r, u, ref) = (next(), next(), next(), next(), next())
             let (note, who) = shared ? ("?4", "?5") : (next(), next())
-            var fields = "'open',NULL,'normal',NULL,NULL,NULL"
+            // Status `open` and priority `normal` as their codes (v9).
+            var fields = "0,NULL,1,NULL,NULL,NULL"
             if rich { fields = (0..<6).map { _ in next() }.joined(separator: ",") }
-            sql += "(?1,?2+\(k),\(x),\(y),\(r),\(u),\(ref),\(note),\(who),\(fields),?3,?3)"
+            sql += "(?1,?2+\(k),\(x),\(y),\(r),\(u),\(ref),\(note),\(who),\(fields),?3,NULL)"
         }
         let statement = try db.makeStatement(sql: sql)
         statements[key] = statement

@@ -68,11 +68,11 @@ extension SQLiteStore {
             var arguments: [any DatabaseValueConvertible] = [drawing.id!]
             if !filter.statuses.isEmpty {
                 sql += " AND status IN (" + filter.statuses.map { _ in "?" }.joined(separator: ",") + ")"
-                arguments += filter.statuses.map(\.rawValue)
+                arguments += filter.statuses.map(\.storedCode)
             }
             if !filter.priorities.isEmpty {
                 sql += " AND priority IN (" + filter.priorities.map { _ in "?" }.joined(separator: ",") + ")"
-                arguments += filter.priorities.map(\.rawValue)
+                arguments += filter.priorities.map(\.storedCode)
             }
             let statement = try db.makeStatement(sql: sql + " ORDER BY number")
             try statement.setArguments(StatementArguments(arguments))
@@ -91,9 +91,11 @@ extension SQLiteStore {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                 }
                 let number = Int(sqlite3_column_int64(handle, 0))
-                let statusText = text(3) ?? "", priorityText = text(12) ?? "", uuidText = text(9)
+                // Status and priority are stored as codes, `updatedAt` as NULL while it equals `createdAt` (v9).
+                let uuidText = text(9)
                 let uuid = uuidText.map(MarkerUUID.init(text:)) ?? DerivedUUID.make(seed: drawing.uuidSeed, number: number)
-                guard let status = MarkerStatus(rawValue: statusText), let priority = MarkerPriority(rawValue: priorityText), let uuid else {
+                guard let status = MarkerStatus(storedCode: sqlite3_column_int64(handle, 3)),
+                      let priority = MarkerPriority(storedCode: sqlite3_column_int64(handle, 12)), let uuid else {
                     throw StoreError.io("marker \(number) has an unknown status, priority or uuid")
                 }
                 var marker = Marker(drawingID: drawing.id!, number: number, uuid: uuid, ref: text(10),
@@ -103,7 +105,8 @@ extension SQLiteStore {
                                     capturedAt: text(15).flatMap(CaptureTime.init(text:)),
                                     rooms: RoomList.rooms(fromJSON: text(6) ?? "[]"),
                                     createdAt: Timestamp(milliseconds: sqlite3_column_int64(handle, 7)),
-                                    updatedAt: Timestamp(milliseconds: sqlite3_column_int64(handle, 8)))
+                                    updatedAt: Timestamp(milliseconds: sqlite3_column_type(handle, 8) == SQLITE_NULL
+                                        ? sqlite3_column_int64(handle, 7) : sqlite3_column_int64(handle, 8)))
                 marker.uuidIsDerived = uuidText == nil
                 if !rest.isEmpty && !rest.matches(marker) { continue }
                 if !body(marker) { break }

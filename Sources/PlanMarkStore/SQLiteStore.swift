@@ -19,6 +19,9 @@ public final class SQLiteStore: AnnotationStore {
     /// Validators by drawing, reused while the drawing's regions are unchanged.
     let validatorCache = ValidatorCache()
 
+    /// The page size of a store this class creates, in bytes.
+    public static let newStorePageSize = 8192
+
     /// How long a writer waits for another process's transaction before giving up, by default.
     public static let busyTimeout: Double = 10
     /// How long this store's writers wait for another process's transaction before giving up.
@@ -33,14 +36,17 @@ public final class SQLiteStore: AnnotationStore {
         self.path = path
         self.busyTimeout = busyTimeout
         var info = stat()
+        var isNew = false
         if stat(path, &info) != 0 {
             guard create, errno == ENOENT else {
                 if errno == ENOENT || errno == ENOTDIR { throw .missingStore(path: path) }
                 throw .io("\(path): \(String(cString: strerror(errno)))")
             }
+            isNew = true
         } else if (info.st_mode & S_IFMT) == S_IFDIR {
             throw .io("\(path): is a directory, not a store")
         }
+        let createsFile = isNew
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
@@ -51,6 +57,11 @@ public final class SQLiteStore: AnnotationStore {
             // was a quarter of a million small writes for an import of a million markers. They are small
             // (one statement's pages); no query of the store sorts into a temporary table.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // A new store gets 8 KiB pages (before its first write, which fixes the page size; GRDB switches to WAL
+            // after this). A bulk import writes fewer, fuller pages (with v9's smaller rows: see
+            // Benchmarks/store/README.md), while a marker POST, which changes four to six pages, still meets its
+            // goal. Existing stores keep the page size they have (WAL mode cannot change it).
+            if createsFile { try db.execute(sql: "PRAGMA page_size = \(SQLiteStore.newStorePageSize)") }
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

@@ -202,6 +202,10 @@ public enum StoreSchema {
                 ALTER TABLE drawing ADD COLUMN calibration TEXT CHECK ((calibration IS NULL) = (metresPerPixel IS NULL));
                 """)
         }
+        // v9 is in StoreSchema+V9.swift.
+        migrator.registerMigration(v9) { db in
+            try migrateToSmallerMarkerRows(db)
+        }
         return migrator
     }
 }
