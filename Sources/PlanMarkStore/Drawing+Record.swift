@@ -27,6 +27,7 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
             createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt")),
             uuidSeed: try row.decode(forColumn: "uuidSeed")
         )
+        if let revision: Int = row["revision"] { self.revision = revision }
     }
 
     /// Encodes the drawing's columns.
@@ -44,6 +45,7 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
         container["regionsRevision"] = regionsRevision
         container["createdAt"] = createdAt.milliseconds
         container["uuidSeed"] = uuidSeed
+        container["revision"] = revision
     }
 
     /// Takes the id SQLite gave the new row.

@@ -29,6 +29,9 @@ public struct Drawing: Hashable, Sendable {
     /// 60 random bits that, with a marker's number, make the uuid of a marker the store numbered without
     /// one from its client (`MarkerUUID.derived`); 0 before the drawing is stored.
     public var uuidSeed: Int64
+    /// The number of the drawing's current revision (1 until `reviseDrawing` gives it a new image); the image
+    /// columns above are that revision's.
+    public var revision: Int = 1
 
     /// Creates a drawing.
     public init(id: Int64? = nil, name: String, imagePath: String, imageSHA256: String, width: Int, height: Int,

@@ -4,7 +4,8 @@ import ArgumentParser
 struct DrawingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drawing",
-        abstract: "Add, list, show, rename and remove drawings in the store.",
-        subcommands: [DrawingAddCommand.self, DrawingListCommand.self, DrawingShowCommand.self, DrawingRenameCommand.self, DrawingRemoveCommand.self]
+        abstract: "Add, list, show, rename, remove and revise drawings in the store.",
+        subcommands: [DrawingAddCommand.self, DrawingListCommand.self, DrawingShowCommand.self, DrawingRenameCommand.self, DrawingRemoveCommand.self,
+                      DrawingReviseCommand.self]
     )
 }
