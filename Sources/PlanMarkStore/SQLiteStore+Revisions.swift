@@ -86,6 +86,7 @@ extension SQLiteStore {
             drawing.width = header.width
             drawing.height = header.height
             drawing.revision = revision.number
+            // A new regions revision also retires the cached validators (`ValidatorCache`), which hold the old size.
             drawing.regionsRevision += 1
             try drawing.update(db, columns: ["imagePath", "imageSHA256", "width", "height", "revision", "regionsRevision"])
             return (outcome, commit: true)
@@ -192,6 +193,15 @@ extension SQLiteStore {
         return placements
     }
 
+    /// `MarkerState(x:y:rooms:needsPlacement:revision:).jsonText`, written directly: the rooms are the stored JSON
+    /// array (`RoomList.jsonText`'s bytes already), so they are not parsed and written again for each of m markers.
+    /// - Complexity: O(length of the text).
+    static func stateJSON(_ position: PixelPoint, rooms: String, reason: String??, revision: Int) -> String {
+        var out = "{\"x\":" + JSONNumber.text(position.x) + ",\"y\":" + JSONNumber.text(position.y) + ",\"rooms\":" + rooms
+        if let reason { out += ",\"needsPlacement\":" + (reason.map(JSONString.quoted) ?? "null") }
+        return out + ",\"revision\":" + String(revision) + "}"
+    }
+
     /// History entries per `INSERT` of `writePlacements`.
     static let revisedEntriesPerStatement = 128
 
@@ -253,17 +263,12 @@ extension SQLiteStore {
             for k in 0..<count {
                 let placement = placements[start + k]
                 let p = Int32(4 + 3 * k)
-                var old = MarkerState(x: placement.position.x, y: placement.position.y, rooms: RoomList.rooms(fromJSON: placement.rooms))
-                var new = MarkerState(x: placement.newPosition.x, y: placement.newPosition.y, rooms: RoomList.rooms(fromJSON: placement.newRooms))
-                old.revision = previous
-                new.revision = next
-                if placement.reason != nil || placement.newReason != nil {
-                    old.needsPlacement = .some(placement.reason)
-                    new.needsPlacement = .some(placement.newReason)
-                }
+                let flagged = placement.reason != nil || placement.newReason != nil
                 try check(sqlite3_bind_int64(insert, p, Int64(placement.number)))
-                try bind(insert, p + 1, old.jsonText)
-                try bind(insert, p + 2, new.jsonText)
+                try bind(insert, p + 1, stateJSON(placement.position, rooms: placement.rooms, reason: flagged ? .some(placement.reason) : nil,
+                                                  revision: previous))
+                try bind(insert, p + 2, stateJSON(placement.newPosition, rooms: placement.newRooms,
+                                                  reason: flagged ? .some(placement.newReason) : nil, revision: next))
             }
             try check(sqlite3_step(insert), SQLITE_DONE)
             try check(sqlite3_reset(insert))

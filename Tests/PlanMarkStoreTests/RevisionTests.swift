@@ -101,6 +101,20 @@ import Testing
         #expect(try store.marker(2, in: "A").rooms == [] && store.marker(2, in: "A").needsPlacement == "outside-rooms")
     }
 
+    /// The history text a revise writes directly is `MarkerState.jsonText`'s, byte for byte, and parses back.
+    @Test(arguments: [(nil, nil), ("outside-drawing", nil), (nil, "outside-rooms")] as [(String?, String?)])
+    func revisedEntryTextIsMarkerStateText(reason: String?, other: String?) throws {
+        let rooms = ["2.04", "a\"b"]
+        let flagged = reason != nil || other != nil
+        let direct = SQLiteStore.stateJSON(PixelPoint(x: 12.5, y: -3), rooms: RoomList.jsonText(rooms), reason: flagged ? .some(reason) : nil,
+                                           revision: 4)
+        var state = MarkerState(x: 12.5, y: -3, rooms: rooms)
+        state.revision = 4
+        if flagged { state.needsPlacement = .some(reason) }
+        #expect(direct == state.jsonText)
+        #expect(MarkerState(jsonText: direct) == state)
+    }
+
     /// A dry run computes the same outcome and stores nothing.
     @Test func dryRunStoresNothing() throws {
         let (store, folder) = try Self.storeWithMarkers()
