@@ -6,7 +6,7 @@ import PlanMarkStore
 /// `GET /drawings[/{name}]`.
 public enum DrawingJSON {
     /// `{"name","image","sha256","width","height","zoom","crs","singleMarker","markers","regions","nextNumber",
-    /// "createdAt","bounds":{"southWest":[lat,lng],"northEast":[lat,lng]}}`, bounds at the drawing's zoom in
+    /// "revision","createdAt","bounds":{"southWest":[lat,lng],"northEast":[lat,lng]}}`, bounds at the drawing's zoom in
     /// its CRS flavour. A calibrated drawing adds `"metresPerPixel":S,"calibration":{...}` (`CalibrationJSON`)
     /// after `bounds`; an uncalibrated one has neither key. `image` is where the caller's user gets the image: the service gives its URL path
     /// (it never names a server file), the CLI the file the drawing was added from.
@@ -49,6 +49,7 @@ public enum DrawingJSON {
         out.append(",\"markers\":"); out.appendInteger(Int64(summary.markerCount))
         out.append(",\"regions\":"); out.appendInteger(Int64(summary.regionCount))
         out.append(",\"nextNumber\":"); out.appendInteger(Int64(d.nextNumber))
+        out.append(",\"revision\":"); out.appendInteger(Int64(d.revision))
         out.append(",\"createdAt\":"); out.appendJSONString(d.createdAt.text)
         out.append(",\"bounds\":{\"southWest\":["); out.append(JSONNumber.text(bounds.southWest.lat))
         out.append(","); out.append(JSONNumber.text(bounds.southWest.lng))

@@ -16,14 +16,15 @@ public enum MarkerFormat: String, CaseIterable, Sendable {
 ///
 /// - The marker **object** (json, jsonl, one marker, and GeoJSON `properties`):
 ///   `{"id","uuid","number","x","y"[,"lat","lng"],"status","category","priority","assignee","due","capturedAt",
-///   "note","author","rooms","createdAt","updatedAt","overdue"}`; `id` (the ref), `category`, `assignee`, `due`,
+///   "note","author","rooms","createdAt","updatedAt","overdue","needsPlacement"}`; `id` (the ref), `category`, `assignee`, `due`,
 ///   `capturedAt`, `note`, `author` are null when not set; `x`, `y` in pixels always, `lat`, `lng` when a latLng
-///   conversion is given; `overdue` is `true` when due before `today` and not closed or void.
+///   conversion is given; `overdue` is `true` when due before `today` and not closed or void; `needsPlacement` is
+///   the reason a marker carried to a new revision needs placing again, null when it is placed.
 /// - **GeoJSON**: a FeatureCollection of `{"type":"Feature","id":NUMBER,"geometry":{"type":"Point",
 ///   "coordinates":[x,y]},"properties":OBJECT}`, coordinates `[lng, lat]` when converting (the properties'
 ///   `number` tells a reader the file is a PlanMark export, whose ref is `properties.id`).
 /// - **json**: `{"drawing":NAME,"markers":[OBJECT,...]}`; **jsonl**: one object a line;
-///   **csv**: `id,uuid,number,x,y[,lat,lng],status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt`
+///   **csv**: `id,uuid,number,x,y[,lat,lng],status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt,needsPlacement`
 ///   (empty fields for what is not set, rooms `;`-joined);
 ///   **text**: tab-separated `number x y [lat lng] status priority assignee due rooms note`.
 ///
@@ -62,8 +63,8 @@ public struct MarkerWriter {
         case .jsonl: break
         case .csv:
             let header: StaticString = latLng
-                ? "id,uuid,number,x,y,lat,lng,status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt\n"
-                : "id,uuid,number,x,y,status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt\n"
+                ? "id,uuid,number,x,y,lat,lng,status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt,needsPlacement\n"
+                : "id,uuid,number,x,y,status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt,needsPlacement\n"
             buffer.append(header)
         case .geojson: buffer.append("{\"type\":\"FeatureCollection\",\"features\":[")
         }
@@ -135,7 +136,9 @@ public struct MarkerWriter {
             appendCSVField(marker.author ?? ""); buffer.append(",")
             appendCSVField(marker.rooms.joined(separator: ";")); buffer.append(",")
             appendTime(marker.createdAt); buffer.append(",")
-            appendTime(marker.updatedAt); buffer.append("\n")
+            appendTime(marker.updatedAt); buffer.append(",")
+            if let reason = marker.needsPlacement { appendCSVField(reason) }
+            buffer.append("\n")
         case .geojson:
             if count > 0 { buffer.append(",") }
             buffer.append("{\"type\":\"Feature\",\"id\":"); buffer.appendInteger(Int64(marker.number))
@@ -223,7 +226,10 @@ public struct MarkerWriter {
         }
         buffer.append("],\"createdAt\":\""); appendTime(marker.createdAt)
         buffer.append("\",\"updatedAt\":\""); appendTime(marker.updatedAt)
-        buffer.append(marker.isOverdue(today: today) ? "\",\"overdue\":true}" : "\",\"overdue\":false}")
+        buffer.append(marker.isOverdue(today: today) ? "\",\"overdue\":true" : "\",\"overdue\":false")
+        buffer.append(",\"needsPlacement\":")
+        if let reason = marker.needsPlacement { buffer.appendJSONString(reason) } else { buffer.append("null") }
+        buffer.append("}")
     }
 
     /// `due` as `YYYY-MM-DD`, digits straight into the buffer (no intermediate string).

@@ -22,11 +22,11 @@ public struct CSVColumns: Hashable, Sendable {
 
     /// The column names this reader knows.
     /// Besides these, a PlanMark export's own columns (`number`, `rooms`, `createdAt`, `updatedAt`) are
-    /// accepted and ignored: a store gives numbers and works out rooms itself.
+    /// accepted and ignored: a store gives numbers and works out rooms itself (and whether a marker needs placing).
     public static let known = ["id", "x", "y", "lat", "lng", "note", "author"] + PunchItemField.allCases.map { $0.rawValue.lowercased() }
         + ignored
     /// Columns an export writes that an import does not read.
-    public static let ignored = ["number", "rooms", "createdat", "updatedat"]
+    public static let ignored = ["number", "rooms", "createdat", "updatedat", "needsplacement"]
 
     /// Reads a header line; `line` and `source` name it in errors.
     public init(header fields: [String], source: String, line: Int) throws(FormatError) {

@@ -25,6 +25,8 @@ extension APIError {
             self.init(.unsupportedMediaType, code: "unsupported-media-type", message: error.description)
         case .unknownAttachment:
             self.init(.notFound, code: "unknown-attachment", message: error.description)
+        case .unknownRevision:
+            self.init(.notFound, code: "unknown-revision", message: error.description)
         case .invalidArgument(let message):
             self.init(.badRequest, code: "invalid-field", message: message)
         case .imageChanged(let drawing, _):

@@ -47,6 +47,7 @@ enum OpenAPIDocument {
                         ["type": "string", "pattern": "^((low|normal|high|critical)(,(low|normal|high|critical))*)?$"]),
                     "Room": queryParameter("room", "Only markers in the room with this id.", ["type": "string"]),
                     "Overdue": queryParameter("overdue", "Only overdue markers (due before today, UTC, and not closed or void).", ["type": "boolean"]),
+                    "NeedsPlacement": queryParameter("needsPlacement", "Only markers that need placing again after a new revision of the sheet.", ["type": "boolean"]),
                     "Search": queryParameter("q", "Only markers with this text in their note, category or assignee (any case).", ["type": "string"]),
                     "AttachmentID": pathParameter("id", "The attachment's id.", ["type": "integer", "minimum": 1, "maximum": .integer(Int.max)]),
                 ],
@@ -137,6 +138,12 @@ enum OpenAPIDocument {
             ("/drawings/{name}/regions", withPath(["DrawingName"], getAndHead(
                 id: "getRegions", summary: "The drawing's regions as GeoJSON.", parameters: [parameterRef("Zoom")],
                 success: ok("Polygons in pixels, or [lng, lat] at zoom.", geoJSONContent), errors: [404]))),
+            ("/drawings/{name}/revisions", withPath(["DrawingName"], getAndHead(
+                id: "getRevisions", summary: "The drawing's sheet revisions, oldest first (the last is current; `planmark drawing revise` adds them).",
+                success: ok("The revisions.", jsonContent(object([
+                    "drawing": ["type": "string"], "revision": ["type": "integer", "minimum": 1],
+                    "revisions": ["type": "array", "items": ref("Revision")],
+                ], required: ["drawing", "revision", "revisions"]))), errors: [404]))),
             ("/drawings/{name}/markers", withPath(["DrawingName"], getAndHead(
                 id: "getMarkers", summary: "The drawing's markers as GeoJSON (those the filters take; every one without filters). The ETag changes whenever any marker of the drawing is added, moved, changed, attached to or removed (by this server or any other process, the CLI included): poll with If-None-Match for a cheap 304.",
                 parameters: [parameterRef("Zoom")] + filterParameters + [["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]]],
@@ -314,6 +321,7 @@ enum OpenAPIDocument {
                 "crs": enumeration(["leaflet", "flutter"]), "singleMarker": ["type": "boolean"],
                 "markers": ["type": "integer", "description": "Markers stored (removed ones excluded)."],
                 "regions": ["type": "integer"], "nextNumber": ["type": "integer", "minimum": 1], "createdAt": dateTime,
+                "revision": ["type": "integer", "minimum": 1, "description": "The current revision of the sheet (see /drawings/{name}/revisions)."],
                 "image": ["type": "string", "description": "URL path of the PNG (the CLI's `drawing show` gives the file it was added from)."],
                 "sha256": ["type": "string", "description": "SHA-256 of the PNG's bytes, also its ETag."],
                 "bounds": object(["southWest": ref("LatLngPair"), "northEast": ref("LatLngPair")], required: ["southWest", "northEast"],
@@ -361,7 +369,18 @@ enum OpenAPIDocument {
                 "category": nullableString, "priority": enumeration(["low", "normal", "high", "critical"]), "assignee": nullableString,
                 "due": nullableDate, "capturedAt": ["type": ["string", "null"], "format": "date-time"],
                 "overdue": ["type": "boolean", "description": "Due before today (UTC) and not closed or void."],
+                "needsPlacement": ["type": ["string", "null"],
+                                   "description": "Why a marker carried to a new revision of the sheet needs placing again (outside-drawing, outside-allowed-area, outside-rooms); null when placed. Moving the marker clears it."],
             ], required: ["number", "x", "y", "status", "rooms"])),
+            ("Revision", object([
+                "number": ["type": "integer", "minimum": 1], "sha256": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
+                "width": ["type": "integer", "minimum": 1], "height": ["type": "integer", "minimum": 1], "createdAt": dateTime,
+                "author": nullableString,
+                "transform": ["type": ["object", "null"], "description": "From the previous revision's pixels: x' = a x + b y + c, y' = d x + e y + f; null for revision 1.",
+                              "properties": ["a": ["type": "number"], "b": ["type": "number"], "c": ["type": "number"],
+                                             "d": ["type": "number"], "e": ["type": "number"], "f": ["type": "number"]]],
+                "maxResidual": ["type": ["number", "null"], "description": "The alignment's largest residual in pixels; null for revision 1."],
+            ], required: ["number", "sha256", "width", "height", "createdAt", "transform"])),
             ("Attachment", object([
                 "id": ["type": "integer", "minimum": 1], "sha256": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
                 "size": ["type": "integer", "minimum": 0], "contentType": enumeration(["image/jpeg", "image/png", "application/pdf"]),
@@ -396,7 +415,7 @@ enum OpenAPIDocument {
             ("History", object([
                 "drawing": ["type": "string"], "number": ["type": "integer", "minimum": 1],
                 "history": ["type": "array", "items": object([
-                    "action": enumeration(["created", "moved", "resolved", "reopened", "status", "attached", "detached", "removed", "edited"]), "at": dateTime,
+                    "action": enumeration(["created", "moved", "resolved", "reopened", "status", "attached", "detached", "removed", "edited", "revised"]), "at": dateTime,
                     "author": ["type": ["string", "null"]], "old": ["type": ["object", "null"]], "new": ["type": ["object", "null"]],
                 ], required: ["action", "at"])],
             ], required: ["drawing", "number", "history"])),
@@ -452,7 +471,7 @@ enum OpenAPIDocument {
 
     /// The filter parameters of marker listings, summaries and review images.
     static var filterParameters: [Doc] {
-        ["Status", "Category", "Assignee", "Priority", "Room", "Overdue", "Search"].map(parameterRef)
+        ["Status", "Category", "Assignee", "Priority", "Room", "Overdue", "Search", "NeedsPlacement"].map(parameterRef)
     }
 
     /// A comma-separated list of statuses (empty: any).

@@ -32,6 +32,7 @@ struct PlanMarkRoutes: Sendable {
             ("/drawings/:name/markers/:number/attachments", [.get, .post]),
             ("/drawings/:name/markers/:number/attachments/:id", [.get, .delete]),
             ("/drawings/:name/tiles/:z/:x/:y.png", get),
+            ("/drawings/:name/revisions", get),
         ]
         return RouteTable(routes)
     }()
@@ -48,6 +49,7 @@ struct PlanMarkRoutes: Sendable {
         router.get("/drawings/:name/summary") { request, context in try await summary(request, name: try Self.name(context)) }
         router.get("/drawings/:name/image") { request, context in try await image(request, name: try Self.name(context)) }
         router.get("/drawings/:name/regions") { request, context in try await regions(request, name: try Self.name(context)) }
+        router.get("/drawings/:name/revisions") { request, context in try await revisions(request, name: try Self.name(context)) }
         router.get("/drawings/:name/review.png") { request, context in
             try await review.respond(to: request, name: try Self.name(context), store: store)
         }

@@ -33,11 +33,11 @@ struct QueryParameters {
     }
 
     /// The filter keys of marker listings, summaries and review images.
-    static let filterKeys: Set<String> = ["status", "category", "assignee", "priority", "room", "overdue", "q"]
+    static let filterKeys: Set<String> = ["status", "category", "assignee", "priority", "room", "overdue", "q", "needsPlacement"]
 
     /// The marker filter of `filterKeys`: `status=open,ready` (any of; `resolved` is `closed`, and `all`, alone,
     /// is every status when `allowAll`), `priority=high,critical`, `category=`, `assignee=` (whole text, any
-    /// case), `room=ID`, `overdue=true`, `q=TEXT` (in note, category or assignee, any case). A parameter given
+    /// case), `room=ID`, `overdue=true`, `q=TEXT` (in note, category or assignee, any case), `needsPlacement=true`. A parameter given
     /// empty is no condition; a bad value is 400 naming the parameter.
     /// - Complexity: O(length of the query).
     func markerFilter(allowAll: Bool = false) throws(APIError) -> MarkerFilter {
@@ -65,6 +65,7 @@ struct QueryParameters {
         filter.room = nonEmpty("room")
         filter.search = nonEmpty("q")
         filter.overdue = try bool("overdue") ?? false
+        filter.needsPlacement = try bool("needsPlacement") ?? false
         return filter
     }
 

@@ -68,6 +68,19 @@ public protocol AnnotationStore: AnyObject {
     func markersVersion(of drawing: String) throws(StoreError) -> MarkersVersion
     /// Sets the drawing's scale (metres per pixel) from `calibration`, replacing any earlier one.
     func calibrate(_ drawing: String, with calibration: Calibration) throws(StoreError) -> Drawing
+    /// Gives the drawing a new revision of its sheet: stores the image (content-addressed), carries every
+    /// marker through `new.alignment`'s transform and validates it again (new size, allowed area, rooms: `new.regions`
+    /// or the current regions transformed), all in one transaction; a marker that no longer validates is kept
+    /// at its transformed position with `needsPlacement` set. One `revised` history entry per marker. With
+    /// `dryRun` the same outcome is computed and nothing is stored.
+    func reviseDrawing(_ drawing: String, _ new: NewRevision, dryRun: Bool, author: String?) throws(StoreError) -> RevisionOutcome
+    /// The drawing's revisions, oldest first (the last is current).
+    func revisions(of drawing: String) throws(StoreError) -> [Revision]
+    /// Revision `number`'s record and image, byte for byte.
+    func revisionImage(of drawing: String, revision number: Int) throws(StoreError) -> (Revision, DrawingImage)
+    /// Where the drawing's markers were on revision `number` (for the current one, where they are; for an older
+    /// one, where each was when the next revision carried it on; markers created later are left out).
+    func markerPositions(of drawing: String, onRevision number: Int) throws(StoreError) -> [Int: PixelPoint]
 }
 
 extension AnnotationStore {

@@ -33,6 +33,7 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
             metresPerPixel = scale
             self.calibration = calibration
         }
+        if let revision: Int = row["revision"] { self.revision = revision }
     }
 
     /// Encodes the drawing's columns.
@@ -52,6 +53,7 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
         container["uuidSeed"] = uuidSeed
         container["metresPerPixel"] = metresPerPixel
         container["calibration"] = calibration.map(CalibrationJSON.object)
+        container["revision"] = revision
     }
 
     /// Takes the id SQLite gave the new row.

@@ -33,6 +33,9 @@ public struct Drawing: Hashable, Sendable {
     public var metresPerPixel: Double? = nil
     /// How the scale was set; nil exactly when `metresPerPixel` is.
     public var calibration: Calibration? = nil
+    /// The number of the drawing's current revision (1 until `reviseDrawing` gives it a new image); the image
+    /// columns above are that revision's.
+    public var revision: Int = 1
 
     /// Creates a drawing.
     public init(id: Int64? = nil, name: String, imagePath: String, imageSHA256: String, width: Int, height: Int,

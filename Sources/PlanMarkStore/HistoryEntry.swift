@@ -19,6 +19,9 @@ public enum HistoryAction: String, Hashable, Sendable, CaseIterable, Codable {
     /// Other values changed (note, category, priority, assignee, due date, or the rooms after new regions
     /// were imported).
     case edited
+    /// Carried to a new revision of the drawing's sheet (old and new position, rooms and revision number, and
+    /// `needsPlacement` when it no longer validates there).
+    case revised
 }
 
 /// One change to one marker, with the values before and after.

@@ -8,7 +8,7 @@ extension Marker: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "marker"
 
     /// The columns, in the order `SQLiteStore.forEachMarker` reads them.
-    static let columnList = "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt"
+    static let columnList = "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt, needsPlacement"
 
     /// The query of whole markers: every column, and the drawing's `uuidSeed` for the uuids the store made.
     static let selectSQL = "SELECT marker.*, drawing.uuidSeed AS uuidSeed FROM marker JOIN drawing ON drawing.id = marker.drawingId"
@@ -57,6 +57,7 @@ extension Marker: FetchableRecord, PersistableRecord {
             updatedAt: updatedAt.map(Timestamp.init(milliseconds:)) ?? createdAt
         )
         uuidIsDerived = uuidText == nil
+        needsPlacement = row["needsPlacement"]
     }
 
     /// Encodes the marker's columns; rooms as a JSON array of ids, status and priority as their codes, and
@@ -79,5 +80,6 @@ extension Marker: FetchableRecord, PersistableRecord {
         container["assignee"] = assignee
         container["due"] = due?.text
         container["capturedAt"] = capturedAt?.text
+        container["needsPlacement"] = needsPlacement
     }
 }

@@ -36,6 +36,10 @@ public struct Marker: Hashable, Sendable {
     public var createdAt: Timestamp
     /// When it last changed.
     public var updatedAt: Timestamp
+    /// Why a marker carried to a new revision of its drawing no longer validates there (`outside-drawing`,
+    /// `outside-allowed-area`, `outside-rooms`): a person has to place it again. Nil when it is placed; moving
+    /// the marker clears it.
+    public var needsPlacement: String? = nil
 
     /// The longest category, in characters.
     public static let maxCategoryLength = 100
@@ -70,7 +74,7 @@ public struct Marker: Hashable, Sendable {
         a.drawingID == b.drawingID && a.number == b.number && a.uuid == b.uuid && a.ref == b.ref && a.position == b.position
             && a.status == b.status && a.note == b.note && a.author == b.author && a.category == b.category
             && a.priority == b.priority && a.assignee == b.assignee && a.due == b.due && a.capturedAt == b.capturedAt
-            && a.rooms == b.rooms && a.createdAt == b.createdAt && a.updatedAt == b.updatedAt
+            && a.rooms == b.rooms && a.createdAt == b.createdAt && a.updatedAt == b.updatedAt && a.needsPlacement == b.needsPlacement
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -19,6 +19,8 @@ public struct MarkerFilter: Hashable, Sendable {
     public var search: String?
     /// Today's date (UTC), for `overdue`.
     public var today: DueDate
+    /// Only markers that need placing again after a revision (`Marker.needsPlacement` set).
+    public var needsPlacement = false
 
     /// A filter; by default it takes every marker.
     public init(statuses: Set<MarkerStatus> = [], category: String? = nil, assignee: String? = nil, priorities: Set<MarkerPriority> = [],
@@ -36,6 +38,7 @@ public struct MarkerFilter: Hashable, Sendable {
     /// True when it takes every marker.
     public var isEmpty: Bool {
         statuses.isEmpty && category == nil && assignee == nil && priorities.isEmpty && room == nil && !overdue && search == nil
+            && !needsPlacement
     }
 
     /// Whether `marker` passes.
@@ -47,6 +50,7 @@ public struct MarkerFilter: Hashable, Sendable {
         if let assignee, marker.assignee.map({ $0.lowercased() }) != assignee.lowercased() { return false }
         if let room, !marker.rooms.contains(room) { return false }
         if overdue && !marker.isOverdue(today: today) { return false }
+        if needsPlacement && marker.needsPlacement == nil { return false }
         if let search {
             let needle = search.lowercased()
             let found = [marker.note, marker.category, marker.assignee].contains { $0?.lowercased().contains(needle) ?? false }
@@ -70,6 +74,7 @@ public struct MarkerFilter: Hashable, Sendable {
         if let room { parts.append("room=\(room)") }
         if overdue { parts.append("overdue") }
         if let search { parts.append("search=\(search)") }
+        if needsPlacement { parts.append("needs-placement") }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }

@@ -34,6 +34,11 @@ public struct MarkerState: Hashable, Sendable {
     public var reason: String?
     /// The attachment an `attached` or `detached` entry is about.
     public var attachment: Attachment?
+    /// Why the marker needs placing again (`Marker.needsPlacement`): nil when the change did not touch it,
+    /// `.some(nil)` when it was (or became) placed.
+    public var needsPlacement: String?? = nil
+    /// The drawing's revision number the position belongs to (a `revised` entry's old and new revision).
+    public var revision: Int? = nil
 
     /// Creates a state; unset fields were not part of the change.
     public init(x: Double? = nil, y: Double? = nil, status: MarkerStatus? = nil, note: String?? = nil,
@@ -103,6 +108,8 @@ public struct MarkerState: Hashable, Sendable {
         text("capturedAt", capturedAt.map { $0?.text })
         if let reason { key("reason"); out += JSONString.quoted(reason) }
         if let attachment { key("attachment"); out += attachment.historyJSON }
+        text("needsPlacement", needsPlacement)
+        if let revision { key("revision"); out += String(revision) }
         return out + "}"
     }
 
@@ -137,6 +144,8 @@ public struct MarkerState: Hashable, Sendable {
             case ("capturedAt", .null): capturedAt = .some(nil)
             case ("reason", .string(let s)): reason = s
             case ("attachment", _): attachment = Attachment(historyJSON: value)
+            case ("needsPlacement", _): needsPlacement = text(value)
+            case ("revision", .number(let n)): revision = Int(exactly: n)
             default: return nil
             }
         }

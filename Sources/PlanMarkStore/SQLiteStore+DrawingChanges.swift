@@ -30,9 +30,17 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM marker WHERE drawingId = ?", arguments: [drawing.id!])
             try db.execute(sql: "DELETE FROM history WHERE drawingId = ?", arguments: [drawing.id!])
             try db.execute(sql: "DELETE FROM region WHERE drawingId = ?", arguments: [drawing.id!])
+            // Every revision's image goes with the drawing unless another drawing (any of its revisions) has it.
+            let images = Set(try String.fetchAll(db, sql: "SELECT imageSHA256 FROM revision WHERE drawingId = ?", arguments: [drawing.id!]))
+                .union([drawing.imageSHA256])
+            try db.execute(sql: "DELETE FROM revision WHERE drawingId = ?", arguments: [drawing.id!])
             try db.execute(sql: "DELETE FROM drawing WHERE id = ?", arguments: [drawing.id!])
-            try db.execute(sql: "DELETE FROM image WHERE sha256 = ? AND sha256 NOT IN (SELECT imageSHA256 FROM drawing)",
-                           arguments: [drawing.imageSHA256])
+            for image in images {
+                try db.execute(sql: """
+                    DELETE FROM image WHERE sha256 = ?1 AND sha256 NOT IN (SELECT imageSHA256 FROM drawing)
+                        AND sha256 NOT IN (SELECT imageSHA256 FROM revision)
+                    """, arguments: [image])
+            }
             try Self.deleteUnusedBlobs(db)
             return DrawingRemoval(name: name, markers: markers, attachments: attachments)
         }

@@ -33,6 +33,8 @@ extension SQLiteStore {
             try drawing.insert(db)
             try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, bytes) VALUES (?, ?)",
                            arguments: [digest, Data(bytes)])
+            try db.execute(sql: "INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt) VALUES (?, 1, ?, ?, ?, ?, ?)",
+                           arguments: [drawing.id!, drawing.imagePath, digest, drawing.width, drawing.height, drawing.createdAt.milliseconds])
             for (position, region) in regions.enumerated() {
                 try RegionRecord(drawingID: drawing.id!, position: position, region: region).insert(db)
             }

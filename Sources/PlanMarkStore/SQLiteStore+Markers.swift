@@ -82,8 +82,9 @@ extension SQLiteStore {
                 guard let bytes = sqlite3_column_text(handle, column) else { return nil }
                 return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
             }
-            let rest = MarkerFilter(category: filter.category, assignee: filter.assignee, room: filter.room, overdue: filter.overdue,
+            var rest = MarkerFilter(category: filter.category, assignee: filter.assignee, room: filter.room, overdue: filter.overdue,
                                     search: filter.search, today: filter.today)
+            rest.needsPlacement = filter.needsPlacement
             while true {
                 let code = sqlite3_step(handle)
                 if code == SQLITE_DONE { break }
@@ -108,6 +109,7 @@ extension SQLiteStore {
                                     updatedAt: Timestamp(milliseconds: sqlite3_column_type(handle, 8) == SQLITE_NULL
                                         ? sqlite3_column_int64(handle, 7) : sqlite3_column_int64(handle, 8)))
                 marker.uuidIsDerived = uuidText == nil
+                marker.needsPlacement = text(16)
                 if !rest.isEmpty && !rest.matches(marker) { continue }
                 if !body(marker) { break }
             }
@@ -179,15 +181,17 @@ extension SQLiteStore {
     static func apply(_ change: MarkerChange, to marker: inout Marker, db: Database, drawing: Drawing, author: String?,
                       refuseSameStatus: Bool, validator: (Database) throws -> MarkerValidator) throws {
         var old = MarkerState(), new = MarkerState()
-        if let position = change.position, position != marker.position {
+        if let position = change.position, position != marker.position || marker.needsPlacement != nil {
             let validator = try validator(db)
             let verdict = validator.validate(position)
             if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
             let rooms = Self.rooms(verdict.hits, validator: validator)
             old.x = marker.position.x; old.y = marker.position.y; old.rooms = marker.rooms
             new.x = position.x; new.y = position.y; new.rooms = rooms
+            if let reason = marker.needsPlacement { old.needsPlacement = .some(reason); new.needsPlacement = .some(nil) }
             marker.position = position
             marker.rooms = rooms
+            marker.needsPlacement = nil
         }
         if let status = change.status {
             if status == marker.status {

@@ -41,6 +41,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case busy(path: String, seconds: Int)
     /// SQLite or the file system failed.
     case io(String)
+    /// The drawing has no revision with this number.
+    case unknownRevision(drawing: String, number: Int)
 
     /// One line saying what went wrong and where.
     public var description: String {
@@ -84,6 +86,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path): the store stayed locked by another process for more than \(seconds) s"
         case .io(let message):
             return "store: \(message)"
+        case .unknownRevision(let drawing, let number):
+            return "drawing \"\(drawing)\" has no revision \(number)"
         }
     }
 }

@@ -37,9 +37,16 @@ public enum StoreSchema {
     /// service's marker-list ETag) is one index search instead of a read of all the drawing's entries.
     public static let v6 = "v6-history-latest-index"
 
+    /// Sheet revisions: a `revision` table (each drawing's images, 1, 2, 3 ..., with the transform that carried
+    /// the markers from the previous one), `drawing.revision` (the current one), `marker.needsPlacement` (why a
+    /// marker carried to a new revision no longer validates; NULL when placed) and the history action
+    /// `revised`. Existing drawings get revision 1 from their current image columns. History is rebuilt (as
+    /// v5 did: SQLite cannot change a CHECK constraint in place) with its three indexes.
+    public static let v7 = "v7-revisions"
+
     /// A drawing's scale: `drawing.metresPerPixel` (NULL until calibrated, else > 0) and
     /// `drawing.calibration`, how it was set (`CalibrationJSON`; NULL exactly when the scale is).
-    /// Registered after v7 (revisions) once both are merged; no existing row changes.
+    /// No existing row changes.
     public static let v8 = "v8-calibration"
 
     /// Every migration this binary knows, in order.
@@ -196,6 +203,7 @@ public enum StoreSchema {
         migrator.registerMigration(v6) { db in
             try db.execute(sql: "CREATE INDEX history_latest ON history(drawingId, id)")
         }
+        migrator.registerMigration(v7) { db in try StoreSchema.migrateRevisions(db) }
         migrator.registerMigration(v8) { db in
             try db.execute(sql: """
                 ALTER TABLE drawing ADD COLUMN metresPerPixel DOUBLE CHECK (metresPerPixel IS NULL OR metresPerPixel > 0);

@@ -99,6 +99,8 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(text: error.description, code: Exit.usage)
         case .io, .busy:
             self.init(text: error.description, code: Exit.ioError)
+        case .unknownRevision(let drawing, let number):
+            self.init(place: Self.drawing(drawing), message: "no revision \(number)", code: Exit.noInput)
         }
     }
 

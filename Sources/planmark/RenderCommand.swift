@@ -18,6 +18,9 @@ struct RenderCommand: ParsableCommand {
         coloured valid or invalid; stored markers are coloured by their status (open, in progress and ready ones
         validated again), overdue ones ringed. The filters (as for `planmark markers`) pick the stored markers
         drawn, and the image names them (`Filters: status=open,ready; room=2.05`).
+        --revision K draws revision K of a stored drawing's sheet (see 'drawing show') with each marker where it \
+        was on that revision (where the next revision's alignment carried it from); markers created on a later \
+        revision are left out, and room outlines are drawn for the current revision only.
         `-o -` writes the PNG to stdout. The file appears whole or not at all.
         Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing file, drawing or marker,
         73 cannot create the output, 74 I/O error.
@@ -51,6 +54,9 @@ struct RenderCommand: ParsableCommand {
     var inputFormat: MarkerFileFormat?
 
     @OptionGroup(title: "Stored markers to draw") var filterOptions: MarkerFilterOptions
+
+    @Option(name: .long, help: ArgumentHelp("A stored drawing's revision K (default: the current one).", valueName: "K"))
+    var revision: Int?
 
     @Flag(name: .long, help: "Draw a legend with the count of markers in each state.")
     var legend = false
@@ -88,6 +94,10 @@ struct RenderCommand: ParsableCommand {
         }
         if image != nil && filterOptions.isGiven {
             throw ValidationError("the marker filters (--status, --category, ...) go with a stored drawing's NAME")
+        }
+        if let revision {
+            guard name != nil else { throw ValidationError("--revision goes with a stored drawing's NAME") }
+            guard revision >= 1 else { throw ValidationError("--revision must be 1 or more") }
         }
         guard scale > 0 && scale <= 1 else { throw ValidationError("--scale must be greater than 0 and at most 1") }
         guard margin >= 0 else { throw ValidationError("--margin must not be negative") }
@@ -141,10 +151,22 @@ struct RenderCommand: ParsableCommand {
                 filter = try filterOptions.filter()
                 let store = try storeOptions.open()
                 let stored = try store.drawing(named: name!).drawing
-                regionList = try store.regions(of: stored.name)
+                // An older revision: its image, and each marker where it was on it (nil: the current one).
+                var older: (image: DrawingImage, size: DrawingSize, positions: [Int: PixelPoint])?
+                if let revision, revision != stored.revision {
+                    let (record, image) = try store.revisionImage(of: stored.name, revision: revision)
+                    older = (image, DrawingSize(width: Double(record.width), height: Double(record.height)),
+                             try store.markerPositions(of: stored.name, onRevision: revision))
+                }
+                regionList = older == nil ? try store.regions(of: stored.name) : []
                 roomAreas = RoomAreas.of(regionList, drawing: stored)
-                let validator = MarkerValidator(regions: regionList, size: stored.size)
+                let validator = MarkerValidator(regions: regionList, size: older?.size ?? stored.size)
                 try store.forEachMarker(in: stored.name, filter: filter) { marker in
+                    var marker = marker
+                    if let older {
+                        guard let position = older.positions[marker.number] else { return true }
+                        marker.position = position
+                    }
                     reviewMarkers.append(ReviewMarker(stored: marker, validator: validator, today: filter.today))
                     return true
                 }
@@ -155,7 +177,7 @@ struct RenderCommand: ParsableCommand {
                     }
                     throw StoreError.unknownMarker(drawing: stored.name, number: number)
                 }
-                drawing = try decoder.decode(data: try store.image(of: stored.name).bytes, source: "drawing \"\(stored.name)\"")
+                drawing = try decoder.decode(data: try older?.image.bytes ?? store.image(of: stored.name).bytes, source: "drawing \"\(stored.name)\"")
             }
         } catch let error as ExitCode {
             throw error

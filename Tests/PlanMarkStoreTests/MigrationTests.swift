@@ -24,7 +24,7 @@ import Testing
             #expect(throws: (any Error).self) { try old.read { db in try Row.fetchAll(db, sql: "SELECT regionsRevision FROM drawing") } }
         }
         let store = try SQLiteStore(path: path, create: false)
-        #expect(try store.appliedMigrations() == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v8,
+        #expect(try store.appliedMigrations() == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8,
                                                 StoreSchema.v9])
         // v2 made the index of markers by status, v4 dropped it.
         #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'marker_status'") } == 0)
@@ -53,7 +53,7 @@ import Testing
         }
         let queue = try DatabaseQueue(path: path)
         let identifiers = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        #expect(identifiers == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v8, StoreSchema.v9,
+        #expect(identifiers == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8, StoreSchema.v9,
                                "v99-from-the-future"])
         #expect(StoreError.newerSchema(path: "s", unknownMigrations: ["v9"]).description.contains("newer planmark"))
     }

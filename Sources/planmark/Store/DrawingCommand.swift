@@ -4,8 +4,8 @@ import ArgumentParser
 struct DrawingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drawing",
-        abstract: "Add, list, show, rename, remove and calibrate drawings in the store.",
+        abstract: "Add, list, show, rename, remove, revise and calibrate drawings in the store.",
         subcommands: [DrawingAddCommand.self, DrawingListCommand.self, DrawingShowCommand.self, DrawingRenameCommand.self, DrawingRemoveCommand.self,
-                      DrawingCalibrateCommand.self]
+                      DrawingReviseCommand.self, DrawingCalibrateCommand.self]
     )
 }

@@ -5,7 +5,7 @@ import PlanMarkStore
 
 /// `planmark drawing show NAME`.
 struct DrawingShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one drawing: image, size, zoom, CRS, marker count, bounds.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one drawing: image, size, zoom, CRS, marker count, bounds, revisions.")
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -17,7 +17,9 @@ struct DrawingShowCommand: ParsableCommand {
 
     func run() throws {
         try storeCommand {
-            let summary = try storeOptions.open().drawing(named: name)
+            let store = try storeOptions.open()
+            let summary = try store.drawing(named: name)
+            let revisions = try store.revisions(of: name)
             let out = StandardOutput()
             switch format {
             case .text:
@@ -36,10 +38,21 @@ struct DrawingShowCommand: ParsableCommand {
                     bounds: southWest \(bounds.southWest.lat) \(bounds.southWest.lng), northEast \(bounds.northEast.lat) \(bounds.northEast.lng)
                     created: \(d.createdAt.text)
                     scale: \(d.metresPerPixel.map { JSONNumber.text($0) + " m per pixel (" + CalibrationText.describe(d.calibration!) + ")" } ?? "none (not calibrated)")
+                    revision: \(d.revision) of \(revisions.count)
 
                     """)
+                for r in revisions {
+                    var line = "revision \(r.number): \(r.width)x\(r.height) px, \(r.createdAt.text)"
+                    if let author = r.author { line += ", by \(author)" }
+                    if let t = r.transform {
+                        line += ", transform [" + [t.a, t.b, t.c, t.d, t.e, t.f].map(JSONNumber.text).joined(separator: " ") + "]"
+                    }
+                    if let residual = r.maxResidual { line += ", max residual " + JSONNumber.text(residual) + " px" }
+                    try out.write(line + ", sha256 \(r.imageSHA256), \(r.imagePath)\n")
+                }
             case .json:
-                try out.write(DrawingJSON.object(summary, image: summary.drawing.imagePath) + "\n")
+                let object = DrawingJSON.object(summary, image: summary.drawing.imagePath)
+                try out.write(String(object.dropLast()) + ",\"revisions\":" + RevisionJSON.array(revisions, image: \.imagePath) + "}\n")
             }
             try out.flush()
         }

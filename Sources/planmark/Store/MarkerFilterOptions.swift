@@ -28,9 +28,12 @@ struct MarkerFilterOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Only markers whose note, category or assignee contains TEXT (case-insensitive).", valueName: "TEXT"))
     var search: String?
 
+    @Flag(name: .long, help: "Only markers that need placing again after a new revision of the sheet ('drawing revise').")
+    var needsPlacement = false
+
     /// True when any filter option was given.
     var isGiven: Bool {
-        status != nil || category != nil || assignee != nil || priority != nil || room != nil || overdue || search != nil
+        status != nil || category != nil || assignee != nil || priority != nil || room != nil || overdue || search != nil || needsPlacement
     }
 
     /// The filter the options describe; an unknown status or priority is a usage error naming its option (exit 64).
@@ -50,8 +53,10 @@ struct MarkerFilterOptions: ParsableArguments {
             }
             priorities.insert(value)
         }
-        return MarkerFilter(statuses: statuses, category: category, assignee: assignee, priorities: priorities, room: room,
-                            overdue: overdue, search: search)
+        var filter = MarkerFilter(statuses: statuses, category: category, assignee: assignee, priorities: priorities, room: room,
+                                  overdue: overdue, search: search)
+        filter.needsPlacement = needsPlacement
+        return filter
     }
 
     /// The comma-separated words of `text` (spaces around them dropped; empty words skipped).

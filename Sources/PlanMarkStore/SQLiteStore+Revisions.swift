@@ -1,0 +1,278 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import PlanMarkFormats
+import PlanMarkGeometry
+
+extension SQLiteStore {
+    /// Gives the drawing a new revision of its sheet (see `AnnotationStore.reviseDrawing`).
+    ///
+    /// In one `BEGIN IMMEDIATE` transaction (rolled back for a dry run, or by any failure, a crash or `kill -9`
+    /// included): reads the markers once, carries each through the transform and validates it against the new
+    /// size and regions (`new.regions`, else the current regions transformed); then updates the markers through
+    /// one prepared statement bound with SQLite's C API and writes the `revised` history entries 128 to an
+    /// `INSERT`, stores the image bytes once per SHA-256, the revision row, the regions and the drawing's image
+    /// columns (so tiles, the review page and render serve the new sheet). No marker is dropped: one that does
+    /// not validate is kept at its transformed position with `needsPlacement` set to the reason; one that had
+    /// rooms and lands in none is `outside-rooms`. A marker that was flagged and validates now is placed again.
+    /// - Complexity: O(m * k) validation for m markers and k nearby regions, O(m log m) writes, O(v log v) for
+    ///   v region vertices.
+    public func reviseDrawing(_ name: String, _ new: NewRevision, dryRun: Bool, author: String?) throws(StoreError) -> RevisionOutcome {
+        try TextField.check(author, field: "author")
+        if let regions = new.regions { try Self.checkText(of: regions) }
+        let bytes: [UInt8]
+        if let given = new.imageBytes { bytes = given } else { bytes = try Self.readImage(path: new.imagePath) }
+        let header = try PNGHeader(bytes: bytes, path: new.imagePath)
+        let digest = SHA256.hexDigest(of: bytes)
+        let transform = new.alignment.transform
+        return try writeOrRollBack { db in
+            var drawing = try Self.fetchDrawing(db, named: name)
+            let drawingID = drawing.id!
+            let regions: [Region]
+            if let given = new.regions {
+                regions = given
+            } else {
+                regions = try Self.fetchRegions(db, drawingID: drawingID).map { region in
+                    do {
+                        return try region.transformed(by: transform)
+                    } catch {
+                        throw StoreError.refused("drawing \"\(name)\": region \(region.id) carried through the transform is not valid: \(String(describing: error))")
+                    }
+                }
+            }
+            var target = drawing
+            target.width = header.width
+            target.height = header.height
+            let validator = Self.validator(for: target, regions: regions)
+            let now = Timestamp.now()
+            let previous = drawing.revision
+            let revision = Revision(number: previous + 1, imagePath: Self.absolutePath(new.imagePath), imageSHA256: digest,
+                                    width: header.width, height: header.height, createdAt: now, author: author,
+                                    transform: transform, maxResidual: new.alignment.maxResidual)
+            var carried = try Self.readPlacements(db, drawingID: drawingID)
+            var roomsChanged = 0
+            var unplaced: [UnplacedMarker] = []
+            var hits: [RegionHit] = []
+            for index in carried.indices {
+                let old = carried[index]
+                let position = transform.apply(old.position)
+                var reason = validator.validate(position, hits: &hits)?.rawValue
+                let rooms = RoomList.jsonText(Self.rooms(hits, validator: validator))
+                if reason == nil && rooms == "[]" && old.rooms != "[]" { reason = "outside-rooms" }
+                if rooms != old.rooms { roomsChanged += 1 }
+                carried[index].newPosition = position
+                carried[index].newRooms = rooms
+                carried[index].newReason = reason
+                if let reason { unplaced.append(UnplacedMarker(number: old.number, from: old.position, to: position, reason: reason)) }
+            }
+            let outcome = RevisionOutcome(revision: revision, previous: previous, residuals: new.alignment.residuals,
+                                          carried: carried.count, roomsChanged: roomsChanged, unplaced: unplaced,
+                                          regionCount: regions.count, dryRun: dryRun)
+            if dryRun { return (outcome, commit: false) }
+            try Self.writePlacements(db, carried, drawingID: drawingID, previous: previous, next: revision.number, at: now, author: author)
+            try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, bytes) VALUES (?, ?)", arguments: [digest, Data(bytes)])
+            try db.execute(sql: """
+                INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [drawingID, revision.number, revision.imagePath, digest, header.width, header.height, now.milliseconds,
+                                 author, transform.a, transform.b, transform.c, transform.d, transform.e, transform.f,
+                                 new.alignment.maxResidual])
+            try RegionRecord.filter(Column("drawingId") == drawingID).deleteAll(db)
+            for (position, region) in regions.enumerated() {
+                try RegionRecord(drawingID: drawingID, position: position, region: region).insert(db)
+            }
+            drawing.imagePath = revision.imagePath
+            drawing.imageSHA256 = digest
+            drawing.width = header.width
+            drawing.height = header.height
+            drawing.revision = revision.number
+            // A new regions revision also retires the cached validators (`ValidatorCache`), which hold the old size.
+            drawing.regionsRevision += 1
+            try drawing.update(db, columns: ["imagePath", "imageSHA256", "width", "height", "revision", "regionsRevision"])
+            return (outcome, commit: true)
+        }
+    }
+
+    /// The drawing's revisions, oldest first.
+    /// - Complexity: O(r) for its r revisions.
+    public func revisions(of name: String) throws(StoreError) -> [Revision] {
+        try read { db in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            return try Row.fetchAll(db, sql: "SELECT * FROM revision WHERE drawingId = ? ORDER BY number", arguments: [drawing.id!]).map { row in
+                var transform: AffineMap?
+                if let a: Double = row["a"], let b: Double = row["b"], let c: Double = row["c"],
+                   let d: Double = row["d"], let e: Double = row["e"], let f: Double = row["f"] {
+                    transform = AffineMap(a: a, b: b, c: c, d: d, e: e, f: f)
+                }
+                return Revision(number: row["number"], imagePath: row["imagePath"], imageSHA256: row["imageSHA256"],
+                                width: row["width"], height: row["height"], createdAt: Timestamp(milliseconds: row["createdAt"]),
+                                author: row["author"], transform: transform, maxResidual: row["maxResidual"])
+            }
+        }
+    }
+
+    /// The image of revision `number` of the drawing, byte for byte (`unknownRevision` when it has no such revision).
+    /// - Complexity: O(image bytes).
+    public func revisionImage(of name: String, revision number: Int) throws(StoreError) -> (Revision, DrawingImage) {
+        let all = try revisions(of: name)
+        guard let revision = all.first(where: { $0.number == number }) else {
+            throw StoreError.unknownRevision(drawing: name, number: number)
+        }
+        let stored = try read { db in
+            try Data.fetchOne(db, sql: "SELECT bytes FROM image WHERE sha256 = ?", arguments: [revision.imageSHA256])
+        }
+        if let stored { return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: [UInt8](stored))) }
+        let bytes = try Self.readImage(path: revision.imagePath)
+        guard SHA256.hexDigest(of: bytes) == revision.imageSHA256 else {
+            throw .imageChanged(drawing: name, path: revision.imagePath)
+        }
+        return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: bytes))
+    }
+
+    /// Where the drawing's markers were on revision `number`: for the current revision, where they are; for an
+    /// older one, the position each had when the next revision carried it on (the `old` side of its `revised`
+    /// entry from `number`). Markers created after that revision (and removed ones) are not in the result.
+    /// - Complexity: O(h) for the drawing's h history entries (older revisions), O(m) for the current one.
+    public func markerPositions(of name: String, onRevision number: Int) throws(StoreError) -> [Int: PixelPoint] {
+        try read { db in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            var positions: [Int: PixelPoint] = [:]
+            if number == drawing.revision {
+                for row in try Row.fetchAll(db, sql: "SELECT number, x, y FROM marker WHERE drawingId = ?", arguments: [drawing.id!]) {
+                    positions[row[0]] = PixelPoint(x: row[1], y: row[2])
+                }
+                return positions
+            }
+            let existing = Set(try Int.fetchAll(db, sql: "SELECT number FROM marker WHERE drawingId = ?", arguments: [drawing.id!]))
+            let rows = try Row.fetchCursor(db, sql: "SELECT number, oldValue FROM history WHERE drawingId = ? AND action = 'revised' ORDER BY id",
+                                           arguments: [drawing.id!])
+            while let row = try rows.next() {
+                let marker: Int = row[0]
+                guard existing.contains(marker), let text: String = row[1], let old = MarkerState(jsonText: text),
+                      old.revision == number, let x = old.x, let y = old.y else { continue }
+                positions[marker] = PixelPoint(x: x, y: y)
+            }
+            return positions
+        }
+    }
+
+    /// A marker's placement before and after a revision.
+    struct Placement {
+        var number: Int
+        var position: PixelPoint
+        var rooms: String
+        var reason: String?
+        var newPosition = PixelPoint(x: 0, y: 0)
+        var newRooms = "[]"
+        var newReason: String?
+    }
+
+    /// Every marker of the drawing with its position, rooms (JSON text) and `needsPlacement`, by number; read
+    /// through SQLite's C API (by column position).
+    /// - Complexity: O(m) for the drawing's m markers.
+    static func readPlacements(_ db: Database, drawingID: Int64) throws -> [Placement] {
+        let statement = try db.makeStatement(sql: "SELECT number, x, y, rooms, needsPlacement FROM marker WHERE drawingId = ? ORDER BY number")
+        try statement.setArguments([drawingID])
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        func text(_ column: Int32) -> String? {
+            guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+        }
+        var placements: [Placement] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            placements.append(Placement(number: Int(sqlite3_column_int64(handle, 0)),
+                                        position: PixelPoint(x: sqlite3_column_double(handle, 1), y: sqlite3_column_double(handle, 2)),
+                                        rooms: text(3) ?? "[]", reason: text(4)))
+        }
+        return placements
+    }
+
+    /// `MarkerState(x:y:rooms:needsPlacement:revision:).jsonText`, written directly: the rooms are the stored JSON
+    /// array (`RoomList.jsonText`'s bytes already), so they are not parsed and written again for each of m markers.
+    /// - Complexity: O(length of the text).
+    static func stateJSON(_ position: PixelPoint, rooms: String, reason: String??, revision: Int) -> String {
+        var out = "{\"x\":" + JSONNumber.text(position.x) + ",\"y\":" + JSONNumber.text(position.y) + ",\"rooms\":" + rooms
+        if let reason { out += ",\"needsPlacement\":" + (reason.map(JSONString.quoted) ?? "null") }
+        return out + ",\"revision\":" + String(revision) + "}"
+    }
+
+    /// History entries per `INSERT` of `writePlacements`.
+    static let revisedEntriesPerStatement = 128
+
+    /// Stores each marker's new position, rooms and `needsPlacement` (one prepared `UPDATE`, stepped per marker)
+    /// and its `revised` history entry (old and new position, rooms, revision number, and `needsPlacement` when
+    /// either side has one), `revisedEntriesPerStatement` entries to an `INSERT`.
+    /// - Complexity: O(m log m) for m markers.
+    static func writePlacements(_ db: Database, _ placements: [Placement], drawingID: Int64, previous: Int, next: Int,
+                                at now: Timestamp, author: String?) throws {
+        let connection = db.sqliteConnection
+        func check(_ code: Int32, _ expected: Int32 = SQLITE_OK) throws {
+            if code != expected {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+            }
+        }
+        func bind(_ handle: OpaquePointer?, _ index: Int32, _ text: String?) throws {
+            guard var text else { return try check(sqlite3_bind_null(handle, index)) }
+            try text.withUTF8 { bytes in
+                try check(sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                            Int32(bytes.count), sqliteTransient))
+            }
+        }
+        let update = try db.makeStatement(sql: "UPDATE marker SET x = ?1, y = ?2, rooms = ?3, needsPlacement = ?4, updatedAt = ?5 WHERE drawingId = ?6 AND number = ?7")
+        let handle = update.sqliteStatement
+        try check(sqlite3_bind_int64(handle, 5, now.milliseconds))
+        try check(sqlite3_bind_int64(handle, 6, drawingID))
+        for placement in placements {
+            try check(sqlite3_bind_double(handle, 1, placement.newPosition.x))
+            try check(sqlite3_bind_double(handle, 2, placement.newPosition.y))
+            try bind(handle, 3, placement.newRooms)
+            try bind(handle, 4, placement.newReason)
+            try check(sqlite3_bind_int64(handle, 7, Int64(placement.number)))
+            try check(sqlite3_step(handle), SQLITE_DONE)
+            try check(sqlite3_reset(handle))
+        }
+        try check(sqlite3_clear_bindings(handle))
+
+        var statements: [Int: Statement] = [:]
+        var start = 0
+        while start < placements.count {
+            let count = min(revisedEntriesPerStatement, placements.count - start)
+            let statement: Statement
+            if let cached = statements[count] {
+                statement = cached
+            } else {
+                var sql = "INSERT INTO history (drawingId, number, action, at, author, oldValue, newValue) VALUES "
+                for k in 0..<count {
+                    if k > 0 { sql += "," }
+                    let p = 4 + 3 * k
+                    sql += "(?1, ?\(p), 'revised', ?2, ?3, ?\(p + 1), ?\(p + 2))"
+                }
+                statement = try db.makeStatement(sql: sql)
+                statements[count] = statement
+            }
+            let insert = statement.sqliteStatement
+            try check(sqlite3_bind_int64(insert, 1, drawingID))
+            try check(sqlite3_bind_int64(insert, 2, now.milliseconds))
+            try bind(insert, 3, author)
+            for k in 0..<count {
+                let placement = placements[start + k]
+                let p = Int32(4 + 3 * k)
+                let flagged = placement.reason != nil || placement.newReason != nil
+                try check(sqlite3_bind_int64(insert, p, Int64(placement.number)))
+                try bind(insert, p + 1, stateJSON(placement.position, rooms: placement.rooms, reason: flagged ? .some(placement.reason) : nil,
+                                                  revision: previous))
+                try bind(insert, p + 2, stateJSON(placement.newPosition, rooms: placement.newRooms,
+                                                  reason: flagged ? .some(placement.newReason) : nil, revision: next))
+            }
+            try check(sqlite3_step(insert), SQLITE_DONE)
+            try check(sqlite3_reset(insert))
+            start += count
+        }
+    }
+}
