@@ -31,6 +31,7 @@ struct PlanMark: ParsableCommand {
             DetachCommand.self,
             HistoryCommand.self,
             RenderCommand.self,
+            ReportCommand.self,
             TilesCommand.self,
             ServeCommand.self,
         ]
