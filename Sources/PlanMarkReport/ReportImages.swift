@@ -68,14 +68,15 @@ final class ReportImages {
     }
 
     /// The whole sheet with regions and the listed markers, downscaled so that its longer side is at most
-    /// `sheetLongSide`, with the filters line (and room areas, when given) in its panel.
+    /// `sheetLongSide`, with the legend and its room areas when they are given.
     /// - Complexity: O(drawing pixels) to decode and downscale, plus the review renderer's drawing work.
     func sheet() throws(ReportError) -> RGBAImage {
         let image = try decodeDrawing()
         let longSide = max(image.width, image.height)
         let scale = min(1, Double(Self.sheetLongSide) / Double(longSide))
-        let options = ReviewOptions(legend: !report.options.roomAreas.isEmpty, scale: scale, filters: report.options.filter.summary,
-                                    roomAreas: report.options.roomAreas)
+        // The page says which filters chose the markers, in type a reader can read; the sheet's own panel would
+        // repeat it at the sheet's scale.
+        let options = ReviewOptions(legend: !report.options.roomAreas.isEmpty, scale: scale, roomAreas: report.options.roomAreas)
         do {
             return try renderer.render(drawing: image, regions: report.regions, markers: reviewMarkers, options: options)
         } catch {

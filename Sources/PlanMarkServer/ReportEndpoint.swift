@@ -31,10 +31,12 @@ enum ReportEndpoint {
         let pdf = try await gate.run {
             try await BlockingWork.run { () throws -> [UInt8] in
                 var bytes: [UInt8] = []
-                do throws(ReportError) {
+                do {
                     let report = try PunchListReport.load(from: store.store, drawing: name, options: options)
                     try ReportPDFWriter().write(report, store: store.store) { bytes.append(contentsOf: $0) }
-                } catch {
+                } catch let error as StoreError {
+                    throw APIError(error)
+                } catch let error as ReportError {
                     throw apiError(error)
                 }
                 return bytes

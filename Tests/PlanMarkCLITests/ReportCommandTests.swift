@@ -211,7 +211,8 @@ func popplerPresent() -> Bool {
         for (paper, size) in [("letter", "612 x 792 pts"), ("a4", "595.276 x 841.89 pts")] {
             let pdf = sandbox.folder.appendingPathComponent("\(paper).pdf").path
             try #require(try sandbox.run(["report", "A", "--paper", paper, "-o", pdf]).status == 0)
-            #expect(try Poppler.run("pdfinfo", [pdf]).stdout.contains("Page size:      \(size)"), "\(paper)")
+            let line = try Poppler.run("pdfinfo", [pdf]).stdout.split(separator: "\n").first { $0.hasPrefix("Page size:") }
+            #expect(line?.dropFirst("Page size:".count).trimmingCharacters(in: .whitespaces).hasPrefix(size) == true, "\(paper): \(line ?? "")")
         }
     }
 
