@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generates the punch-list report benchmark's data (deterministic for a given seed).
+"""Generates the punch-list report benchmark's data (markers, fields and photo shapes deterministic for a given seed;
+the photos' grain is PIL's effect_noise).
 
 Reads the A0 sheet of the render benchmark (Benchmarks/data/render/plan-a0.png, regions-a0.geojson,
 markers-a0.csv: Benchmarks/render/generate.py --a0 writes them) and writes to Benchmarks/data/report/
@@ -93,7 +94,7 @@ def photo(rnd, path):
     base = tuple(rnd.randint(60, 200) for _ in range(3))
     shapes = [(rnd.randint(0, w), rnd.randint(0, h), rnd.randint(40, 500), tuple(rnd.randint(0, 255) for _ in range(3)))
               for _ in range(40)]
-    seed = rnd.randint(0, 2**31)
+    rnd.randint(0, 2**31)  # kept so that the sequence of the data already generated stays the same
     if path is None:
         return
     image = Image.new("RGB", (w, h), base)
@@ -102,7 +103,6 @@ def photo(rnd, path):
         draw.ellipse([x - r, y - r, x + r, y + r // 2], fill=colour)
     image = image.filter(ImageFilter.GaussianBlur(6))
     noise = Image.effect_noise((w, h), 24).convert("RGB")
-    random.Random(seed)  # the grain is PIL's own (deterministic for a size and sigma)
     image = Image.blend(image, noise, 0.18)
     image.save(path, quality=85)
 
