@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Imports point one way: front doors -> export -> store / renderer -> formats -> geometry.
+// Imports point one way: front doors -> report -> export -> store / renderer -> formats -> geometry.
 // PlanMarkGeometry depends on the Swift standard library only.
 let package = Package(
     name: "PlanMark",
