@@ -226,6 +226,8 @@ private struct PDFPage {
     var x: Double
     var y: Double
     var number = 1
+    /// The JPEG pictures of the page being written (a reference each), released once the page is shown.
+    private var jpegs: [OpaquePointer] = []
 
     init(cr: OpaquePointer, fonts: ReportFonts, width: Double, height: Double, footer: String) {
         self.cr = cr
@@ -252,6 +254,7 @@ private struct PDFPage {
     mutating func newPage() {
         drawFooter()
         cairo_show_page(cr)
+        releaseJPEGs()
         number += 1
         x = margin
         y = margin
@@ -261,6 +264,19 @@ private struct PDFPage {
     mutating func finish() {
         drawFooter()
         cairo_show_page(cr)
+        releaseJPEGs()
+    }
+
+    /// cairo writes a page's pictures when the page is shown but keeps a reference to every picture until the
+    /// document is finished; dropping the JPEG bytes from the pictures already written keeps only the current
+    /// page's photos in memory instead of every photo of the report.
+    private mutating func releaseJPEGs() {
+        for surface in jpegs {
+            cairo_surface_set_mime_data(surface, "image/jpeg", nil, 0, nil, nil)
+            cairo_surface_finish(surface)
+            cairo_surface_destroy(surface)
+        }
+        jpegs.removeAll()
     }
 
     private func drawFooter() {
@@ -399,6 +415,7 @@ private struct PDFPage {
             return
         }
         paint(surface, pixelWidth: pixelWidth, pixelHeight: pixelHeight, width: w, height: h)
+        jpegs.append(cairo_surface_reference(surface))
     }
 
     private func paint(_ surface: OpaquePointer, pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double) {
