@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Imports point one way: front doors -> export -> store / renderer -> formats -> geometry.
+// Imports point one way: front doors -> report -> export -> store / renderer -> formats -> geometry.
 // PlanMarkGeometry depends on the Swift standard library only.
 let package = Package(
     name: "PlanMark",
@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PlanMarkFormats", targets: ["PlanMarkFormats"]),
         .library(name: "PlanMarkStore", targets: ["PlanMarkStore"]),
         .library(name: "PlanMarkRender", targets: ["PlanMarkRender"]),
+        .library(name: "PlanMarkReport", targets: ["PlanMarkReport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,11 +50,20 @@ let package = Package(
         // What both front doors say: the marker and drawing writers, the stored-marker review mapping and
         // the version, written once below the CLI and the service so that they cannot drift.
         .target(name: "PlanMarkExport", dependencies: ["PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender"]),
+        // cairo (image, PDF and FreeType font APIs), found through pkg-config; the report only.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // The punch-list report (PDF through cairo, or static HTML). Only `planmark report` and the service use
+        // it, so the CLI's other commands do not need cairo's code paths.
+        .target(
+            name: "PlanMarkReport",
+            dependencies: ["PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "CCairo", "CFreeType"]
+        ),
         // The `planmark` command-line front door.
         .executableTarget(
             name: "planmark",
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
+                "PlanMarkReport",  // ReportCommand.swift only
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,7 +72,7 @@ let package = Package(
         .target(
             name: "PlanMarkServer",
             dependencies: [
-                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkReport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,10 +2,11 @@
 # Installs the Debian packages PlanMark builds and runs with, when they are missing.
 # libpng (PNG input/output), FreeType and DejaVu (marker labels), SQLite (the store), pkg-config;
 # Leaflet for the review page `planmark serve` serves (libjs-leaflet), and headless Chromium with its
-# WebDriver and Selenium for the page's browser tests (chromium, chromium-driver, python3-selenium).
+# WebDriver and Selenium for the page's browser tests (chromium, chromium-driver, python3-selenium); cairo for
+# the punch-list report (libcairo2-dev) and poppler's tools that its tests read the PDFs with (poppler-utils).
 set -euo pipefail
 packages=(pkg-config libpng-dev libfreetype-dev fonts-dejavu-core libsqlite3-dev sqlite3
-          libjs-leaflet chromium chromium-driver python3-selenium)
+          libjs-leaflet chromium chromium-driver python3-selenium libcairo2-dev poppler-utils)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

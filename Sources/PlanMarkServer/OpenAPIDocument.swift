@@ -241,6 +241,19 @@ enum OpenAPIDocument {
                         ["type": "string", "pattern": .string("^(all|(" + statusList + ")?)$")]),
                 ] + filterParameters.dropFirst(),
                 success: ok("The PNG.", pngContent), errors: [404, 422]))),
+            ("/drawings/{name}/report.pdf", withPath(["DrawingName"], getAndHead(
+                id: "getReport",
+                summary: "The punch-list report as a PDF: page 1 with the counts and the whole sheet, then one block per marker (fields, a crop around it, its photos, its last history entries).",
+                parameters: [
+                    queryParameter(
+                        "status", "Only markers with any of these statuses (comma-separated; all, the default, for every status).",
+                        ["type": "string", "pattern": .string("^(all|(" + statusList + ")?)$")]),
+                ] + filterParameters.dropFirst() + [
+                    queryParameter("groupBy", "Group the markers by room (the first covering each), assignee or status.",
+                                   enumeration(["room", "assignee", "status"])),
+                    queryParameter("paper", "Page size (default a4).", enumeration(["a4", "letter"])),
+                ],
+                success: ok("The PDF.", pdfContent), errors: [404]))),
         ]
     }
 
@@ -530,6 +543,7 @@ enum OpenAPIDocument {
 
     static let dateTime: Doc = ["type": "string", "format": "date-time"]
     static let pngContent: Doc = ["image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]]]
+    static let pdfContent: Doc = ["application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]]]
     static let geoJSONContent: Doc = ["application/geo+json": ["schema": ref("FeatureCollection")]]
 
     // MARK: Helpers

@@ -33,6 +33,7 @@ struct PlanMarkRoutes: Sendable {
             ("/drawings/:name/markers/:number/attachments/:id", [.get, .delete]),
             ("/drawings/:name/tiles/:z/:x/:y.png", get),
             ("/drawings/:name/revisions", get),
+            ("/drawings/:name/report.pdf", get),
         ]
         return RouteTable(routes)
     }()
@@ -52,6 +53,9 @@ struct PlanMarkRoutes: Sendable {
         router.get("/drawings/:name/revisions") { request, context in try await revisions(request, name: try Self.name(context)) }
         router.get("/drawings/:name/review.png") { request, context in
             try await review.respond(to: request, name: try Self.name(context), store: store)
+        }
+        router.get("/drawings/:name/report.pdf") { request, context in
+            try await ReportEndpoint.respond(to: request, name: try Self.name(context), store: store, gate: review.gate)
         }
         router.get("/drawings/:name/tiles/:z/:x/{y}.png") { request, context in
             try await tiles.respond(to: request, name: try Self.name(context), context: context, store: store)

@@ -32,6 +32,7 @@ struct PlanMark: ParsableCommand {
             HistoryCommand.self,
             MeasureCommand.self,
             RenderCommand.self,
+            ReportCommand.self,
             TilesCommand.self,
             ServeCommand.self,
         ]

@@ -22,6 +22,7 @@ import Testing
         ("head", "/drawings/{name}/markers/{number}/history"), ("head", "/drawings/{name}/review.png"),
         ("get", "/drawings/{name}/tiles/{z}/{x}/{y}.png"), ("head", "/drawings/{name}/tiles/{z}/{x}/{y}.png"),
         ("get", "/drawings/{name}/revisions"), ("head", "/drawings/{name}/revisions"),
+        ("get", "/drawings/{name}/report.pdf"), ("head", "/drawings/{name}/report.pdf"),
     ]
 
     @Test func documentDescribesEveryEndpoint() async throws {

@@ -1,0 +1,215 @@
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkRender
+import PlanMarkStore
+
+/// How the report's marker blocks are grouped.
+public enum ReportGrouping: String, CaseIterable, Sendable {
+    /// By the first room that covers the marker (markers in no room last).
+    case room
+    /// By assignee, alphabetically (unassigned last).
+    case assignee
+    /// By status, in workflow order (open, in progress, ready, closed, void).
+    case status
+}
+
+/// The page size of the PDF report.
+public enum ReportPaper: String, CaseIterable, Sendable {
+    /// ISO A4, 210 x 297 mm.
+    case a4
+    /// US Letter, 8.5 x 11 in.
+    case letter
+
+    /// Width and height in PDF points (1/72 in).
+    public var points: (width: Double, height: Double) {
+        switch self {
+        case .a4: return (595.2756, 841.8898)
+        case .letter: return (612, 792)
+        }
+    }
+}
+
+/// What the report is of and how it is laid out: the inputs the front doors fill in.
+public struct ReportOptions: Sendable {
+    /// The markers listed (the same filters as `planmark markers` and `GET .../markers`).
+    public var filter: MarkerFilter
+    /// Group the marker blocks; nil lists them by number.
+    public var grouping: ReportGrouping?
+    /// Page size (PDF only).
+    public var paper: ReportPaper
+    /// The drawing's revision number shown on page 1. Until the store keeps revisions (`Drawing.revision`,
+    /// another change), the front doors pass 1.
+    public var revision: Int
+    /// Room areas in m² to list on page 1 and in the sheet's legend; empty when the drawing has no scale
+    /// (absent, not zero). Until the store keeps a scale (`Drawing.metresPerPixel`), the front doors pass none.
+    public var roomAreas: [ReviewRoomArea]
+    /// The title on page 1.
+    public var title: String
+    /// The date the report is made, as printed (`YYYY-MM-DD`); also the day that decides what is overdue.
+    public var today: DueDate
+    /// How many of each marker's last history entries are listed.
+    public var historyLimit: Int
+
+    /// Options with the defaults: every marker, by number, A4, revision 1, no areas, the last 3 history entries.
+    public init(filter: MarkerFilter = MarkerFilter(), grouping: ReportGrouping? = nil, paper: ReportPaper = .a4, revision: Int = 1,
+                roomAreas: [ReviewRoomArea] = [], title: String = "Punch list", today: DueDate? = nil, historyLimit: Int = 3) {
+        self.filter = filter
+        self.grouping = grouping
+        self.paper = paper
+        self.revision = revision
+        self.roomAreas = roomAreas
+        self.title = title
+        self.today = today ?? filter.today
+        self.historyLimit = historyLimit
+    }
+}
+
+/// One marker's block in the report: its fields, its photos (described, bytes read when drawn) and its last
+/// history entries as lines.
+public struct ReportItem: Sendable {
+    /// The stored marker.
+    public var marker: Marker
+    /// Past due and still active on the report's date.
+    public var overdue: Bool
+    /// Its attachments, oldest first (JPEG and PNG are shown; PDFs are listed by caption).
+    public var attachments: [Attachment]
+    /// Its last history entries, oldest first, as one line each (`2026-03-01 10:12 moved by ann`).
+    public var history: [String]
+}
+
+/// A group of marker blocks under a heading.
+public struct ReportGroup: Sendable {
+    /// The heading (`Room 2.05`, `Assignee: ann`, `Status: Open`); empty when the report is not grouped.
+    public var heading: String
+    /// The markers in it, by number.
+    public var items: [ReportItem]
+}
+
+/// The punch-list report of one drawing, as read from the store: everything but the images' pixels and the
+/// photos' bytes, which the writers read one at a time (`ReportResources`).
+public struct PunchListReport: Sendable {
+    /// The drawing.
+    public var drawing: Drawing
+    /// Its regions (drawn on the sheet and the crops).
+    public var regions: [Region]
+    /// The options it was made with.
+    public var options: ReportOptions
+    /// The marker blocks, grouped (one group with an empty heading when not grouped).
+    public var groups: [ReportGroup]
+    /// Counts of the listed markers by status, in workflow order (statuses with none included, as 0).
+    public var counts: [(status: MarkerStatus, count: Int)]
+
+    /// Every listed marker, by number (each once, even when grouping lists it under several headings).
+    public var markers: [Marker] {
+        var seen = Set<Int>()
+        var out: [Marker] = []
+        for group in groups { for item in group.items where seen.insert(item.marker.number).inserted { out.append(item.marker) } }
+        return out.sorted { $0.number < $1.number }
+    }
+
+    /// The filters line (`status=open,ready; room=2.05`), or `none`.
+    public var filtersText: String { options.filter.summary ?? "none (every marker)" }
+
+    /// Reads the drawing, its regions, the markers `options.filter` takes, their attachments (without bytes) and
+    /// their last history entries, and groups them.
+    /// - Complexity: O(m log m) for m markers, plus one attachments query and one history query per marker.
+    public static func load(from store: any AnnotationStore, drawing name: String, options: ReportOptions) throws(StoreError) -> PunchListReport {
+        let drawing = try store.drawing(named: name).drawing
+        let regions = try store.regions(of: drawing.name)
+        var markers: [Marker] = []
+        try store.forEachMarker(in: drawing.name, filter: options.filter) { markers.append($0); return true }
+        var items: [ReportItem] = []
+        items.reserveCapacity(markers.count)
+        for marker in markers {
+            let attachments = try store.attachments(ofMarker: marker.number, in: drawing.name)
+            var history: [String] = []
+            if options.historyLimit > 0 {
+                let entries = try store.history(of: drawing.name, number: marker.number)
+                history = entries.suffix(options.historyLimit).map(Self.historyLine)
+            }
+            items.append(ReportItem(marker: marker, overdue: marker.isOverdue(today: options.today), attachments: attachments, history: history))
+        }
+        var counts: [MarkerStatus: Int] = [:]
+        for marker in markers { counts[marker.status, default: 0] += 1 }
+        let roomNames = Dictionary(regions.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        return PunchListReport(
+            drawing: drawing, regions: regions, options: options,
+            groups: group(items, by: options.grouping, roomNames: roomNames),
+            counts: MarkerStatus.allCases.map { ($0, counts[$0] ?? 0) })
+    }
+
+    /// `items` (by number) in groups: by the marker's first room (no room last), assignee (case-insensitive,
+    /// unassigned last) or status (workflow order); one unnamed group when `grouping` is nil.
+    /// - Complexity: O(m log m).
+    static func group(_ items: [ReportItem], by grouping: ReportGrouping?, roomNames: [String: String?]) -> [ReportGroup] {
+        let items = items.sorted { $0.marker.number < $1.marker.number }
+        guard let grouping else { return [ReportGroup(heading: "", items: items)] }
+        // Key: (sort rank, sort text, heading).
+        func key(_ item: ReportItem) -> (Int, String, String) {
+            let marker = item.marker
+            switch grouping {
+            case .room:
+                guard let room = marker.rooms.first else { return (1, "", "No room") }
+                let name = roomNames[room] ?? nil
+                return (0, room, "Room " + room + (name.map { $0 == room ? "" : " – \($0)" } ?? ""))
+            case .assignee:
+                guard let assignee = marker.assignee, !assignee.isEmpty else { return (1, "", "Unassigned") }
+                return (0, assignee.lowercased(), "Assignee: " + assignee)
+            case .status:
+                let rank = MarkerStatus.allCases.firstIndex(of: marker.status) ?? 0
+                return (rank, "", "Status: " + marker.status.title)
+            }
+        }
+        var order: [(Int, String)] = []
+        var byKey: [String: (heading: String, items: [ReportItem])] = [:]
+        for item in items {
+            let (rank, text, heading) = key(item)
+            let id = "\(rank)\u{1}\(text)"
+            if byKey[id] == nil {
+                order.append((rank, text))
+                byKey[id] = (heading, [])
+            }
+            byKey[id]!.items.append(item)
+        }
+        order.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        return order.map { rank, text in
+            let group = byKey["\(rank)\u{1}\(text)"]!
+            return ReportGroup(heading: group.heading, items: group.items)
+        }
+    }
+
+    /// `2026-03-01 10:12 moved by ann` (UTC, minutes).
+    static func historyLine(_ entry: HistoryEntry) -> String {
+        let time = String(entry.at.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        var line = time + " " + entry.action.rawValue
+        if entry.action == .status || entry.action == .resolved || entry.action == .reopened, let status = entry.new?.status {
+            line += " → " + status.title.lowercased()
+        }
+        if let author = entry.author, !author.isEmpty { line += " by " + author }
+        return line
+    }
+}
+
+extension PunchListReport {
+    /// The marker's fields as label/value pairs, in the order both writers print them.
+    static func fields(of item: ReportItem) -> [(String, String)] {
+        let marker = item.marker
+        var fields: [(String, String)] = [
+            ("Status", marker.status.title),
+            ("Priority", marker.priority.rawValue),
+            ("Category", marker.category ?? "–"),
+            ("Assignee", marker.assignee ?? "–"),
+            ("Due", marker.due.map { $0.text + (item.overdue ? " (OVERDUE)" : "") } ?? "–"),
+            ("Rooms", marker.rooms.isEmpty ? "–" : marker.rooms.joined(separator: ", ")),
+        ]
+        fields.append(("Note", marker.note ?? "–"))
+        return fields
+    }
+
+    /// `Open 3 · In progress 1 · ...`, statuses with at least one marker (or `no markers`).
+    var countsLine: String {
+        let parts = counts.filter { $0.count > 0 }.map { "\($0.status.title) \($0.count)" }
+        let total = counts.reduce(0) { $0 + $1.count }
+        return parts.isEmpty ? "no markers" : "\(total) markers: " + parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,140 @@
+import PlanMarkFormats
+import PlanMarkRender
+import PlanMarkStore
+
+/// Writes a `PunchListReport` as a static web page: `index.html`, the sheet as `sheet.png`, the crops as
+/// `crops/marker-N.png` and the photos as they are stored (`photos/ID.jpg|png|pdf`), all referenced by
+/// relative links, so the folder can be mailed or served as it is.
+public struct ReportHTMLWriter {
+    /// zlib level of the PNG pictures.
+    public var compressionLevel = PNGEncoder.defaultCompressionLevel
+
+    /// Creates a writer.
+    public init() {}
+
+    /// The files' paths relative to the folder, in the order they are written (folders end in `/`).
+    public static let folders = ["crops/", "photos/"]
+
+    /// Writes `report`'s files through `file(relativePath, bytes)` (`index.html` last), reading the drawing's
+    /// image and the photos from `store`. The folders of `folders` must exist.
+    ///
+    /// Memory: as `ReportPDFWriter.write`; the page's text is held until it is written.
+    /// - Complexity: O(drawing pixels + the markers' crops and photos + the text).
+    public func write(_ report: PunchListReport, store: any AnnotationStore,
+                      file: (String, [UInt8]) throws -> Void) throws(ReportError) {
+        let images = ReportImages(store: store, report: report)
+        let encoder = PNGEncoder(compressionLevel: compressionLevel)
+        func put(_ path: String, _ bytes: [UInt8]) throws(ReportError) {
+            do { try file(path, bytes) } catch { throw .output(error) }
+        }
+        func png(_ image: RGBAImage) throws(ReportError) -> [UInt8] {
+            do { return try encoder.encode(image) } catch { throw .render(error) }
+        }
+        let options = report.options
+        var html = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>\(Self.escape(options.title)): \(Self.escape(report.drawing.name))</title>
+        <style>
+        body { font-family: "DejaVu Sans", sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; }
+        dl { display: grid; grid-template-columns: 7em 1fr; gap: 0.2em 1em; margin: 0.5em 0; }
+        dt { font-weight: bold; } dd { margin: 0; white-space: pre-wrap; }
+        .sheet { max-width: 100%; border: 1px solid #999; }
+        .marker { border-top: 1px solid #bbb; padding: 0.5em 0; }
+        .pictures img { height: 200px; margin: 0 6px 6px 0; border: 1px solid #ccc; }
+        .overdue { color: #b01a1a; }
+        .history { font-size: 85%; color: #444; }
+        </style>
+        </head>
+        <body>
+        <h1>\(Self.escape(options.title))</h1>
+        <dl>
+        <dt>Drawing</dt><dd>\(Self.escape(report.drawing.name)), revision \(options.revision) (\(report.drawing.width) x \(report.drawing.height) px)</dd>
+        <dt>Date</dt><dd>\(options.today.text)</dd>
+        <dt>Filters</dt><dd>\(Self.escape(report.filtersText))</dd>
+
+        """
+        if let grouping = options.grouping { html += "<dt>Grouped by</dt><dd>\(grouping.rawValue)</dd>\n" }
+        html += "<dt>Markers</dt><dd>\(Self.escape(report.countsLine))</dd>\n"
+        if !options.roomAreas.isEmpty {
+            let areas = options.roomAreas.map { "\($0.name) \(ReportPDFWriter.area($0.squareMetres)) m²" }.joined(separator: ", ")
+            html += "<dt>Room areas</dt><dd>\(Self.escape(areas))</dd>\n"
+        }
+        html += "</dl>\n<table>\n<tr><th>Status</th><th>Markers</th></tr>\n"
+        for (status, count) in report.counts { html += "<tr><td>\(status.title)</td><td>\(count)</td></tr>\n" }
+        html += "</table>\n"
+        let sheet = try images.sheet()
+        try put("sheet.png", try png(sheet))
+        html += "<p><img class=\"sheet\" src=\"sheet.png\" width=\"\(sheet.width)\" height=\"\(sheet.height)\" alt=\"The sheet with the markers\"></p>\n"
+        try images.prepareCrops()
+        var writtenCrops = Set<Int>()
+        for group in report.groups {
+            if !group.heading.isEmpty { html += "<h2>\(Self.escape(group.heading)) (\(group.items.count))</h2>\n" }
+            for item in group.items {
+                let marker = item.marker
+                html += "<section class=\"marker\" id=\"marker-\(marker.number)\">\n"
+                html += "<h3\(item.overdue ? " class=\"overdue\"" : "")>#\(marker.number) \(Self.escape(marker.status.title))"
+                    + (item.overdue ? " · OVERDUE" : "") + "</h3>\n<dl>\n"
+                for (label, value) in PunchListReport.fields(of: item) where label != "Status" {
+                    html += "<dt>\(label)</dt><dd>\(Self.escape(value))</dd>\n"
+                }
+                html += "</dl>\n<p class=\"pictures\">"
+                let cropPath = "crops/marker-\(marker.number).png"
+                if writtenCrops.contains(marker.number) {
+                    html += "<img src=\"\(cropPath)\" alt=\"Marker \(marker.number) on the sheet\">"
+                } else if let crop = try images.crop(around: marker) {
+                    try put(cropPath, try png(crop))
+                    writtenCrops.insert(marker.number)
+                    html += "<img src=\"\(cropPath)\" alt=\"Marker \(marker.number) on the sheet\">"
+                }
+                for attachment in item.attachments {
+                    let path = "photos/\(attachment.id).\(Self.fileExtension(attachment.type))"
+                    try put(path, try images.bytes(of: attachment))
+                    let caption = Self.escape(attachment.caption ?? "attachment \(attachment.id)")
+                    if attachment.type == .pdf {
+                        html += "<a href=\"\(path)\">\(caption) (PDF)</a> "
+                    } else {
+                        html += "<a href=\"\(path)\"><img src=\"\(path)\" alt=\"\(caption)\" title=\"\(caption)\"></a>"
+                    }
+                }
+                html += "</p>\n"
+                if !item.history.isEmpty {
+                    html += "<ul class=\"history\">\n"
+                    for line in item.history { html += "<li>\(Self.escape(line))</li>\n" }
+                    html += "</ul>\n"
+                }
+                html += "</section>\n"
+            }
+        }
+        images.releaseCrops()
+        html += "</body>\n</html>\n"
+        try put("index.html", Array(html.utf8))
+    }
+
+    static func fileExtension(_ type: AttachmentType) -> String {
+        switch type {
+        case .jpeg: return "jpg"
+        case .png: return "png"
+        case .pdf: return "pdf"
+        }
+    }
+
+    /// `text` with `&`, `<`, `>` and `"` escaped for HTML.
+    /// - Complexity: O(length).
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

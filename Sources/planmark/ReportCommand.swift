@@ -1,0 +1,190 @@
+import ArgumentParser
+import PlanMarkFormats
+import PlanMarkRender
+import PlanMarkReport
+import PlanMarkStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `planmark report`: the punch-list report of a stored drawing, as a PDF or a static web page.
+/// The only command that uses PlanMarkReport (and so cairo).
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the punch-list report of a drawing: a PDF (default) or a static HTML folder.",
+        discussion: """
+        planmark report NAME [--status S[,S...]] [--assignee A] [--room ID] ... [--group-by room|assignee|status] \
+        [--paper a4|letter] -o REPORT.pdf
+        planmark report NAME ... --format html -o DIR
+
+        Page 1: the title, the drawing's name and revision, the date, the filters, the counts by status and the \
+        whole sheet with the listed markers. Then one block per marker: number, status, priority, category, \
+        assignee, due date (overdue marked), rooms, note, a crop of the sheet around it with its pin, its photos \
+        (JPEG embedded as JPEG, PNG as PNG) and its last history entries. The filters are those of \
+        `planmark markers`; --group-by room groups by the first room covering each marker.
+
+        The PDF appears whole or not at all (a temporary file renamed into place). With --format html, DIR \
+        (index.html, sheet.png, crops/, photos/) is written to a temporary folder beside it and renamed; DIR \
+        must not exist or be an empty folder.
+        Exit status: 0 written, 64 bad usage, 65 corrupt image, 66 missing store, drawing or font, \
+        73 cannot create the output (or DIR is not empty), 74 I/O error.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case pdf, html
+    }
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The stored drawing's name.")
+    var name: String
+
+    @OptionGroup(title: "Markers to list") var filterOptions: MarkerFilterOptions
+
+    @Option(name: .long, help: ArgumentHelp("Group the markers by room, assignee or status (default: by number).", valueName: "key"))
+    var groupBy: ReportGrouping?
+
+    @Option(name: .long, help: ArgumentHelp("Page size of the PDF: a4 or letter.", valueName: "size"))
+    var paper: ReportPaper = .a4
+
+    @Option(name: .long, help: "pdf (a file) or html (a folder).")
+    var format: Format = .pdf
+
+    @Option(name: .long, help: "The title on page 1.")
+    var title: String = "Punch list"
+
+    @Option(name: .long, help: ArgumentHelp("How many of each marker's last history entries to list.", valueName: "n"))
+    var history: Int = 3
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF file, or the folder for --format html.", valueName: "path"))
+    var output: String
+
+    func validate() throws {
+        guard !output.isEmpty, output != "-" else { throw ValidationError("-o needs a file (PDF) or folder (HTML) name") }
+        guard history >= 0 else { throw ValidationError("--history must not be negative") }
+        if format == .html && paper != .a4 { throw ValidationError("--paper goes with the PDF format") }
+    }
+
+    func run() throws {
+        let filter = try { () throws -> MarkerFilter in
+            do { return try filterOptions.filter() } catch { throw fail(error) }
+        }()
+        let store = try storeOptions.open()
+        // Until the store keeps revisions and a scale (other changes), revision 1 and no room areas.
+        let options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, revision: 1, roomAreas: [], title: title,
+                                    historyLimit: history)
+        do {
+            let report = try PunchListReport.load(from: store, drawing: name, options: options)
+            switch format {
+            case .pdf:
+                let file = try AtomicFile(path: output)
+                try ReportPDFWriter().write(report, store: store) { bytes in try file.write(Array(bytes)) }
+                try file.commit()
+            case .html:
+                let folder = try ReportFolder(path: output, folders: ReportHTMLWriter.folders)
+                try ReportHTMLWriter().write(report, store: store) { path, bytes in try folder.writeFile(path, bytes) }
+                try folder.commit()
+            }
+        } catch let error as ReportError {
+            throw fail(Self.failure(error))
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// A report error in the command line's words (the same as the other commands' for store, image and font faults).
+    static func failure(_ error: ReportError) -> CommandFailure {
+        switch error {
+        case .store(let error): return CommandFailure(store: error)
+        case .render(let error): return CommandFailure(render: error)
+        case .review(let error): return CommandFailure(review: error)
+        case .font(let path, let message): return CommandFailure(place: path, message: message, code: Exit.noInput)
+        case .cairo(let message): return CommandFailure(place: "cairo", message: message, code: Exit.ioError)
+        case .output(let error): return CommandFailure(error)
+        }
+    }
+}
+
+extension ReportGrouping: ExpressibleByArgument {}
+extension ReportPaper: ExpressibleByArgument {}
+
+/// The HTML report's folder, written as a temporary folder beside the target (`.NAME.tmp-XXXXXX`) and
+/// renamed into place by `commit`; until then the target does not change, and deinit removes the temporary
+/// folder. A target that exists and is not an empty folder is refused (73), as `planmark tiles` does.
+final class ReportFolder {
+    let path: String
+    private let temporary: String
+    private var committed = false
+
+    init(path: String, folders: [String]) throws(OutputError) {
+        var target = path
+        while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
+        self.path = target
+        var status = stat()
+        if lstat(target, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFDIR, Self.isEmptyFolder(target) else {
+                throw OutputError(place: target, message: "already exists and is not an empty folder (the report goes to a new folder; remove it first)",
+                                  exitCode: Exit.cannotCreate)
+            }
+        }
+        let slash = target.lastIndex(of: "/")
+        let parent = slash.map { String(target[...$0]) } ?? ""
+        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var template = Array((parent + "." + base + ".tmp-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw OutputError(place: target, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
+        }
+        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let mask = umask(0o022)
+        umask(mask)
+        chmod(temporary, 0o755 & ~mask)
+        for folder in folders where mkdir(temporary + "/" + folder, 0o777) != 0 {
+            throw OutputError(place: target, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
+        }
+    }
+
+    deinit {
+        if !committed { TileFolder.removeTree(temporary) }
+    }
+
+    /// Writes a file inside the folder.
+    func writeFile(_ relative: String, _ bytes: [UInt8]) throws(OutputError) {
+        let descriptor = open(temporary + "/" + relative, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw OutputError(place: path, message: "cannot create \(relative): \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
+        }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw OutputError(place: path, message: "cannot write \(relative): \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+
+    /// Renames the finished folder into place (over an empty folder, if one is there).
+    func commit() throws(OutputError) {
+        if rename(temporary, path) != 0 {
+            throw OutputError(place: path, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
+        }
+        committed = true
+    }
+
+    private static func isEmptyFolder(_ path: String) -> Bool {
+        guard let folder = opendir(path) else { return false }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+}
