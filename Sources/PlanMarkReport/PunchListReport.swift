@@ -1,3 +1,4 @@
+import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkRender
@@ -37,12 +38,11 @@ public struct ReportOptions: Sendable {
     public var grouping: ReportGrouping?
     /// Page size (PDF only).
     public var paper: ReportPaper
-    /// The drawing's revision number shown on page 1. Until the store keeps revisions (`Drawing.revision`,
-    /// another change), the front doors pass 1.
-    public var revision: Int
+    /// The drawing's current revision number, shown on page 1 (`load` sets it from `Drawing.revision`).
+    public var revision: Int = 1
     /// Room areas in m² to list on page 1 and in the sheet's legend; empty when the drawing has no scale
-    /// (absent, not zero). Until the store keeps a scale (`Drawing.metresPerPixel`), the front doors pass none.
-    public var roomAreas: [ReviewRoomArea]
+    /// (absent, not zero). `load` sets them from the drawing's scale and rooms (`RoomAreas.of`).
+    public var roomAreas: [ReviewRoomArea] = []
     /// The title on page 1.
     public var title: String
     /// The date the report is made, as printed (`YYYY-MM-DD`); also the day that decides what is overdue.
@@ -50,14 +50,12 @@ public struct ReportOptions: Sendable {
     /// How many of each marker's last history entries are listed.
     public var historyLimit: Int
 
-    /// Options with the defaults: every marker, by number, A4, revision 1, no areas, the last 3 history entries.
-    public init(filter: MarkerFilter = MarkerFilter(), grouping: ReportGrouping? = nil, paper: ReportPaper = .a4, revision: Int = 1,
-                roomAreas: [ReviewRoomArea] = [], title: String = "Punch list", today: DueDate? = nil, historyLimit: Int = 3) {
+    /// Options with the defaults: every marker, by number, A4, the last 3 history entries.
+    public init(filter: MarkerFilter = MarkerFilter(), grouping: ReportGrouping? = nil, paper: ReportPaper = .a4,
+                title: String = "Punch list", today: DueDate? = nil, historyLimit: Int = 3) {
         self.filter = filter
         self.grouping = grouping
         self.paper = paper
-        self.revision = revision
-        self.roomAreas = roomAreas
         self.title = title
         self.today = today ?? filter.today
         self.historyLimit = historyLimit
@@ -116,6 +114,9 @@ public struct PunchListReport: Sendable {
     public static func load(from store: any AnnotationStore, drawing name: String, options: ReportOptions) throws(StoreError) -> PunchListReport {
         let drawing = try store.drawing(named: name).drawing
         let regions = try store.regions(of: drawing.name)
+        var options = options
+        options.revision = drawing.revision
+        options.roomAreas = RoomAreas.of(regions, drawing: drawing)
         var markers: [Marker] = []
         try store.forEachMarker(in: drawing.name, filter: options.filter) { markers.append($0); return true }
         var items: [ReportItem] = []

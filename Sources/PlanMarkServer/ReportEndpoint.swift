@@ -26,8 +26,7 @@ enum ReportEndpoint {
             guard let value = ReportPaper(rawValue: text) else { throw APIError.invalidField("paper", "expected a4 or letter, found \"\(text)\"") }
             paper = value
         }
-        // Until the store keeps revisions and a scale (other changes), revision 1 and no room areas.
-        let options = ReportOptions(filter: filter, grouping: grouping, paper: paper, revision: 1)
+        let options = ReportOptions(filter: filter, grouping: grouping, paper: paper)
         let pdf = try await gate.run {
             try await BlockingWork.run { () throws -> [UInt8] in
                 var bytes: [UInt8] = []

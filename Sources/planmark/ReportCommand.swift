@@ -73,9 +73,7 @@ struct ReportCommand: ParsableCommand {
             do { return try filterOptions.filter() } catch { throw fail(error) }
         }()
         let store = try storeOptions.open()
-        // Until the store keeps revisions and a scale (other changes), revision 1 and no room areas.
-        let options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, revision: 1, roomAreas: [], title: title,
-                                    historyLimit: history)
+        let options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, title: title, historyLimit: history)
         do {
             let report = try PunchListReport.load(from: store, drawing: name, options: options)
             switch format {
