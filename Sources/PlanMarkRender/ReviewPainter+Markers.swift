@@ -19,6 +19,16 @@ enum ReviewMarkerShape: Hashable {
         }
     }
 
+    /// The shape moved by `offset`.
+    func moved(by offset: PixelPoint) -> ReviewMarkerShape {
+        switch self {
+        case .disc(let centre, let radius):
+            return .disc(centre: PixelPoint(x: centre.x + offset.x, y: centre.y + offset.y), radius: radius)
+        case .pill(let minX, let minY, let maxX, let maxY, let radius):
+            return .pill(minX: minX + offset.x, minY: minY + offset.y, maxX: maxX + offset.x, maxY: maxY + offset.y, radius: radius)
+        }
+    }
+
     /// The shape's bounding box.
     var bounds: BoundingBox {
         switch self {
@@ -48,17 +58,101 @@ extension ReviewPainter {
     /// The label's font size in pixels for markers of this painter.
     var labelSize: Int { max(8, Int((markerRadius * 1.1).rounded())) }
 
-    /// Records every marker with a finite position: closed and void first, then valid, open, in-progress
-    /// and ready, then invalid on top, each group in the given order.
-    /// - Complexity: O(markers × marker area).
-    mutating func drawMarkers(_ markers: [ReviewMarker]) throws(ReviewError) {
-        guard !markers.isEmpty else { return }
+    /// Lays out and records every marker with a finite position that reaches the image (see `PinPlacer`):
+    /// first the leader lines of displaced pins, then the dots at their positions, then the pins (closed and
+    /// void first, then valid, open, in-progress and ready, then invalid on top, each group in the given
+    /// order), then the stack badges. Returns where everything went.
+    /// - Complexity: O(markers × marker area) to draw, plus `PinPlacer.place`'s O(markers + grid cells).
+    mutating func drawMarkers(_ markers: [ReviewMarker]) throws(ReviewError) -> ReviewLayout {
+        var layout = ReviewLayout(markerRadius: markerRadius, pins: [], stacks: [])
+        guard !markers.isEmpty else { return layout }
+        let halo = max(1.5, markerRadius * 0.15)
+        let size = labelSize
+        var visible: [Int] = []
+        var footprints: [PinFootprint] = []
+        var shapes: [ReviewMarkerShape] = []
+        var extents: [TextFont.Extent] = []
+        for (index, marker) in markers.enumerated() where marker.position.isFinite {
+            let anchor = transform.apply(marker.position)
+            let ring = marker.overdue ? overdueRingWidth : 0
+            // Cheap rejection before measuring text: the largest pin this marker could be, fanned out as far as it goes.
+            let reach = (markerRadius * 1.35 + halo + ring + 1 + Double(size * marker.label.count)) * Double(2 * PinPlacer.rings + 1)
+            guard anchor.x + reach > 0, anchor.y + reach > 0,
+                  anchor.x - reach < Double(image.width), anchor.y - reach < Double(image.height) else { continue }
+            let font = try textFont()
+            let extent = font.measure(marker.label, size: size)
+            let shape = ReviewMarkerShape.fitting(
+                inkWidth: Double(extent.inkMaxX - extent.inkMinX), inkHeight: Double(extent.inkMaxY - extent.inkMinY),
+                centre: anchor, radius: markerRadius)
+            let outer = halo + ring + 1
+            switch shape {
+            case .disc(_, let radius):
+                footprints.append(PinFootprint(anchor: anchor, radius: radius + outer, halfLength: 0))
+            case .pill(let minX, _, let maxX, _, let radius):
+                footprints.append(PinFootprint(anchor: anchor, radius: radius + outer, halfLength: (maxX - minX) / 2 - radius))
+            }
+            visible.append(index)
+            shapes.append(shape)
+            extents.append(extent)
+        }
+        guard !visible.isEmpty else { return layout }
+        // Most important first: invalid, then work to do, then closed and void.
+        var order = Array(0..<visible.count)
+        order.sort { a, b in
+            let ra = Self.rank(of: markers[visible[a]].state), rb = Self.rank(of: markers[visible[b]].state)
+            return ra != rb ? ra > rb : a < b
+        }
+        let placement = PinPlacer.place(
+            footprints, order: order, width: image.width, height: image.height, gap: pinGap, dot: dotRadius + dotHalo)
+
+        // Leader lines, then the dots at the displaced markers' positions, under every pin.
+        for (k, centre) in placement.centres.enumerated() {
+            guard let centre, centre != footprints[k].anchor else { continue }
+            path.removeAll()
+            path.addStroke([footprints[k].anchor, centre], closed: false, width: leaderWidth, join: .round)
+            record(colour: style.leader)
+        }
+        for (k, centre) in placement.centres.enumerated() where centre != nil && centre != footprints[k].anchor {
+            fill(.disc(centre: footprints[k].anchor, radius: dotRadius + dotHalo), colour: style.halo)
+        }
+        for (k, centre) in placement.centres.enumerated() where centre != nil && centre != footprints[k].anchor {
+            fill(.disc(centre: footprints[k].anchor, radius: dotRadius), colour: style.colour(for: markers[visible[k]].state))
+        }
         for pass in 0..<3 {
-            for marker in markers where marker.position.isFinite && Self.rank(of: marker.state) == pass {
-                try drawMarker(marker)
+            for (k, centre) in placement.centres.enumerated() {
+                guard let centre else { continue }
+                let marker = markers[visible[k]]
+                guard Self.rank(of: marker.state) == pass else { continue }
+                let anchor = footprints[k].anchor
+                let shape = shapes[k].moved(by: PixelPoint(x: centre.x - anchor.x, y: centre.y - anchor.y))
+                drawPin(marker, shape: shape, centre: centre, extent: extents[k])
+                let body: Double, halfLength: Double
+                switch shape {
+                case .disc(_, let radius): (body, halfLength) = (radius, 0)
+                case .pill(let minX, _, let maxX, _, let radius): (body, halfLength) = (radius, (maxX - minX) / 2 - radius)
+                }
+                layout.pins.append(.init(marker: visible[k], anchor: anchor, centre: centre, bodyRadius: body,
+                                         halfLength: halfLength, outerRadius: footprints[k].radius))
             }
         }
+        for members in placement.stacks {
+            var x = 0.0, y = 0.0
+            for k in members { x += footprints[k].anchor.x; y += footprints[k].anchor.y }
+            let centre = PixelPoint(x: x / Double(members.count), y: y / Double(members.count))
+            try drawStackBadge(count: members.count, centre: centre)
+            layout.stacks.append(.init(centre: centre, markers: members.map { visible[$0] }))
+        }
+        return layout
     }
+
+    /// Space kept between two pins, output pixels.
+    var pinGap: Double { max(1, markerRadius * 0.1) }
+    /// Radius of the dot drawn at a displaced marker's position.
+    var dotRadius: Double { max(2, markerRadius * 0.22) }
+    /// The white ring around that dot.
+    var dotHalo: Double { max(1, markerRadius * 0.08) }
+    /// Width of a leader line.
+    var leaderWidth: Double { max(1, markerRadius * 0.12) }
 
     /// The drawing pass of a marker in `state`: 0 (below: closed, void), 1 (valid and work to do), 2 (invalid, on top).
     static func rank(of state: ReviewMarkerState) -> Int {
@@ -72,29 +166,35 @@ extension ReviewPainter {
     /// Width of the overdue ring, output pixels.
     var overdueRingWidth: Double { max(2, markerRadius * 0.25) }
 
-    /// Records one marker centred on its position: a soft edge, the overdue ring when overdue, a white halo,
+    /// Records one pin of `shape` centred on `centre`: a soft edge, the overdue ring when overdue, a white halo,
     /// the coloured body and the label centred by its ink box.
-    mutating func drawMarker(_ marker: ReviewMarker) throws(ReviewError) {
-        let centre = transform.apply(marker.position)
+    mutating func drawPin(_ marker: ReviewMarker, shape: ReviewMarkerShape, centre: PixelPoint, extent: TextFont.Extent) {
         let halo = max(1.5, markerRadius * 0.15)
         let ring = marker.overdue ? overdueRingWidth : 0
-        // Cheap rejection before measuring text: the largest disc this marker could be.
-        let reach = markerRadius * 1.35 + halo + ring + 1 + Double(labelSize * marker.label.count)
-        guard centre.x + reach > 0, centre.y + reach > 0,
-              centre.x - reach < Double(image.width), centre.y - reach < Double(image.height) else { return }
-        let font = try textFont()
-        let size = labelSize
-        let extent = font.measure(marker.label, size: size)
-        let shape = ReviewMarkerShape.fitting(
-            inkWidth: Double(extent.inkMaxX - extent.inkMinX), inkHeight: Double(extent.inkMaxY - extent.inkMinY),
-            centre: centre, radius: markerRadius)
         fill(shape.inflated(by: halo + ring + 1), colour: style.haloEdge)
         if marker.overdue { fill(shape.inflated(by: halo + ring), colour: style.overdue) }
         fill(shape.inflated(by: halo), colour: style.halo)
         fill(shape, colour: style.colour(for: marker.state))
         let x = Int((centre.x - Double(extent.inkMinX + extent.inkMaxX) / 2).rounded())
         let baseline = Int((centre.y - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())
-        recordText(marker.label, size: size, x: x, baseline: baseline, extent: extent, colour: style.label)
+        recordText(marker.label, size: labelSize, x: x, baseline: baseline, extent: extent, colour: style.label)
+    }
+
+    /// Records a stack badge: "+N" in a dark pin with a white halo, for `count` markers that found no room.
+    mutating func drawStackBadge(count: Int, centre: PixelPoint) throws(ReviewError) {
+        let font = try textFont()
+        let text = "+\(count)"
+        let extent = font.measure(text, size: labelSize)
+        let shape = ReviewMarkerShape.fitting(
+            inkWidth: Double(extent.inkMaxX - extent.inkMinX), inkHeight: Double(extent.inkMaxY - extent.inkMinY),
+            centre: centre, radius: markerRadius)
+        let halo = max(1.5, markerRadius * 0.15)
+        fill(shape.inflated(by: halo + 1), colour: style.haloEdge)
+        fill(shape.inflated(by: halo), colour: style.halo)
+        fill(shape, colour: style.stack)
+        let x = Int((centre.x - Double(extent.inkMinX + extent.inkMaxX) / 2).rounded())
+        let baseline = Int((centre.y - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())
+        recordText(text, size: labelSize, x: x, baseline: baseline, extent: extent, colour: style.label)
     }
 
     /// Records a filled marker shape.
