@@ -1,8 +1,11 @@
 import Foundation
 import PlanMarkGeometry
 
-/// The outline of a marker in output pixels: a disc, or a pill (rounded rectangle) for long labels.
-enum ReviewMarkerShape: Hashable {
+/// The outline of a marker in output pixels: a disc, or a pill (rounded rectangle) for long labels; or a ring
+/// between two of them (filled even-odd), for a layer whose middle the next layer covers.
+enum ReviewMarkerShape: Hashable, Sendable {
+    /// The part of `outer` outside `inner`.
+    indirect case ring(outer: ReviewMarkerShape, inner: ReviewMarkerShape)
     /// A disc of `radius` around `centre`.
     case disc(centre: PixelPoint, radius: Double)
     /// A rounded rectangle with corner `radius`.
@@ -16,6 +19,8 @@ enum ReviewMarkerShape: Hashable {
         case .pill(let minX, let minY, let maxX, let maxY, let radius):
             return .pill(minX: minX - amount, minY: minY - amount, maxX: maxX + amount, maxY: maxY + amount,
                          radius: radius + amount)
+        case .ring(let outer, let inner):
+            return .ring(outer: outer.inflated(by: amount), inner: inner.inflated(by: amount))
         }
     }
 
@@ -26,6 +31,8 @@ enum ReviewMarkerShape: Hashable {
             return .disc(centre: PixelPoint(x: centre.x + offset.x, y: centre.y + offset.y), radius: radius)
         case .pill(let minX, let minY, let maxX, let maxY, let radius):
             return .pill(minX: minX + offset.x, minY: minY + offset.y, maxX: maxX + offset.x, maxY: maxY + offset.y, radius: radius)
+        case .ring(let outer, let inner):
+            return .ring(outer: outer.moved(by: offset), inner: inner.moved(by: offset))
         }
     }
 
@@ -35,6 +42,8 @@ enum ReviewMarkerShape: Hashable {
         case .disc(let c, let r): return BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
         case .pill(let minX, let minY, let maxX, let maxY, _):
             return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        case .ring(let outer, _):
+            return outer.bounds
         }
     }
 
@@ -90,6 +99,8 @@ extension ReviewPainter {
                 footprints.append(PinFootprint(anchor: anchor, radius: radius + outer, halfLength: 0))
             case .pill(let minX, _, let maxX, _, let radius):
                 footprints.append(PinFootprint(anchor: anchor, radius: radius + outer, halfLength: (maxX - minX) / 2 - radius))
+            case .ring:
+                preconditionFailure("ReviewMarkerShape.fitting makes discs and pills")
             }
             visible.append(index)
             shapes.append(shape)
@@ -115,8 +126,13 @@ extension ReviewPainter {
         for (k, centre) in placement.centres.enumerated() where centre != nil && centre != footprints[k].anchor {
             fill(.disc(centre: footprints[k].anchor, radius: dotRadius + dotHalo), colour: style.halo)
         }
-        for (k, centre) in placement.centres.enumerated() where centre != nil && centre != footprints[k].anchor {
-            fill(.disc(centre: footprints[k].anchor, radius: dotRadius), colour: style.colour(for: markers[visible[k]].state))
+        // Dots by drawing pass too: where positions coincide, the most important marker's dot is on top.
+        for pass in 0..<3 {
+            for (k, centre) in placement.centres.enumerated() where centre != nil && centre != footprints[k].anchor {
+                let state = markers[visible[k]].state
+                guard Self.rank(of: state) == pass else { continue }
+                fill(.disc(centre: footprints[k].anchor, radius: dotRadius), colour: style.colour(for: state))
+            }
         }
         for pass in 0..<3 {
             for (k, centre) in placement.centres.enumerated() {
@@ -130,6 +146,7 @@ extension ReviewPainter {
                 switch shape {
                 case .disc(_, let radius): (body, halfLength) = (radius, 0)
                 case .pill(let minX, _, let maxX, _, let radius): (body, halfLength) = (radius, (maxX - minX) / 2 - radius)
+                case .ring: preconditionFailure("ReviewMarkerShape.fitting makes discs and pills")
                 }
                 layout.pins.append(.init(marker: visible[k], anchor: anchor, centre: centre, bodyRadius: body,
                                          halfLength: halfLength, outerRadius: footprints[k].radius))
@@ -171,10 +188,15 @@ extension ReviewPainter {
     mutating func drawPin(_ marker: ReviewMarker, shape: ReviewMarkerShape, centre: PixelPoint, extent: TextFont.Extent) {
         let halo = max(1.5, markerRadius * 0.15)
         let ring = marker.overdue ? overdueRingWidth : 0
-        fill(shape.inflated(by: halo + ring + 1), colour: style.haloEdge)
-        if marker.overdue { fill(shape.inflated(by: halo + ring), colour: style.overdue) }
-        fill(shape.inflated(by: halo), colour: style.halo)
-        fill(shape, colour: style.colour(for: marker.state))
+        let body = style.colour(for: marker.state)
+        if marker.overdue {
+            fillLayer(shape.inflated(by: halo + ring + 1), colour: style.haloEdge, under: shape.inflated(by: halo + ring), style.overdue)
+            fillLayer(shape.inflated(by: halo + ring), colour: style.overdue, under: shape.inflated(by: halo), style.halo)
+        } else {
+            fillLayer(shape.inflated(by: halo + 1), colour: style.haloEdge, under: shape.inflated(by: halo), style.halo)
+        }
+        fillLayer(shape.inflated(by: halo), colour: style.halo, under: shape, body)
+        fill(shape, colour: body)
         let x = Int((centre.x - Double(extent.inkMinX + extent.inkMaxX) / 2).rounded())
         let baseline = Int((centre.y - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())
         recordText(marker.label, size: labelSize, x: x, baseline: baseline, extent: extent, colour: style.label)
@@ -189,12 +211,31 @@ extension ReviewPainter {
             inkWidth: Double(extent.inkMaxX - extent.inkMinX), inkHeight: Double(extent.inkMaxY - extent.inkMinY),
             centre: centre, radius: markerRadius)
         let halo = max(1.5, markerRadius * 0.15)
-        fill(shape.inflated(by: halo + 1), colour: style.haloEdge)
-        fill(shape.inflated(by: halo), colour: style.halo)
+        fillLayer(shape.inflated(by: halo + 1), colour: style.haloEdge, under: shape.inflated(by: halo), style.halo)
+        fillLayer(shape.inflated(by: halo), colour: style.halo, under: shape, style.stack)
         fill(shape, colour: style.stack)
         let x = Int((centre.x - Double(extent.inkMinX + extent.inkMaxX) / 2).rounded())
         let baseline = Int((centre.y - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())
         recordText(text, size: labelSize, x: x, baseline: baseline, extent: extent, colour: style.label)
+    }
+
+    /// Records `shape` filled with `colour`, to be covered by `next` filled with the opaque `nextColour`: only the
+    /// ring from 1.5 px inside `next`'s edge outwards is filled (what stays visible, with full coverage under
+    /// `next`'s anti-aliased edge), so a large pin blends its area once instead of once per layer. The same
+    /// pixels as filling all of `shape`; with a translucent `nextColour`, all of `shape` is filled.
+    mutating func fillLayer(_ shape: ReviewMarkerShape, colour: Colour, under next: ReviewMarkerShape, _ nextColour: Colour) {
+        let hole = next.inflated(by: -1.5)
+        let holeSize: Double
+        switch hole {
+        case .disc(_, let radius): holeSize = radius
+        case .pill(_, _, _, _, let radius): holeSize = radius
+        case .ring: holeSize = 0
+        }
+        if nextColour.alpha == 255 && holeSize > 1 {
+            fill(.ring(outer: shape, inner: hole), colour: colour)
+        } else {
+            fill(shape, colour: colour)
+        }
     }
 
     /// Records a filled marker shape.
@@ -205,14 +246,21 @@ extension ReviewPainter {
         record(.shape(shape, colour), rows: rows)
     }
 
-    /// Builds the path of a marker shape into `path`.
+    /// Builds the path of a marker shape into `path` (a ring as two contours, for the even-odd rule).
     static func build(_ shape: ReviewMarkerShape, into path: inout RasterPath) {
         path.removeAll()
+        add(shape, to: &path)
+    }
+
+    private static func add(_ shape: ReviewMarkerShape, to path: inout RasterPath) {
         switch shape {
         case .disc(let centre, let radius):
             path.addCircle(centre: centre, radius: radius)
         case .pill(let minX, let minY, let maxX, let maxY, let radius):
             path.addRoundedRectangle(minX: minX, minY: minY, maxX: maxX, maxY: maxY, radius: radius)
+        case .ring(let outer, let inner):
+            add(outer, to: &path)
+            add(inner, to: &path)
         }
     }
 }
