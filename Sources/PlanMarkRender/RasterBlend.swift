@@ -74,9 +74,15 @@ struct SolidFillSink: RasterSpanSink {
     @inline(__always)
     mutating func cells(y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>) {
         var offset = (y * width + x0) * 4
+        let word = (UInt32(colour.red) | UInt32(colour.green) << 8 | UInt32(colour.blue) << 16 | 0xFF00_0000).littleEndian
         for value in coverage {
             let alpha = Int(value * opacity + 0.5)
-            if alpha > 0 { RasterBlend.blend(pixels, at: offset, colour: colour, alpha: alpha) }
+            if alpha == 255 {
+                // As in `span`: full coverage of an opaque colour is the colour, whatever was below.
+                UnsafeMutableRawPointer(pixels + offset).storeBytes(of: word, as: UInt32.self)
+            } else if alpha > 0 {
+                RasterBlend.blend(pixels, at: offset, colour: colour, alpha: alpha)
+            }
             offset += 4
         }
     }
