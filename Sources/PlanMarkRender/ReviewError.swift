@@ -15,6 +15,8 @@ public enum ReviewError: Error, CustomStringConvertible, Equatable {
     case invalidScale(Double)
     /// The crop margin is negative.
     case invalidMargin(Int)
+    /// The marker size is not finite or not in `(0, 10000]`.
+    case invalidMarkerSize(Double)
 
     /// The one-line message.
     public var description: String {
@@ -32,6 +34,8 @@ public enum ReviewError: Error, CustomStringConvertible, Equatable {
             return "--scale: \(scale) is not in (0, 1]"
         case .invalidMargin(let margin):
             return "--margin: \(margin) is negative"
+        case .invalidMarkerSize(let size):
+            return "--marker-size: \(size) is not in (0, 10000]"
         }
     }
 }

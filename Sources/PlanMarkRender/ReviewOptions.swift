@@ -25,11 +25,15 @@ public struct ReviewOptions: Hashable, Sendable {
     /// The rooms' areas, listed in the legend when it is drawn; empty when the drawing has no scale
     /// (areas are then absent, not zero).
     public var roomAreas: [ReviewRoomArea]
+    /// The diameter of a one-digit pin's body in output pixels (`planmark render --marker-size`), overriding
+    /// the style's radius and `ReviewStyle.defaultMarkerRadius`; labels and the legend follow it. Must be finite
+    /// and in `(0, 10000]`. nil: chosen from the image's size.
+    public var markerSize: Double?
 
     /// Creates options; the defaults draw the whole sheet at full size without legend, title or filters line.
     public init(
         legend: Bool = false, title: String? = nil, view: ReviewView = .wholeSheet, scale: Double = 1,
-        filters: String? = nil, roomAreas: [ReviewRoomArea] = []
+        filters: String? = nil, roomAreas: [ReviewRoomArea] = [], markerSize: Double? = nil
     ) {
         self.legend = legend
         self.title = title
@@ -37,6 +41,7 @@ public struct ReviewOptions: Hashable, Sendable {
         self.scale = scale
         self.filters = filters
         self.roomAreas = roomAreas
+        self.markerSize = markerSize
     }
 }
 

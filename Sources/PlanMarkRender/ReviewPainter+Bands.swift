@@ -1,7 +1,7 @@
 import Foundation
 
 /// One entry of the review display list.
-enum ReviewItem {
+enum ReviewItem: Sendable {
     /// Fill `paths[index]` with a colour (non-zero).
     case path(Int, Colour)
     /// Fill a marker shape (its path is rebuilt per band: cheaper to keep than thousands of paths).
@@ -93,8 +93,9 @@ extension ReviewPainter {
                                     paths[index], colour: colour, pixels: pixels, width: width, height: height, clip: clip)
                             case .shape(let shape, let colour):
                                 Self.build(shape, into: &shapePath)
+                                // Even-odd: a ring's hole stays empty; a disc or pill is one contour either way.
                                 rasterisers[worker].fill(
-                                    shapePath, colour: colour, pixels: pixels, width: width, height: height, clip: clip)
+                                    shapePath, rule: .evenOdd, colour: colour, pixels: pixels, width: width, height: height, clip: clip)
                             case .text(let text, let size, let x, let baseline, let colour):
                                 font?.draw(text, size: size, x: x, baseline: baseline, colour: colour, pixels: pixels,
                                            width: width, height: height, rows: top..<bottom)

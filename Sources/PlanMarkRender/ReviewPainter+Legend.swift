@@ -12,6 +12,8 @@ struct ReviewLegendEntry: Hashable {
         case outline(Colour)
         /// A ring in this colour around a white disc (overdue markers).
         case ring(Colour)
+        /// A stack badge's disc in this colour, with "+" on it.
+        case stack(Colour)
     }
 
     /// The swatch.
@@ -26,7 +28,13 @@ struct ReviewLegendEntry: Hashable {
     /// "Invalid (0)" stands for no invalid markers; with stored markers, those two lines appear only when
     /// there is something to count (open markers the current regions refuse are invalid).
     /// - Complexity: O(markers + regions).
-    static func entries(markers: [ReviewMarker], regions: [Region], style: ReviewStyle) -> [ReviewLegendEntry] {
+    ///
+    /// After the rooms line, one line per entry of `roomAreas`, "NAME  12.34 m²" (`squareMetres` is the unit as the
+    /// font can draw it); after the markers, "Stack badge (n)" when `stacks` badges were drawn.
+    static func entries(
+        markers: [ReviewMarker], regions: [Region], style: ReviewStyle,
+        roomAreas: [ReviewRoomArea] = [], squareMetres: String = "m²", stacks: Int = 0
+    ) -> [ReviewLegendEntry] {
         var valid = 0, overdue = 0
         var statuses: [ReviewMarkerStatus: Int] = [:]
         var invalid: [InvalidReason: Int] = [:]
@@ -42,6 +50,10 @@ struct ReviewLegendEntry: Hashable {
         let rooms = regions.count { $0.kind == .room }
         let allowed = regions.count - rooms
         if rooms > 0 { entries.append(.init(swatch: .area(fill: style.roomFill, outline: style.roomOutline), text: "Room (\(rooms))")) }
+        for room in roomAreas {
+            entries.append(.init(swatch: .area(fill: style.roomFill, outline: style.roomOutline),
+                                 text: "\(room.name)  \(formatHundredths(room.squareMetres)) \(squareMetres)"))
+        }
         if allowed > 0 { entries.append(.init(swatch: .outline(style.allowedOutline), text: "Allowed area (\(allowed))")) }
         for status in ReviewMarkerStatus.allCases {
             guard let count = statuses[status] else { continue }
@@ -57,7 +69,17 @@ struct ReviewLegendEntry: Hashable {
             guard let count = invalid[reason] else { continue }
             entries.append(.init(swatch: .marker(style.colour(for: .invalid(reason))), text: "Invalid: \(reason.rawValue) (\(count))"))
         }
+        if stacks > 0 { entries.append(.init(swatch: .stack(style.stack), text: "Stack badge (\(stacks))")) }
         return entries
+    }
+
+    /// `value` with two decimals, rounded half away from zero: 12.345 -> "12.35" (no locale, no grouping).
+    /// - Complexity: O(digits).
+    static func formatHundredths(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        let hundredths = Int((abs(value) * 100).rounded())
+        let fraction = hundredths % 100
+        return (value < 0 && hundredths > 0 ? "-" : "") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 }
 
@@ -66,12 +88,18 @@ extension ReviewPainter {
     /// (when given) and the legend (when asked).
     /// - Complexity: O(markers) to count, plus the panel's area.
     mutating func drawPanel(
-        title: String?, filters: String?, legend: Bool, markers: [ReviewMarker], regions: [Region]
+        title: String?, filters: String?, legend: Bool, markers: [ReviewMarker], regions: [Region],
+        roomAreas: [ReviewRoomArea] = [], stacks: Int = 0
     ) throws(ReviewError) {
         let font = try textFont()
+        // DejaVu Sans has "²"; a font without it gets "m2".
+        let squareMetres = font.hasGlyph("\u{B2}") ? "m\u{B2}" : "m2"
         let entrySize = max(11, Int((markerRadius * 0.95).rounded()))
         let titleSize = max(14, Int((markerRadius * 1.3).rounded()))
-        let entries = legend ? ReviewLegendEntry.entries(markers: markers, regions: regions, style: style) : []
+        let entries = legend
+            ? ReviewLegendEntry.entries(markers: markers, regions: regions, style: style, roomAreas: roomAreas,
+                                        squareMetres: squareMetres, stacks: stacks)
+            : []
         let entryHeight = Int((Double(entrySize) * 1.5).rounded())
         let titleHeight = Int((Double(titleSize) * 1.5).rounded())
         let swatchSpace = entryHeight
@@ -129,7 +157,15 @@ extension ReviewPainter {
                 strokeSquare(centre: swatchCentre, half: half, colour: outline)
             case .outline(let outline):
                 strokeSquare(centre: swatchCentre, half: half, colour: outline)
-            case .ring(let colour):
+            case .stack(let colour):
+                fill(.disc(centre: swatchCentre, radius: half + 1.5), colour: style.haloEdge)
+                fill(.disc(centre: swatchCentre, radius: half), colour: colour)
+                path.removeAll()
+                let arm = half * 0.55, bar = max(1, half * 0.22)
+                path.addRectangle(minX: swatchCentre.x - arm, minY: middle - bar / 2, maxX: swatchCentre.x + arm, maxY: middle + bar / 2)
+                path.addRectangle(minX: swatchCentre.x - bar / 2, minY: middle - arm, maxX: swatchCentre.x + bar / 2, maxY: middle + arm)
+                record(colour: style.label)
+                        case .ring(let colour):
                 fill(.disc(centre: swatchCentre, radius: half + 1.5), colour: style.haloEdge)
                 fill(.disc(centre: swatchCentre, radius: half), colour: colour)
                 fill(.disc(centre: swatchCentre, radius: half * 0.55), colour: style.halo)

@@ -1,8 +1,11 @@
 import Foundation
 import PlanMarkGeometry
 
-/// The outline of a marker in output pixels: a disc, or a pill (rounded rectangle) for long labels.
-enum ReviewMarkerShape: Hashable {
+/// The outline of a marker in output pixels: a disc, or a pill (rounded rectangle) for long labels; or a ring
+/// between two of them (filled even-odd), for a layer whose middle the next layer covers.
+enum ReviewMarkerShape: Hashable, Sendable {
+    /// The part of `outer` outside `inner`.
+    indirect case ring(outer: ReviewMarkerShape, inner: ReviewMarkerShape)
     /// A disc of `radius` around `centre`.
     case disc(centre: PixelPoint, radius: Double)
     /// A rounded rectangle with corner `radius`.
@@ -16,6 +19,20 @@ enum ReviewMarkerShape: Hashable {
         case .pill(let minX, let minY, let maxX, let maxY, let radius):
             return .pill(minX: minX - amount, minY: minY - amount, maxX: maxX + amount, maxY: maxY + amount,
                          radius: radius + amount)
+        case .ring(let outer, let inner):
+            return .ring(outer: outer.inflated(by: amount), inner: inner.inflated(by: amount))
+        }
+    }
+
+    /// The shape moved by `offset`.
+    func moved(by offset: PixelPoint) -> ReviewMarkerShape {
+        switch self {
+        case .disc(let centre, let radius):
+            return .disc(centre: PixelPoint(x: centre.x + offset.x, y: centre.y + offset.y), radius: radius)
+        case .pill(let minX, let minY, let maxX, let maxY, let radius):
+            return .pill(minX: minX + offset.x, minY: minY + offset.y, maxX: maxX + offset.x, maxY: maxY + offset.y, radius: radius)
+        case .ring(let outer, let inner):
+            return .ring(outer: outer.moved(by: offset), inner: inner.moved(by: offset))
         }
     }
 
@@ -25,6 +42,8 @@ enum ReviewMarkerShape: Hashable {
         case .disc(let c, let r): return BoundingBox(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
         case .pill(let minX, let minY, let maxX, let maxY, _):
             return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        case .ring(let outer, _):
+            return outer.bounds
         }
     }
 
@@ -48,17 +67,109 @@ extension ReviewPainter {
     /// The label's font size in pixels for markers of this painter.
     var labelSize: Int { max(8, Int((markerRadius * 1.1).rounded())) }
 
-    /// Records every marker with a finite position: closed and void first, then valid, open, in-progress
-    /// and ready, then invalid on top, each group in the given order.
-    /// - Complexity: O(markers × marker area).
-    mutating func drawMarkers(_ markers: [ReviewMarker]) throws(ReviewError) {
-        guard !markers.isEmpty else { return }
+    /// Lays out and records every marker with a finite position that reaches the image (see `PinPlacer`):
+    /// first the leader lines of displaced pins, then the dots at their positions, then the pins (closed and
+    /// void first, then valid, open, in-progress and ready, then invalid on top, each group in the given
+    /// order), then the stack badges. Returns where everything went.
+    /// - Complexity: O(markers × marker area) to draw, plus `PinPlacer.place`'s O(markers + grid cells).
+    mutating func drawMarkers(_ markers: [ReviewMarker]) throws(ReviewError) -> ReviewLayout {
+        var layout = ReviewLayout(markerRadius: markerRadius, pins: [], stacks: [])
+        guard !markers.isEmpty else { return layout }
+        let halo = max(1.5, markerRadius * 0.15)
+        let size = labelSize
+        var visible: [Int] = []
+        var footprints: [PinFootprint] = []
+        var shapes: [ReviewMarkerShape] = []
+        var extents: [TextFont.Extent] = []
+        for (index, marker) in markers.enumerated() where marker.position.isFinite {
+            let anchor = transform.apply(marker.position)
+            let ring = marker.overdue ? overdueRingWidth : 0
+            // Cheap rejection before measuring text: the largest pin this marker could be, fanned out as far as it goes.
+            let reach = (markerRadius * 1.35 + halo + ring + 1 + Double(size * marker.label.count)) * Double(2 * PinPlacer.rings + 1)
+            guard anchor.x + reach > 0, anchor.y + reach > 0,
+                  anchor.x - reach < Double(image.width), anchor.y - reach < Double(image.height) else { continue }
+            let font = try textFont()
+            let extent = font.measure(marker.label, size: size)
+            let shape = ReviewMarkerShape.fitting(
+                inkWidth: Double(extent.inkMaxX - extent.inkMinX), inkHeight: Double(extent.inkMaxY - extent.inkMinY),
+                centre: anchor, radius: markerRadius)
+            let outer = halo + ring + 1
+            switch shape {
+            case .disc(_, let radius):
+                footprints.append(PinFootprint(anchor: anchor, radius: radius + outer, halfLength: 0))
+            case .pill(let minX, _, let maxX, _, let radius):
+                footprints.append(PinFootprint(anchor: anchor, radius: radius + outer, halfLength: (maxX - minX) / 2 - radius))
+            case .ring:
+                preconditionFailure("ReviewMarkerShape.fitting makes discs and pills")
+            }
+            visible.append(index)
+            shapes.append(shape)
+            extents.append(extent)
+        }
+        guard !visible.isEmpty else { return layout }
+        // Most important first: invalid, then work to do, then closed and void.
+        var order = Array(0..<visible.count)
+        order.sort { a, b in
+            let ra = Self.rank(of: markers[visible[a]].state), rb = Self.rank(of: markers[visible[b]].state)
+            return ra != rb ? ra > rb : a < b
+        }
+        let placement = PinPlacer.place(
+            footprints, order: order, width: image.width, height: image.height, gap: pinGap, dot: dotRadius + dotHalo)
+
+        // Leader lines, then the dots at the displaced markers' positions, under every pin.
+        for (k, centre) in placement.centres.enumerated() {
+            guard let centre, centre != footprints[k].anchor else { continue }
+            path.removeAll()
+            path.addStroke([footprints[k].anchor, centre], closed: false, width: leaderWidth, join: .round)
+            record(colour: style.leader)
+        }
+        for (k, centre) in placement.centres.enumerated() where centre != nil && centre != footprints[k].anchor {
+            fill(.disc(centre: footprints[k].anchor, radius: dotRadius + dotHalo), colour: style.halo)
+        }
+        // Dots by drawing pass too: where positions coincide, the most important marker's dot is on top.
         for pass in 0..<3 {
-            for marker in markers where marker.position.isFinite && Self.rank(of: marker.state) == pass {
-                try drawMarker(marker)
+            for (k, centre) in placement.centres.enumerated() where centre != nil && centre != footprints[k].anchor {
+                let state = markers[visible[k]].state
+                guard Self.rank(of: state) == pass else { continue }
+                fill(.disc(centre: footprints[k].anchor, radius: dotRadius), colour: style.colour(for: state))
             }
         }
+        for pass in 0..<3 {
+            for (k, centre) in placement.centres.enumerated() {
+                guard let centre else { continue }
+                let marker = markers[visible[k]]
+                guard Self.rank(of: marker.state) == pass else { continue }
+                let anchor = footprints[k].anchor
+                let shape = shapes[k].moved(by: PixelPoint(x: centre.x - anchor.x, y: centre.y - anchor.y))
+                drawPin(marker, shape: shape, centre: centre, extent: extents[k])
+                let body: Double, halfLength: Double
+                switch shape {
+                case .disc(_, let radius): (body, halfLength) = (radius, 0)
+                case .pill(let minX, _, let maxX, _, let radius): (body, halfLength) = (radius, (maxX - minX) / 2 - radius)
+                case .ring: preconditionFailure("ReviewMarkerShape.fitting makes discs and pills")
+                }
+                layout.pins.append(.init(marker: visible[k], anchor: anchor, centre: centre, bodyRadius: body,
+                                         halfLength: halfLength, outerRadius: footprints[k].radius))
+            }
+        }
+        for members in placement.stacks {
+            var x = 0.0, y = 0.0
+            for k in members { x += footprints[k].anchor.x; y += footprints[k].anchor.y }
+            let centre = PixelPoint(x: x / Double(members.count), y: y / Double(members.count))
+            try drawStackBadge(count: members.count, centre: centre)
+            layout.stacks.append(.init(centre: centre, markers: members.map { visible[$0] }))
+        }
+        return layout
     }
+
+    /// Space kept between two pins, output pixels.
+    var pinGap: Double { max(1, markerRadius * 0.1) }
+    /// Radius of the dot drawn at a displaced marker's position.
+    var dotRadius: Double { max(2, markerRadius * 0.22) }
+    /// The white ring around that dot.
+    var dotHalo: Double { max(1, markerRadius * 0.08) }
+    /// Width of a leader line.
+    var leaderWidth: Double { max(1, markerRadius * 0.12) }
 
     /// The drawing pass of a marker in `state`: 0 (below: closed, void), 1 (valid and work to do), 2 (invalid, on top).
     static func rank(of state: ReviewMarkerState) -> Int {
@@ -72,29 +183,59 @@ extension ReviewPainter {
     /// Width of the overdue ring, output pixels.
     var overdueRingWidth: Double { max(2, markerRadius * 0.25) }
 
-    /// Records one marker centred on its position: a soft edge, the overdue ring when overdue, a white halo,
+    /// Records one pin of `shape` centred on `centre`: a soft edge, the overdue ring when overdue, a white halo,
     /// the coloured body and the label centred by its ink box.
-    mutating func drawMarker(_ marker: ReviewMarker) throws(ReviewError) {
-        let centre = transform.apply(marker.position)
+    mutating func drawPin(_ marker: ReviewMarker, shape: ReviewMarkerShape, centre: PixelPoint, extent: TextFont.Extent) {
         let halo = max(1.5, markerRadius * 0.15)
         let ring = marker.overdue ? overdueRingWidth : 0
-        // Cheap rejection before measuring text: the largest disc this marker could be.
-        let reach = markerRadius * 1.35 + halo + ring + 1 + Double(labelSize * marker.label.count)
-        guard centre.x + reach > 0, centre.y + reach > 0,
-              centre.x - reach < Double(image.width), centre.y - reach < Double(image.height) else { return }
+        let body = style.colour(for: marker.state)
+        if marker.overdue {
+            fillLayer(shape.inflated(by: halo + ring + 1), colour: style.haloEdge, under: shape.inflated(by: halo + ring), style.overdue)
+            fillLayer(shape.inflated(by: halo + ring), colour: style.overdue, under: shape.inflated(by: halo), style.halo)
+        } else {
+            fillLayer(shape.inflated(by: halo + 1), colour: style.haloEdge, under: shape.inflated(by: halo), style.halo)
+        }
+        fillLayer(shape.inflated(by: halo), colour: style.halo, under: shape, body)
+        fill(shape, colour: body)
+        let x = Int((centre.x - Double(extent.inkMinX + extent.inkMaxX) / 2).rounded())
+        let baseline = Int((centre.y - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())
+        recordText(marker.label, size: labelSize, x: x, baseline: baseline, extent: extent, colour: style.label)
+    }
+
+    /// Records a stack badge: "+N" in a dark pin with a white halo, for `count` markers that found no room.
+    mutating func drawStackBadge(count: Int, centre: PixelPoint) throws(ReviewError) {
         let font = try textFont()
-        let size = labelSize
-        let extent = font.measure(marker.label, size: size)
+        let text = "+\(count)"
+        let extent = font.measure(text, size: labelSize)
         let shape = ReviewMarkerShape.fitting(
             inkWidth: Double(extent.inkMaxX - extent.inkMinX), inkHeight: Double(extent.inkMaxY - extent.inkMinY),
             centre: centre, radius: markerRadius)
-        fill(shape.inflated(by: halo + ring + 1), colour: style.haloEdge)
-        if marker.overdue { fill(shape.inflated(by: halo + ring), colour: style.overdue) }
-        fill(shape.inflated(by: halo), colour: style.halo)
-        fill(shape, colour: style.colour(for: marker.state))
+        let halo = max(1.5, markerRadius * 0.15)
+        fillLayer(shape.inflated(by: halo + 1), colour: style.haloEdge, under: shape.inflated(by: halo), style.halo)
+        fillLayer(shape.inflated(by: halo), colour: style.halo, under: shape, style.stack)
+        fill(shape, colour: style.stack)
         let x = Int((centre.x - Double(extent.inkMinX + extent.inkMaxX) / 2).rounded())
         let baseline = Int((centre.y - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())
-        recordText(marker.label, size: size, x: x, baseline: baseline, extent: extent, colour: style.label)
+        recordText(text, size: labelSize, x: x, baseline: baseline, extent: extent, colour: style.label)
+    }
+
+    /// Records `shape` filled with `colour`, to be covered by `next` filled with the opaque `nextColour`: only the
+    /// ring from 1.5 px inside `next`'s edge outwards is filled (what stays visible, with full coverage under
+    /// `next`'s anti-aliased edge), so a large pin blends its area once instead of once per layer. The same
+    /// pixels as filling all of `shape`; with a translucent `nextColour`, all of `shape` is filled.
+    mutating func fillLayer(_ shape: ReviewMarkerShape, colour: Colour, under next: ReviewMarkerShape, _ nextColour: Colour) {
+        let hole = next.inflated(by: -1.5)
+        let holeSize: Double
+        switch hole {
+        case .disc(_, let radius): holeSize = radius
+        case .pill(_, _, _, _, let radius): holeSize = radius
+        case .ring: holeSize = 0
+        }
+        if nextColour.alpha == 255 && holeSize > 1 {
+            fill(.ring(outer: shape, inner: hole), colour: colour)
+        } else {
+            fill(shape, colour: colour)
+        }
     }
 
     /// Records a filled marker shape.
@@ -105,14 +246,21 @@ extension ReviewPainter {
         record(.shape(shape, colour), rows: rows)
     }
 
-    /// Builds the path of a marker shape into `path`.
+    /// Builds the path of a marker shape into `path` (a ring as two contours, for the even-odd rule).
     static func build(_ shape: ReviewMarkerShape, into path: inout RasterPath) {
         path.removeAll()
+        add(shape, to: &path)
+    }
+
+    private static func add(_ shape: ReviewMarkerShape, to path: inout RasterPath) {
         switch shape {
         case .disc(let centre, let radius):
             path.addCircle(centre: centre, radius: radius)
         case .pill(let minX, let minY, let maxX, let maxY, let radius):
             path.addRoundedRectangle(minX: minX, minY: minY, maxX: maxX, maxY: maxY, radius: radius)
+        case .ring(let outer, let inner):
+            add(outer, to: &path)
+            add(inner, to: &path)
         }
     }
 }

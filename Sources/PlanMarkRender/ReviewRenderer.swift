@@ -30,7 +30,20 @@ public struct ReviewRenderer: Sendable {
     public func render(
         drawing: consuming RGBAImage, regions: [Region], markers: [ReviewMarker], options: ReviewOptions = ReviewOptions()
     ) throws(ReviewError) -> RGBAImage {
+        try renderWithLayout(drawing: drawing, regions: regions, markers: markers, options: options).image
+    }
+
+    /// As `render`, and also where every marker was drawn (`ReviewLayout`: pins at their position or fanned out
+    /// with a leader line, and stack badges).
+    ///
+    /// Pins are sized from the output image (`ReviewStyle.defaultMarkerRadius`) unless `options.markerSize` or
+    /// `style.markerRadius` says otherwise; pins that would overlap are fanned out (`PinPlacer`).
+    /// - Complexity: as `render`, plus O(markers + grid cells) for the layout.
+    public func renderWithLayout(
+        drawing: consuming RGBAImage, regions: [Region], markers: [ReviewMarker], options: ReviewOptions = ReviewOptions()
+    ) throws(ReviewError) -> (image: RGBAImage, layout: ReviewLayout) {
         guard options.scale > 0, options.scale <= 1 else { throw .invalidScale(options.scale) }
+        if let size = options.markerSize, !(size.isFinite && size > 0 && size <= 10_000) { throw .invalidMarkerSize(size) }
         let sheetWidth = drawing.width, sheetHeight = drawing.height
         var image: RGBAImage
         var origin = PixelPoint(x: 0, y: 0)
@@ -61,19 +74,22 @@ public struct ReviewRenderer: Sendable {
             origin: origin, scaleX: Double(image.width) / Double(croppedWidth),
             scaleY: Double(image.height) / Double(croppedHeight))
         let shorterSide = Double(min(sheetWidth, sheetHeight)) * options.scale
+        let markerRadius = options.markerSize.map { $0 / 2 } ?? style.markerRadius
+            ?? ReviewStyle.defaultMarkerRadius(width: image.width, height: image.height)
         var painter = ReviewPainter(
             image: consume image, style: style, transform: transform, fontPath: fontPath,
-            markerRadius: style.markerRadius ?? max(12, shorterSide / 250),
+            markerRadius: markerRadius,
             outlineWidth: style.outlineWidth ?? max(1.5, shorterSide / 2000))
         painter.drawRegions(regions)
-        try painter.drawMarkers(markers)
+        let layout = try painter.drawMarkers(markers)
         let filters = options.filters.flatMap { $0.isEmpty ? nil : $0 }
         if options.legend || options.title != nil || filters != nil {
             try painter.drawPanel(
-                title: options.title, filters: filters, legend: options.legend, markers: markers, regions: regions)
+                title: options.title, filters: filters, legend: options.legend, markers: markers, regions: regions,
+                roomAreas: options.roomAreas, stacks: layout.stacks.count)
         }
         try painter.paint(flatten: options.scale == 1)
-        return painter.image
+        return (painter.image, layout)
     }
 }
 

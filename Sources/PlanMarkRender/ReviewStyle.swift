@@ -1,7 +1,8 @@
 import PlanMarkGeometry
 
-/// Colours and sizes of the review drawing. Sizes are in output pixels; nil sizes are chosen from
-/// the sheet's size so that a marker looks the same on every view of one drawing.
+/// Colours and sizes of the review drawing. Sizes are in output pixels; a nil marker radius is chosen from
+/// the rendered image's size (`defaultMarkerRadius`), so pins, labels and the legend keep the same share of
+/// the picture at every scale and crop: readable in a whole-sheet view of a large sheet, small in a close-up.
 public struct ReviewStyle: Hashable, Sendable {
     /// Fill of rooms, translucent so the drawing shows through.
     public var roomFill: Colour
@@ -35,8 +36,29 @@ public struct ReviewStyle: Hashable, Sendable {
     public var haloEdge: Colour
     /// Outline width in output pixels; nil for `max(1.5, shorter sheet side / 2000)`.
     public var outlineWidth: Double?
-    /// Marker radius in output pixels; nil for `max(12, shorter sheet side / 250)`.
+    /// Marker radius in output pixels; nil for `defaultMarkerRadius` of the rendered image.
+    /// (`ReviewOptions.markerSize` overrides both.)
     public var markerRadius: Double?
+    /// Leader lines from a fanned-out pin to its marker's position.
+    public var leader: Colour
+    /// Body of a stack badge ("+N": markers that found no room near their position).
+    public var stack: Colour
+
+    /// The smallest radius of a one-digit pin's body chosen from the image's size, output pixels (a 20 px pin
+    /// with an 11 px label).
+    public static let minimumMarkerRadius = 10.0
+    /// The share of the rendered image's shorter side a one-digit pin's body takes across, when no size is given:
+    /// 2% (a pin 20 px across when the image is shown 1000 px high, whatever its resolution).
+    public static let markerDiameterFraction = 0.02
+
+    /// The radius of a one-digit pin's body on a `width × height` output image:
+    /// `max(minimumMarkerRadius, markerDiameterFraction × shorter side / 2)`. The label's font size is
+    /// 1.1 × the radius, the legend's text 0.95 × and the title 1.3 ×; longer labels grow the disc up to 1.35 ×,
+    /// then make it a pill.
+    /// - Complexity: O(1).
+    public static func defaultMarkerRadius(width: Int, height: Int) -> Double {
+        max(minimumMarkerRadius, markerDiameterFraction * Double(min(width, height)) / 2)
+    }
 
     /// Creates a style; the status and overdue colours default to those of `standard`.
     public init(
@@ -46,7 +68,8 @@ public struct ReviewStyle: Hashable, Sendable {
         ready: Colour = Colour(rgb: 0x009E73), closed: Colour = Colour(rgb: 0x4B5563),
         void: Colour = Colour(rgb: 0xA8AEB8), overdue: Colour = Colour(rgb: 0xE11D48),
         label: Colour = .white, halo: Colour = .white, haloEdge: Colour = Colour(rgb: 0x000000, opacity: 0.45),
-        outlineWidth: Double? = nil, markerRadius: Double? = nil
+        outlineWidth: Double? = nil, markerRadius: Double? = nil,
+        leader: Colour = Colour(rgb: 0x1F2937), stack: Colour = Colour(rgb: 0x111827)
     ) {
         self.roomFill = roomFill
         self.roomOutline = roomOutline
@@ -65,6 +88,8 @@ public struct ReviewStyle: Hashable, Sendable {
         self.haloEdge = haloEdge
         self.outlineWidth = outlineWidth
         self.markerRadius = markerRadius
+        self.leader = leader
+        self.stack = stack
     }
 
     /// Blue rooms, purple allowed areas; green valid, red/orange invalid markers. The statuses take hues

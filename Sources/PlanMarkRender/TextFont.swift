@@ -115,6 +115,12 @@ final class TextFont {
         return glyph
     }
 
+    /// True when the font has a glyph for `scalar` (not `.notdef`).
+    /// - Complexity: O(1) (FreeType's character map lookup).
+    func hasGlyph(_ scalar: Unicode.Scalar) -> Bool {
+        FT_Get_Char_Index(face, FT_ULong(scalar.value)) != 0
+    }
+
     /// The advance and ink box of `text` set at `size` pixels.
     /// - Complexity: O(characters).
     func measure(_ text: String, size: Int) -> Extent {

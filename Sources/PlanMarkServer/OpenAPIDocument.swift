@@ -237,6 +237,10 @@ enum OpenAPIDocument {
                     queryParameter("scale", "Output size over full size, in (0, 1].", ["type": "number", "exclusiveMinimum": 0, "maximum": 1]),
                     queryParameter("legend", "Draw the legend.", ["type": "boolean"]),
                     queryParameter(
+                        "markerSize",
+                        "Pin diameter in output pixels; by default 2% of the image's shorter side, at least 20 (labels and legend follow it).",
+                        ["type": "number", "exclusiveMinimum": 0, "maximum": 10_000]),
+                    queryParameter(
                         "status", "Only markers with any of these statuses (comma-separated; all, the default, for every status).",
                         ["type": "string", "pattern": .string("^(all|(" + statusList + ")?)$")]),
                 ] + filterParameters.dropFirst(),

@@ -21,18 +21,23 @@ struct ReviewImageService: Sendable {
     }
 
     /// Query: `around=N` (marker number), `margin=PX` (default 200), `scale=F` in (0, 1], `legend=true|false`,
+    /// `markerSize=PX` (pin diameter in output pixels, in (0, 10000]; default from the image's size),
     /// and the marker filters of `GET .../markers` (`status=open,ready|all`, `category`, `assignee`, `priority`,
     /// `room`, `overdue`, `q`): only the markers they take are drawn.
     func respond(to request: Request, name: String, store: StoreAccess) async throws -> Response {
         let query = try QueryParameters(request)
-        try query.onlyKeys(QueryParameters.filterKeys.union(["around", "margin", "scale", "legend"]))
+        try query.onlyKeys(QueryParameters.filterKeys.union(["around", "margin", "scale", "legend", "markerSize"]))
         let around = try query.integer("around", minimum: 1)
         let margin = try query.integer("margin", minimum: 0) ?? 200
         guard margin <= 100_000 else { throw APIError.invalidField("margin", "expected at most 100000 pixels") }
         if query.values["margin"] != nil && around == nil { throw APIError.invalidField("margin", "only meaningful with around") }
         let scale = try query.number("scale") ?? 1
         guard scale > 0 && scale <= 1 else { throw APIError.invalidField("scale", "expected a number in (0, 1], found \(scale)") }
-        let filter = try query.markerFilter(allowAll: true)
+        let markerSize = try query.number("markerSize")
+        if let markerSize, !(markerSize > 0 && markerSize <= 10_000) {
+            throw APIError.invalidField("markerSize", "expected a number in (0, 10000], found \(markerSize)")
+        }
+                let filter = try query.markerFilter(allowAll: true)
         let legend = try query.bool("legend") ?? false
 
         // Everything from the store in one snapshot-free pass; the render itself is gated.
@@ -49,7 +54,7 @@ struct ReviewImageService: Sendable {
         }
         // The filters line says which markers the image leaves out (`status=all` is no filter).
         let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale,
-                                    filters: filter.summary, roomAreas: RoomAreas.of(regions, drawing: drawing))
+                                    filters: filter.summary, roomAreas: RoomAreas.of(regions, drawing: drawing), markerSize: markerSize)
         let renderer = self.renderer
         let png = try await gate.run {
             try await BlockingWork.run { () throws -> [UInt8] in
@@ -71,6 +76,8 @@ struct ReviewImageService: Sendable {
                         throw APIError(.unprocessableContent, code: "marker-off-drawing", message: error.description)
                     case .invalidScale, .invalidMargin:
                         throw APIError.invalidField("scale", error.description)
+                    case .invalidMarkerSize:
+                        throw APIError.invalidField("markerSize", error.description)
                     case .fontNotFound, .fontUnreadable:
                         throw APIError(.internalServerError, code: "render-failed", message: "the review image could not be drawn",
                                        detail: error.description)

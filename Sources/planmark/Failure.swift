@@ -131,7 +131,7 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(text: error.description, code: Exit.noInput)
         case .markerOffDrawing:
             self.init(text: error.description, code: Exit.invalid)
-        case .invalidScale, .invalidMargin:
+        case .invalidScale, .invalidMargin, .invalidMarkerSize:
             self.init(text: error.description, code: Exit.usage)
         }
     }

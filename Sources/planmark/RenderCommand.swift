@@ -16,7 +16,9 @@ struct RenderCommand: ParsableCommand {
                          [--room ID] [--overdue] [--search TEXT] -o OUT.png
         File markers are validated like `planmark validate` against the regions and the image's size and
         coloured valid or invalid; stored markers are coloured by their status (open, in progress and ready ones
-        validated again), overdue ones ringed. The filters (as for `planmark markers`) pick the stored markers
+        validated again), overdue ones ringed. Pins are 2% of the output's shorter side across (at least 20 px;
+        --marker-size sets it); pins that would overlap are fanned out with a leader line to their position, or
+        counted in a "+N" stack badge when there is no room. The filters (as for `planmark markers`) pick the stored markers
         drawn, and the image names them (`Filters: status=open,ready; room=2.05`).
         --revision K draws revision K of a stored drawing's sheet (see 'drawing show') with each marker where it \
         was on that revision (where the next revision's alignment carried it from); markers created on a later \
@@ -73,6 +75,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Scale the output by F (0 < F <= 1) for a smaller preview.", valueName: "F"))
     var scale: Double = 1
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Pin diameter in output pixels (default: 2% of the output's shorter side, at least 20); labels and legend follow.",
+        valueName: "px"))
+    var markerSize: Double?
+
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding).")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels
 
@@ -101,6 +108,9 @@ struct RenderCommand: ParsableCommand {
         }
         guard scale > 0 && scale <= 1 else { throw ValidationError("--scale must be greater than 0 and at most 1") }
         guard margin >= 0 else { throw ValidationError("--margin must not be negative") }
+        if let markerSize, !(markerSize > 0 && markerSize <= 10_000) {
+            throw ValidationError("--marker-size must be greater than 0 and at most 10000")
+        }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
         guard (0...9).contains(compression) else { throw ValidationError("--compression takes a level from 0 to 9") }
         guard !output.isEmpty else { throw ValidationError("-o needs a file name or -") }
@@ -189,7 +199,7 @@ struct RenderCommand: ParsableCommand {
         let options = ReviewOptions(
             legend: legend, title: title,
             view: around.map { .around(label: $0, margin: margin) } ?? .wholeSheet,
-            scale: scale, filters: filter.summary, roomAreas: roomAreas)
+            scale: scale, filters: filter.summary, roomAreas: roomAreas, markerSize: markerSize)
         let rendered: RGBAImage
         do {
             rendered = try ReviewRenderer().render(drawing: consume drawing, regions: regionList, markers: reviewMarkers, options: options)

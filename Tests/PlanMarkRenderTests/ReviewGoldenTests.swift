@@ -97,4 +97,24 @@ struct ReviewGoldenTests {
             options: ReviewOptions(legend: true, title: "Level 2", filters: "status=open,ready; room=2.05"))
         try Goldens.expectMatch(image, name: "statuses")
     }
+
+    @Test("crowded markers fanned out with leader lines, a stack badge, room areas in the legend")
+    func crowded() throws {
+        let room = try Self.region("A", [[(250, 20), (460, 20), (460, 200), (250, 200)]])
+        // Ten markers within 4 px of (320, 100), in every state: they fan out round their point, invalid first.
+        let states: [ReviewMarkerState] = [.status(.open), .status(.closed), .invalid(.outsideRooms), .status(.ready),
+                                           .status(.inProgress), .valid, .status(.void), .status(.open), .status(.open),
+                                           .status(.open)]
+        var markers = states.enumerated().map { k, state in
+            ReviewMarker(label: String(k + 1), position: PixelPoint(x: 320 + Double(k % 3) * 2, y: 100 + Double(k / 3) * 1.3),
+                         state: state, overdue: k == 7)
+        }
+        // Thirty on one point near the bottom right corner: those that find no place on the rings that fit the
+        // image join one "+N" badge on the point.
+        markers += (11...40).map { ReviewMarker(label: String($0), position: PixelPoint(x: 440, y: 230), state: .status(.open)) }
+        let image = try ReviewRenderer(style: Self.style).render(
+            drawing: Self.drawing(width: 480, height: 250), regions: [room], markers: markers,
+            options: ReviewOptions(legend: true, roomAreas: [ReviewRoomArea(name: "2.03 Meeting", squareMetres: 34.8417)]))
+        try Goldens.expectMatch(image, name: "crowded")
+    }
 }

@@ -130,13 +130,15 @@ struct ReviewStatusTests {
 
     @Test("draw order: closed and void below, open in the middle, invalid on top, whatever the list's order")
     func drawOrder() throws {
-        let p = PixelPoint(x: 40, y: 40)
+        // Markers on one point are fanned out; the dots left at the point are drawn in the same order, so the
+        // point shows the most important marker's colour.
+        let p = PixelPoint(x: 100, y: 100)
         let open = ReviewMarker(label: "1", position: p, state: .status(.open))
         let closed = ReviewMarker(label: "2", position: p, state: .status(.closed))
         let void = ReviewMarker(label: "3", position: p, state: .status(.void))
         let invalid = ReviewMarker(label: "4", position: p, state: .invalid(.outsideRooms))
-        #expect(Self.rgb(try Self.render([open, closed, void]), 40, 40) == [0x00, 0x72, 0xB2])
-        #expect(Self.rgb(try Self.render([invalid, open, closed]), 40, 40) == [0xEA, 0x58, 0x0C])
+        #expect(Self.rgb(try Self.render([open, closed, void], width: 200, height: 200), 100, 100) == [0x00, 0x72, 0xB2])
+        #expect(Self.rgb(try Self.render([invalid, open, closed], width: 200, height: 200), 100, 100) == [0xEA, 0x58, 0x0C])
     }
 
     // MARK: - Legend

@@ -24,6 +24,21 @@ import Testing
         }
     }
 
+    @Test func markerSizeOverridesThePinSize() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        try await fixture.application().test(.router) { client in
+            let standard = try await client.get("/drawings/plan/review.png?around=1&margin=100")
+            let big = try await client.get("/drawings/plan/review.png?around=1&margin=100&markerSize=120")
+            #expect(big.status == .ok)
+            #expect(pngSize(big.body)! == (200, 200))
+            // The 200 x 200 crop draws a 20 px pin by default (2% of 200 is below the 20 px minimum);
+            // a 120 px one is another picture.
+            #expect(Array(big.body.readableBytesView) != Array(standard.body.readableBytesView))
+        }
+    }
+
     @Test(arguments: [
         ("/drawings/plan/review.png?around=9", 404, "unknown-marker"),
         ("/drawings/plan/review.png?around=2&status=open", 404, "unknown-marker"),
@@ -31,6 +46,10 @@ import Testing
         ("/drawings/plan/review.png?scale=0", 400, "invalid-field"),
         ("/drawings/plan/review.png?margin=10", 400, "invalid-field"),
         ("/drawings/plan/review.png?status=done", 400, "invalid-field"),
+        ("/drawings/plan/review.png?markerSize=0", 400, "invalid-field"),
+        ("/drawings/plan/review.png?markerSize=-4", 400, "invalid-field"),
+        ("/drawings/plan/review.png?markerSize=20001", 400, "invalid-field"),
+        ("/drawings/plan/review.png?markerSize=big", 400, "invalid-field"),
     ])
     func badReviewRequests(path: String, status: Int, code: String) async throws {
         let fixture = try ServerFixture()
