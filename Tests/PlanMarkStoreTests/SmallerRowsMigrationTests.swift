@@ -5,16 +5,17 @@ import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
 
-/// Migration v9 (smaller marker rows): a v6 store, made as an older PlanMark made it (SQLite's default 4 KiB
-/// pages, every migration up to v6), keeps every marker exactly, and the columns it adds itself survive the
-/// rebuild. Expected values are written out by hand from the rows inserted below.
+/// Migration v9 (smaller marker rows): a store made as an older PlanMark made it (SQLite's default 4 KiB
+/// pages, every migration up to v8, markers written at v6), keeps every marker exactly, and columns and indexes
+/// added before it (v7's `needsPlacement`, and one more with a CHECK) survive the rebuild. Expected values are written out by hand from the rows inserted below.
 @Suite struct SmallerRowsMigrationTests {
     /// 2024-01-01T00:00:00Z and one minute later, in milliseconds.
     static let t0: Int64 = 1_704_067_200_000
     static let t1: Int64 = 1_704_067_260_000
 
-    /// A v6 store with drawing "P" and six markers (every status and priority, `updatedAt` equal to `createdAt`
-    /// and not), plus a column and an index that a later migration might have added to the marker table.
+    /// A store with drawing "P" and six markers written at v6 (every status and priority, `updatedAt` equal to
+    /// `createdAt` and not), migrated to v8, with one marker flagged `needsPlacement`, plus a column and an index
+    /// that a migration might have added to the marker table.
     static func v6Store() throws -> String {
         let path = try StoreFixtures.folder().appendingPathComponent("v6.sqlite").path
         let queue = try DatabaseQueue(path: path)
@@ -32,8 +33,13 @@ import Testing
                   (1, 4, 70, 80, 'closed', 'done', NULL, '["R2"]', \(t1), \(t1 + 5), NULL, NULL, NULL, 'critical', NULL, NULL, NULL),
                   (1, 5, 90, 100, 'void', NULL, NULL, '[]', \(t1), \(t1), NULL, NULL, NULL, 'normal', NULL, NULL, NULL),
                   (1, 6, 110.125, 120, 'open', NULL, NULL, '[]', \(t0), \(t0), NULL, NULL, NULL, 'low', NULL, '2027-01-31', NULL);
-                ALTER TABLE marker ADD COLUMN needsPlacement TEXT CHECK (needsPlacement IS NULL OR length(needsPlacement) > 0);
-                UPDATE marker SET needsPlacement = 'moved off the new revision' WHERE number = 3;
+                """)
+        }
+        try StoreSchema.migrator.migrate(queue, upTo: StoreSchema.v8)
+        try queue.write { db in
+            try db.execute(sql: """
+                ALTER TABLE marker ADD COLUMN extra TEXT CHECK (extra IS NULL OR length(extra) > 0);
+                UPDATE marker SET needsPlacement = 'outside-drawing', extra = 'kept' WHERE number = 3;
                 CREATE INDEX marker_unplaced ON marker(drawingId, number) WHERE needsPlacement IS NOT NULL;
                 """)
         }
@@ -42,7 +48,7 @@ import Testing
     }
 
     /// Every column v9 does not change, row by row.
-    static let keptColumns = "drawingId, number, x, y, note, author, rooms, createdAt, uuid, ref, category, assignee, due, capturedAt, needsPlacement"
+    static let keptColumns = "drawingId, number, x, y, note, author, rooms, createdAt, uuid, ref, category, assignee, due, capturedAt, needsPlacement, extra"
 
     static func keptRows(_ db: Database) throws -> [[DatabaseValue]] {
         try Row.fetchAll(db, sql: "SELECT \(keptColumns) FROM marker ORDER BY number").map { Array($0.databaseValues) }
@@ -84,7 +90,7 @@ import Testing
             // The table is still WITHOUT ROWID, its indexes (the uuid index and the added one) are back.
             let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'marker'") ?? ""
             #expect(table.hasSuffix("WITHOUT ROWID"))
-            #expect(table.contains("needsPlacement TEXT CHECK (needsPlacement IS NULL OR length(needsPlacement) > 0)"))
+            #expect(table.contains("needsPlacement TEXT") && table.contains("extra TEXT CHECK (extra IS NULL OR length(extra) > 0)"))
             let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'marker' AND sql IS NOT NULL ORDER BY name")
             #expect(indexes == ["marker_unplaced", "marker_uuid"])
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'marker_v9'") == 0)
