@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README demo: installs what is missing, builds planmark, and runs the main job on the sample
 # drawing with the embedded store (SQLite): store the drawing and its markers, validate them, list
-# them, and render the review PNG.
+# them, calibrate the scale, render the review PNG and write the punch-list PDF.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Drawings/install-deps.sh
@@ -37,10 +37,18 @@ step "Punch items: assign two markers, move one through the workflow, list what 
 step "The stored markers"
 "$planmark" markers "Level 2"
 
-step "The review image: $out/review.png"
+step "Scale: the sheet was printed at 1:100 and scanned at 300 dpi; a distance in metres"
+"$planmark" drawing calibrate "Level 2" --paper-scale 1:100 --dpi 300
+"$planmark" measure "Level 2" 200,200 2200,200
+
+step "The review image (room areas in the legend): $out/review.png"
 "$planmark" render "Level 2" --legend --title "Level 2 - review" -o "$out/review.png"
 "$planmark" render "Level 2" --around 18 --margin 250 -o "$out/marker-18.png"
 echo "wrote $out/review.png and $out/marker-18.png" >&2
+
+step "The punch-list report of what is still open: $out/punch-list.pdf"
+"$planmark" report "Level 2" --status open,in-progress,ready --group-by room -o "$out/punch-list.pdf"
+echo "wrote $out/punch-list.pdf" >&2
 
 step "The review page: run this and open the address in a browser (Ctrl-C stops the server)"
 echo "swift build --product planmark-server && $planmark serve --store $PLANMARK_STORE   # then open http://127.0.0.1:8080/#/Level%202" >&2

@@ -75,8 +75,12 @@ run_once() { # name command...
 }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+# The peers draw pins of radius max(12, shorter side / 250) (peer_render.py); planmark is given the same pin
+# diameter, so both draw pins of one size (planmark still fans out the pins that overlap, with leader lines:
+# more to draw than the peers, who let them overlap).
+MARKER_SIZE=$("$PYTHON" -c "import struct,sys; f=open(sys.argv[1],'rb'); f.read(16); w,h=struct.unpack('>II', f.read(8)); print(2*max(12.0, min(w,h)/250))" "$PLAN")
 PM=("$PLANMARK" render --image $PLAN --regions $REGIONS --markers $MARKERS --legend --title "$TITLE" --timings
-    -o $OUT/planmark$SUFFIX.png)
+    --marker-size "$MARKER_SIZE" -o $OUT/planmark$SUFFIX.png)
 PEER=(--image $PLAN --regions $REGIONS --markers $MARKERS --title "$TITLE" --compression 3)
 SKIA=("$PYTHON" $HERE/peer_render.py --engine skia "${PEER[@]}" -o $OUT/skia$SUFFIX.png)
 CAIRO=("$PYTHON" $HERE/peer_render.py --engine cairo "${PEER[@]}" -o $OUT/cairo$SUFFIX.png)

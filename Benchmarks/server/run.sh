@@ -11,9 +11,12 @@ SCRATCH=${SCRATCH:-.build}
 DURATION=${DURATION:-10s}
 PHOTO_DURATION=${PHOTO_DURATION:-5s}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 69; }
-swift build -c release --scratch-path "$SCRATCH" --product planmark-server >/dev/null
-swift build -c release --scratch-path "$SCRATCH" --product planmark >/dev/null
-BIN="$SCRATCH/release"
+# BIN: a folder holding release builds of planmark and planmark-server (skips the build).
+if [ -z "${BIN:-}" ]; then
+    swift build -c release --scratch-path "$SCRATCH" --product planmark-server >/dev/null
+    swift build -c release --scratch-path "$SCRATCH" --product planmark >/dev/null
+    BIN="$SCRATCH/release"
+fi
 WORK=$(mktemp -d)
 SERVER_PID=""
 cleanup() { [ -n "$SERVER_PID" ] && kill -TERM "$SERVER_PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }

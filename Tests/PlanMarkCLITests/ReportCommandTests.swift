@@ -114,6 +114,29 @@ func popplerPresent() -> Bool {
         #expect(text.contains("status → in progress"))
     }
 
+    /// Page 1 names the drawing's current revision and, once the drawing is calibrated, each room's area: A is
+    /// calibrated at 19 m over the 190 px from (10,10) to (200,10), 0.1 m a pixel; rooms R1 ("Room 1") and R2 are
+    /// 190 x 280 px each, 53,200 px², so 532.0 m² each. Revised once (the same sheet again), it is on revision 2.
+    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pageOneShowsRevisionAndRoomAreas() throws {
+        guard popplerPresent() else { return }
+        let sandbox = try Self.sandboxWithMarkers()
+        let before = sandbox.folder.appendingPathComponent("before.pdf").path
+        try #require(try sandbox.run(["report", "A", "-o", before]).status == 0)
+        let uncalibrated = try Poppler.text(before, first: 1, last: 1)
+        #expect(uncalibrated.contains("A, revision 1 (400 x 300 px)"))
+        #expect(!uncalibrated.contains("m²"))
+
+        let calibrated = try sandbox.run(["drawing", "calibrate", "A", "--from", "10,10", "--to", "200,10", "--distance", "19"])
+        try #require(calibrated.status == 0, "\(calibrated.stderr)")
+        let revised = try sandbox.run(["drawing", "revise", "A", try sandbox.png("rev2.png")])
+        try #require(revised.status == 0, "\(revised.stderr)")
+        let pdf = sandbox.folder.appendingPathComponent("after.pdf").path
+        try #require(try sandbox.run(["report", "A", "-o", pdf]).status == 0)
+        let first = try Poppler.text(pdf, first: 1, last: 1)
+        #expect(first.contains("A, revision 2 (400 x 300 px)"), "\(first)")
+        #expect(first.contains("Room 1 532.0 m²") && first.contains("R2 532.0 m²"), "\(first)")
+    }
+
     /// The JPEG photo is in the PDF as a JPEG of its own size (64 x 48), byte for byte the attached file (pdfimages -j
     /// writes DCT streams out as they are); the PNG photo (30 x 20) is there losslessly (Flate, `image`).
     @Test(.enabled(if: enabled, "poppler-utils is not installed")) func jpegEmbeddedAsItIs() throws {

@@ -123,8 +123,8 @@ import Testing
         let outcome = try store.importMarkers(into: "A", from: &source, skipInvalid: false, author: nil)
         #expect(outcome.stored == 2)
         try store.read { db in
-            // A new store has 8 KiB pages.
-            #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 8192)
+            // A new store has 4 KiB pages (SQLiteStore.newStorePageSize).
+            #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 4096)
             let rows = try Row.fetchAll(db, sql: "SELECT typeof(status), status, typeof(priority), priority, updatedAt FROM marker ORDER BY number")
             #expect(rows.map { $0[0] as String } == ["integer", "integer", "integer"])
             #expect(rows.map { $0[1] as Int64 } == [0, 0, 0] && rows.map { $0[3] as Int64 } == [1, 1, 1])
