@@ -82,7 +82,7 @@ struct ReportCommand: ParsableCommand {
                 try ReportPDFWriter().write(report, store: store) { bytes in try file.write(Array(bytes)) }
                 try file.commit()
             case .html:
-                let folder = try ReportFolder(path: output, folders: ReportHTMLWriter.folders)
+                let folder = try OutputFolder(path: output, what: "the report goes", folders: ReportHTMLWriter.folders)
                 try ReportHTMLWriter().write(report, store: store) { path, bytes in try folder.writeFile(path, bytes) }
                 try folder.commit()
             }
@@ -110,79 +110,3 @@ struct ReportCommand: ParsableCommand {
 
 extension ReportGrouping: ExpressibleByArgument {}
 extension ReportPaper: ExpressibleByArgument {}
-
-/// The HTML report's folder, written as a temporary folder beside the target (`.NAME.tmp-XXXXXX`) and
-/// renamed into place by `commit`; until then the target does not change, and deinit removes the temporary
-/// folder. A target that exists and is not an empty folder is refused (73), as `planmark tiles` does.
-final class ReportFolder {
-    let path: String
-    private let temporary: String
-    private var committed = false
-
-    init(path: String, folders: [String]) throws(OutputError) {
-        var target = path
-        while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
-        self.path = target
-        var status = stat()
-        if lstat(target, &status) == 0 {
-            guard (status.st_mode & S_IFMT) == S_IFDIR, Self.isEmptyFolder(target) else {
-                throw OutputError(place: target, message: "already exists and is not an empty folder (the report goes to a new folder; remove it first)",
-                                  exitCode: Exit.cannotCreate)
-            }
-        }
-        let slash = target.lastIndex(of: "/")
-        let parent = slash.map { String(target[...$0]) } ?? ""
-        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        var template = Array((parent + "." + base + ".tmp-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw OutputError(place: target, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
-        }
-        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let mask = umask(0o022)
-        umask(mask)
-        chmod(temporary, 0o755 & ~mask)
-        for folder in folders where mkdir(temporary + "/" + folder, 0o777) != 0 {
-            throw OutputError(place: target, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
-        }
-    }
-
-    deinit {
-        if !committed { TileFolder.removeTree(temporary) }
-    }
-
-    /// Writes a file inside the folder.
-    func writeFile(_ relative: String, _ bytes: [UInt8]) throws(OutputError) {
-        let descriptor = open(temporary + "/" + relative, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else {
-            throw OutputError(place: path, message: "cannot create \(relative): \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
-        }
-        defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw OutputError(place: path, message: "cannot write \(relative): \(String(cString: strerror(errno)))")
-            }
-            offset += written
-        }
-    }
-
-    /// Renames the finished folder into place (over an empty folder, if one is there).
-    func commit() throws(OutputError) {
-        if rename(temporary, path) != 0 {
-            throw OutputError(place: path, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: Exit.cannotCreate)
-        }
-        committed = true
-    }
-
-    private static func isEmptyFolder(_ path: String) -> Bool {
-        guard let folder = opendir(path) else { return false }
-        defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { return false }
-        }
-        return true
-    }
-}
