@@ -37,8 +37,8 @@ step "Punch items: assign two markers, move one through the workflow, list what 
 step "The stored markers"
 "$planmark" markers "Level 2"
 
-step "Scale: the sheet was printed at 1:100 and scanned at 300 dpi; a distance in metres"
-"$planmark" drawing calibrate "Level 2" --paper-scale 1:100 --dpi 300
+step "Scale: the sheet is 1:100 exported at 254 dpi (1 px = 1 cm, as its scale bar says); a distance in metres"
+"$planmark" drawing calibrate "Level 2" --paper-scale 1:100 --dpi 254
 "$planmark" measure "Level 2" 200,200 2200,200
 
 step "The review image (room areas in the legend): $out/review.png"
