@@ -197,10 +197,16 @@ def run(args):
         pin(driver, next_number).click()
         wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] .history[data-loaded="true"]'),
              "the popup with its history")
-        history = driver.find_element(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] .history').text
-        check("created" in history and "moved" in history, f"the popup's history: {history!r}")
+        # The text as the DOM has it (textContent): Selenium's .text is empty while Leaflet's popup fades in, which
+        # takes longer on a loaded machine. The history is filled before data-loaded is set; a cached history is
+        # refreshed from the service, so wait for the entries themselves.
+        history_text = lambda d: d.find_element(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] .history').get_attribute("textContent")
+        wait(driver, 10, lambda d: "created" in history_text(d) and "moved" in history_text(d), "the created and moved entries in the popup")
         resolve = driver.find_element(By.CSS_SELECTOR, f'.popup[data-number="{next_number}"] button.status-closed')
-        check(resolve.tag_name == "button" and resolve.text == "Resolve", f"the resolve control is {resolve.tag_name} {resolve.text!r}")
+        label = resolve.get_attribute("textContent").strip()
+        check(resolve.tag_name == "button" and label == "Resolve", f"the resolve control is {resolve.tag_name} {label!r}")
+        # Click once the popup has faded in (an element at opacity 0 is not displayed, and not clickable).
+        wait(driver, 10, lambda d: resolve.is_displayed(), "the popup to be shown")
         resolve.click()
         wait(driver, 10, lambda d: pin(d, next_number).get_attribute("data-status") == "closed", "the pin to turn closed")
         check("pin-closed" in pin(driver, next_number).get_attribute("class"), "the pin is not coloured closed")
@@ -235,6 +241,7 @@ def run(args):
         popup = f'.popup[data-number="{added}"]'
         wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f"{popup} .history[data-loaded]"), "the CLI marker's popup")
         note = driver.find_element(By.CSS_SELECTOR, f"{popup} textarea")
+        wait(driver, 10, lambda d: note.is_displayed(), "the CLI marker's popup to be shown")
         note.clear()
         note.send_keys("checked by the page")
         driver.find_element(By.CSS_SELECTOR, f"{popup} button.save-note").click()
