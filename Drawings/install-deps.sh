@@ -4,9 +4,11 @@
 # Leaflet for the review page `planmark serve` serves (libjs-leaflet), and headless Chromium with its
 # WebDriver and Selenium for the page's browser tests (chromium, chromium-driver, python3-selenium); cairo for
 # the punch-list report (libcairo2-dev) and poppler's tools that its tests read the PDFs with (poppler-utils).
+# With package names as arguments it installs those instead (the benchmarks' peers use it).
 set -euo pipefail
 packages=(pkg-config libpng-dev libfreetype-dev fonts-dejavu-core libsqlite3-dev sqlite3
           libjs-leaflet chromium chromium-driver python3-selenium libcairo2-dev poppler-utils)
+[ $# -gt 0 ] && packages=("$@")
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -31,15 +31,7 @@ mkdir -p "$OUT"
 
 # 1. Dependencies: libvips (decode and encode for the peers), cairo's headers (pycairo builds against them),
 #    the font; then the Python packages.
-missing=()
-for package in libvips42 libcairo2-dev pkg-config fonts-dejavu-core; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if (( ${#missing[@]} )); then
-    echo "== installing ${missing[*]}" >&2
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash Drawings/install-deps.sh libvips42 libcairo2-dev pkg-config fonts-dejavu-core
 if ! "$PYTHON" -c 'import PIL, shapely, numpy, skia, cairo, pyvips; assert int(shapely.__version__.split(".")[0]) >= 2' 2>/dev/null; then
     echo "== installing skia-python, pycairo, pyvips, shapely, numpy, pillow (the data generator)" >&2
     "$PYTHON" -m pip install --quiet skia-python pycairo pyvips 'shapely>=2' numpy pillow

@@ -22,15 +22,7 @@ PYTHON=${PYTHON:-python3}
 mkdir -p "$OUT"
 
 # 1. Dependencies: libvips and cairo for the peer, poppler-utils to count pages; the Python packages.
-missing=()
-for package in libvips42 libcairo2-dev pkg-config fonts-dejavu-core poppler-utils; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if (( ${#missing[@]} )); then
-    echo "== installing ${missing[*]}" >&2
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash Drawings/install-deps.sh libvips42 libcairo2-dev pkg-config fonts-dejavu-core poppler-utils
 if ! "$PYTHON" -c 'import PIL, shapely, numpy, cairo, pyvips' 2>/dev/null; then
     echo "== installing pycairo, pyvips, shapely, numpy, pillow" >&2
     "$PYTHON" -m pip install --quiet pycairo pyvips 'shapely>=2' numpy pillow

@@ -38,15 +38,7 @@ PYTHON=${PYTHON:-python3}
 mkdir -p "$OUT" "$LOG" "$DATA/tiles"
 
 # 1. Dependencies: libvips-tools (the peer), GNU time (peak RSS).
-missing=()
-for package in libvips-tools time; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if (( ${#missing[@]} )); then
-    echo "== installing ${missing[*]}" >&2
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash Drawings/install-deps.sh libvips-tools time
 
 # 2. Data: the render benchmark's A0 drawing (8-bit grey, as CAD exporters write), and the same pixels as RGB.
 GREY_SHEET=$DATA/render/plan-a0.png
