@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PlanMarkGeometry", targets: ["PlanMarkGeometry"]),
         .library(name: "PlanMarkFormats", targets: ["PlanMarkFormats"]),
         .library(name: "PlanMarkStore", targets: ["PlanMarkStore"]),
+        .library(name: "PlanMarkPostgres", targets: ["PlanMarkPostgres"]),
         .library(name: "PlanMarkRender", targets: ["PlanMarkRender"]),
         .library(name: "PlanMarkReport", targets: ["PlanMarkReport"]),
     ],
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        // The PostgreSQL store only (its pool, COPY).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         // Coordinates, polygons, point location, marker validation. Standard library only.
@@ -39,6 +42,19 @@ let package = Package(
                 "PlanMarkFormats", "PlanMarkGeometry",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // The annotation store in PostgreSQL (postgres-nio), for several servers on one database; and the store URL
+        // (`postgres://...` or an SQLite path) both front doors open stores by.
+        .target(
+            name: "PlanMarkPostgres",
+            dependencies: [
+                "PlanMarkFormats", "PlanMarkGeometry", "PlanMarkStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // A small C target that owns libpng's setjmp/longjmp and returns error codes.
@@ -86,6 +102,20 @@ let package = Package(
         // Shared by the test targets: the one seeded generator of random test inputs, sha256sum.
         .target(name: "PlanMarkTestSupport", path: "Tests/PlanMarkTestSupport"),
         .testTarget(name: "PlanMarkGeometryTests", dependencies: ["PlanMarkGeometry", "PlanMarkTestSupport"], exclude: ["Vectors", "Fixtures"]),
+        // Throwaway PostgreSQL databases for the tests that run against both stores.
+        .target(
+            name: "PlanMarkStoreTestSupport",
+            dependencies: [
+                "PlanMarkPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/PlanMarkStoreTestSupport"
+        ),
+        .testTarget(name: "PlanMarkPostgresTests", dependencies: ["PlanMarkPostgres", "PlanMarkStore", "PlanMarkGeometry", "PlanMarkStoreTestSupport", "PlanMarkTestSupport"]),
         .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats", "PlanMarkTestSupport"]),
         .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", "PlanMarkTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),

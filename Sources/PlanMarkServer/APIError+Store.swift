@@ -39,6 +39,8 @@ extension APIError {
             self.init(.badRequest, code: "invalid-field", message: formatError.description)
         case .busy:
             self = .unavailable(code: "store-busy", message: "the store is locked by another writer; retry shortly", detail: error.description)
+        case .unavailable:
+            self = .unavailable(code: "store-unavailable", message: "the database is unreachable; nothing was changed; retry shortly", detail: error.description)
         case .missingImage, .notPNG:
             self.init(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
         case .missingStore, .newerSchema, .io:

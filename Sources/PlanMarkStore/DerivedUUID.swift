@@ -56,7 +56,7 @@ public enum DerivedUUID {
     }
 
     /// A new drawing's seed: 60 random bits, never 0.
-    static func newSeed() -> Int64 {
+    package static func newSeed() -> Int64 {
         var random = SystemRandomNumberGenerator()
         return Int64(bitPattern: random.next() & 0x0FFF_FFFF_FFFF_FFFF) | 1
     }

@@ -3,25 +3,36 @@ import PlanMarkFormats
 import PlanMarkGeometry
 
 /// A region as stored: its id, kind, name, geometry as GeoJSON text and its bounding box (for queries).
-struct RegionRecord: Hashable, Sendable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "region"
+package struct RegionRecord: Hashable, Sendable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "region"
 
     /// The drawing's store id.
-    var drawingID: Int64
+    package var drawingID: Int64
     /// The position of the region in its file (regions are reported in this order).
-    var position: Int
+    package var position: Int
     /// The region's id from the regions file.
-    var regionID: String
+    package var regionID: String
     /// `room` or `allowed`.
-    var kind: RegionKind
+    package var kind: RegionKind
     /// Optional display name.
-    var name: String?
+    package var name: String?
     /// A GeoJSON `Polygon` or `MultiPolygon` geometry in pixels.
-    var geometry: String
+    package var geometry: String
     /// Bounding box.
-    var bounds: BoundingBox
+    package var bounds: BoundingBox
 
-    init(drawingID: Int64, position: Int, region: Region) {
+    /// A record from its stored columns.
+    package init(drawingID: Int64, position: Int, regionID: String, kind: RegionKind, name: String?, geometry: String, bounds: BoundingBox) {
+        self.drawingID = drawingID
+        self.position = position
+        self.regionID = regionID
+        self.kind = kind
+        self.name = name
+        self.geometry = geometry
+        self.bounds = bounds
+    }
+
+    package init(drawingID: Int64, position: Int, region: Region) {
         self.drawingID = drawingID
         self.position = position
         regionID = region.id
@@ -31,7 +42,7 @@ struct RegionRecord: Hashable, Sendable, FetchableRecord, PersistableRecord {
         bounds = region.bounds
     }
 
-    init(row: Row) throws {
+    package init(row: Row) throws {
         let kindText: String = try row.decode(forColumn: "kind")
         guard let kind = RegionKind(rawValue: kindText) else { throw StoreError.io("region has an unknown kind \"\(kindText)\"") }
         drawingID = try row.decode(forColumn: "drawingId")
@@ -44,7 +55,7 @@ struct RegionRecord: Hashable, Sendable, FetchableRecord, PersistableRecord {
                              maxX: try row.decode(forColumn: "maxX"), maxY: try row.decode(forColumn: "maxY"))
     }
 
-    func encode(to container: inout PersistenceContainer) throws {
+    package func encode(to container: inout PersistenceContainer) throws {
         container["drawingId"] = drawingID
         container["position"] = position
         container["regionId"] = regionID
@@ -59,13 +70,13 @@ struct RegionRecord: Hashable, Sendable, FetchableRecord, PersistableRecord {
 
     /// The region's geometry as GeoJSON (rings closed; coordinates in shortest round-trip form).
     /// - Complexity: O(n) for n vertices.
-    static func geometryText(_ region: Region) -> String {
+    package static func geometryText(_ region: Region) -> String {
         RegionsGeoJSONWriter.geometry(region)
     }
 
     /// Rebuilds regions from stored records (in `position` order), checking every ring again.
     /// - Complexity: O(n log n) for n vertices.
-    static func regions(_ records: [RegionRecord]) throws(StoreError) -> [Region] {
+    package static func regions(_ records: [RegionRecord]) throws(StoreError) -> [Region] {
         var text = "{\"type\":\"FeatureCollection\",\"features\":["
         for (index, record) in records.enumerated() {
             if index > 0 { text += "," }

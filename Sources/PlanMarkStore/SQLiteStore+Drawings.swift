@@ -67,7 +67,7 @@ extension SQLiteStore {
     }
 
     /// Reads a whole image file.
-    static func readImage(path: String) throws(StoreError) -> [UInt8] {
+    package static func readImage(path: String) throws(StoreError) -> [UInt8] {
         do {
             return try InputFile.readAll(path: path)
         } catch {
@@ -77,7 +77,7 @@ extension SQLiteStore {
     }
 
     /// Refuses region ids and names that cannot be stored exactly.
-    static func checkText(of regions: [Region]) throws(StoreError) {
+    package static func checkText(of regions: [Region]) throws(StoreError) {
         for region in regions {
             try TextField.check(region.id, field: "region id")
             try TextField.check(region.name, field: "region \(region.id): name")
@@ -114,7 +114,7 @@ extension SQLiteStore {
     }
 
     /// `path` made absolute against the current directory (lexically; the file is not resolved).
-    static func absolutePath(_ path: String) -> String {
+    package static func absolutePath(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }

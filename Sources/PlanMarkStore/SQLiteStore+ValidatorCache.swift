@@ -7,17 +7,19 @@ import PlanMarkGeometry
 ///
 /// Used only inside write transactions, which the pool's single writer runs one at a time; that
 /// serialisation is its lock (hence `@unchecked Sendable`).
-final class ValidatorCache: @unchecked Sendable {
+package final class ValidatorCache: @unchecked Sendable {
     private var entries: [Int64: (revision: Int, validator: MarkerValidator)] = [:]
 
     /// The cached validator of `drawing` at its current regions revision, if any.
-    func validator(for drawing: Drawing) -> MarkerValidator? {
+    package init() {}
+
+    package func validator(for drawing: Drawing) -> MarkerValidator? {
         guard let id = drawing.id, let entry = entries[id], entry.revision == drawing.regionsRevision else { return nil }
         return entry.validator
     }
 
     /// Keeps `validator` for `drawing` at its current regions revision.
-    func store(_ validator: MarkerValidator, for drawing: Drawing) {
+    package func store(_ validator: MarkerValidator, for drawing: Drawing) {
         guard let id = drawing.id else { return }
         entries[id] = (drawing.regionsRevision, validator)
     }

@@ -208,12 +208,12 @@ public final class SQLiteStore: AnnotationStore {
     }
 
     /// The validator for a drawing: its size, its regions, walls covered.
-    static func validator(for drawing: Drawing, regions: [Region]) -> MarkerValidator {
+    package static func validator(for drawing: Drawing, regions: [Region]) -> MarkerValidator {
         MarkerValidator(regions: regions, size: drawing.size, boundary: .include, requireRoom: false)
     }
 
     /// The ids of the rooms among `hits`, in region order.
-    static func rooms(_ hits: [RegionHit], validator: MarkerValidator) -> [String] {
+    package static func rooms(_ hits: [RegionHit], validator: MarkerValidator) -> [String] {
         hits.compactMap { hit in
             let region = validator.regions[hit.regionIndex]
             return region.kind == .room ? region.id : nil

@@ -41,6 +41,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case busy(path: String, seconds: Int)
     /// SQLite or the file system failed.
     case io(String)
+    /// The database server could not be reached, or the connection was lost before a write was confirmed (the
+    /// write was rolled back, or never reached the server); trying again later may work.
+    case unavailable(String)
     /// The drawing has no revision with this number.
     case unknownRevision(drawing: String, number: Int)
 
@@ -86,6 +89,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path): the store stayed locked by another process for more than \(seconds) s"
         case .io(let message):
             return "store: \(message)"
+        case .unavailable(let message):
+            return message
         case .unknownRevision(let drawing, let number):
             return "drawing \"\(drawing)\" has no revision \(number)"
         }

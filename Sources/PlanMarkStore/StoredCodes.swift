@@ -7,7 +7,7 @@
 /// in the v9 migration, never derived from the order of `allCases`.
 extension MarkerStatus {
     /// The stored code: open 0, in-progress 1, ready 2, closed 3, void 4.
-    var storedCode: Int64 {
+    package var storedCode: Int64 {
         switch self {
         case .open: return 0
         case .inProgress: return 1
@@ -18,7 +18,7 @@ extension MarkerStatus {
     }
 
     /// The status a stored code names; nil for any other number.
-    init?(storedCode: Int64) {
+    package init?(storedCode: Int64) {
         switch storedCode {
         case 0: self = .open
         case 1: self = .inProgress
@@ -32,7 +32,7 @@ extension MarkerStatus {
 
 extension MarkerPriority {
     /// The stored code, in order of urgency: low 0, normal 1, high 2, critical 3.
-    var storedCode: Int64 {
+    package var storedCode: Int64 {
         switch self {
         case .low: return 0
         case .normal: return 1
@@ -42,7 +42,7 @@ extension MarkerPriority {
     }
 
     /// The priority a stored code names; nil for any other number.
-    init?(storedCode: Int64) {
+    package init?(storedCode: Int64) {
         switch storedCode {
         case 0: self = .low
         case 1: self = .normal

@@ -1,0 +1,59 @@
+import NIOCore
+import NIOPosix
+
+/// Runs a task's jobs on one NIO event loop, so that the synchronous store API can wait for async
+/// postgres-nio work without needing a thread of Swift concurrency's cooperative pool (which the caller may be
+/// blocking: a test, or a CLI command; with two cores that pool has two threads).
+final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
+    let loop: any EventLoop
+
+    init(_ loop: any EventLoop) { self.loop = loop }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// A value handed from the event loop back to the thread that waits for it.
+struct Handoff<T>: @unchecked Sendable {
+    var value: T
+}
+
+package enum Blocking {
+    /// Runs `body` as a task on an event loop of `group` and blocks the calling thread until it finishes.
+    ///
+    /// `body` need not be `Sendable`: the calling thread is parked for its whole run, so nothing else touches what it
+    /// captures. Must not be called on an event loop thread (the wait would block that loop).
+    package static func run<T>(on group: any EventLoopGroup, _ body: () async throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            // The task drops its reference to `body` before it completes the promise, so that `body` has not escaped
+            // when this thread wakes up (withoutActuallyEscaping checks).
+            let box = ClosureBox(body)
+            let loop = group.next()
+            let promise = loop.makePromise(of: Handoff<T>.self)
+            Task(executorPreference: EventLoopExecutor(loop)) {
+                var body = box.take()
+                let result: Result<Handoff<T>, any Error>
+                do {
+                    result = .success(Handoff(value: try await body!()))
+                } catch {
+                    result = .failure(error)
+                }
+                body = nil
+                promise.completeWith(result)
+            }
+            return try promise.futureResult.wait().value
+        }
+    }
+}
+
+/// Holds a closure until a task takes it.
+private final class ClosureBox<T>: @unchecked Sendable {
+    private var body: (() async throws -> T)?
+    init(_ body: @escaping () async throws -> T) { self.body = body }
+    func take() -> (() async throws -> T)? {
+        defer { body = nil }
+        return body
+    }
+}
