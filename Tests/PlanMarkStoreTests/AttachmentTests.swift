@@ -10,16 +10,17 @@ import Testing
     static let png: [UInt8] = StoreFixtures.pngHeader(width: 1, height: 1) + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
     static let pdf: [UInt8] = Array("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n".utf8)
 
-    static func store() throws -> SQLiteStore {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    static func store(_ kind: StoreKind = .sqlite) throws -> any AnnotationStore {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 60, y: 50), note: nil, author: nil)
         return store
     }
 
-    @Test(arguments: [(jpeg, "image/jpeg"), (png, "image/png"), (pdf, "application/pdf")])
-    func kindsAccepted(bytes: [UInt8], type: String) throws {
-        let store = try Self.store()
+    @Test(arguments: StoreFixtures.kinds, [(jpeg, "image/jpeg"), (png, "image/png"), (pdf, "application/pdf")])
+    func kindsAccepted(kind: StoreKind, _ arguments: ([UInt8], String)) throws {
+        let (bytes, type) = arguments
+        let store = try Self.store(kind)
         let attachment = try store.attach(bytes, declaredType: nil, caption: "north wall", toMarker: 1, in: "A", author: "ana")
         #expect(attachment.contentType == type && attachment.size == bytes.count && attachment.caption == "north wall")
         #expect(attachment.sha256 == SHA256.hexDigest(of: bytes))
@@ -31,8 +32,8 @@ import Testing
         #expect(entry.new?.jsonText == "{\"attachment\":\(attachment.historyJSON)}")
     }
 
-    @Test func otherBytesAndDisagreeingTypesAreRefused() throws {
-        let store = try Self.store()
+    @Test(arguments: StoreFixtures.kinds) func otherBytesAndDisagreeingTypesAreRefused(kind: StoreKind) throws {
+        let store = try Self.store(kind)
         let before = try StoreFixtures.counts(store)
         // A text file renamed photo.jpg: the name plays no part, the bytes decide.
         #expect(throws: StoreError.self) { try store.attach(Array("not a photo\n".utf8), declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil) }
@@ -43,8 +44,8 @@ import Testing
         #expect(try StoreFixtures.counts(store) == before)
     }
 
-    @Test func samePhotoTwiceIsStoredOnce() throws {
-        let store = try Self.store()
+    @Test(arguments: StoreFixtures.kinds) func samePhotoTwiceIsStoredOnce(kind: StoreKind) throws {
+        let store = try Self.store(kind)
         let one = try store.attach(Self.jpeg, declaredType: .jpeg, caption: nil, toMarker: 1, in: "A", author: nil)
         let two = try store.attach(Self.jpeg, declaredType: nil, caption: "again", toMarker: 2, in: "A", author: nil)
         #expect(one.id != two.id && one.sha256 == two.sha256)

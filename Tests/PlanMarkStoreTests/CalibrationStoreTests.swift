@@ -6,8 +6,8 @@ import Testing
 
 /// A drawing's scale: stored, read back, replaced, refused when it gives none, kept by the schema's checks.
 @Suite struct CalibrationStoreTests {
-    @Test func calibrateStoresTheScale() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func calibrateStoresTheScale(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         #expect(try store.drawingRecord(named: "A").metresPerPixel == nil)
         #expect(try store.drawingRecord(named: "A").calibration == nil)
 
@@ -28,21 +28,21 @@ import Testing
         #expect(try store.drawingRecord(named: "A").width == 400)
     }
 
-    @Test func refusals() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func refusals(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let same = Calibration.twoPoints(from: PixelPoint(x: 5, y: 5), to: PixelPoint(x: 5, y: 5), distance: 4, unit: .m)
         #expect(throws: StoreError.self) { try store.calibrate("A", with: same) }
         #expect(try store.drawingRecord(named: "A").metresPerPixel == nil)
         #expect(throws: StoreError.unknownDrawing("B")) { try store.calibrate("B", with: .paperScale(paper: 1, reality: 100, dpi: 300)) }
         // The schema keeps the scale positive, and the two columns set together.
         #expect(throws: (any Error).self) {
-            try store.write { db in try db.execute(sql: "UPDATE drawing SET metresPerPixel = 0, calibration = '{}'") }
+            try StoreFixtures.execute(store, "UPDATE drawing SET metresPerPixel = 0, calibration = '{}'")
         }
         #expect(throws: (any Error).self) {
-            try store.write { db in try db.execute(sql: "UPDATE drawing SET metresPerPixel = 0.5") }
+            try StoreFixtures.execute(store, "UPDATE drawing SET metresPerPixel = 0.5")
         }
         #expect(throws: (any Error).self) {
-            try store.write { db in try db.execute(sql: "UPDATE drawing SET calibration = '{}'") }
+            try StoreFixtures.execute(store, "UPDATE drawing SET calibration = '{}'")
         }
     }
 }

@@ -6,8 +6,8 @@ import Testing
 
 /// Renaming and removing drawings.
 @Suite struct DrawingChangeTests {
-    @Test func renameKeepsEverything() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func renameKeepsEverything(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: "n", author: nil)
         _ = try store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: [])
         #expect(throws: StoreError.duplicateDrawing("B")) { try store.renameDrawing("A", to: "B") }
@@ -19,8 +19,8 @@ import Testing
         #expect(try store.history(of: "Level 2", number: 1).count == 1 && (try store.regions(of: "Level 2")).count == 3)
     }
 
-    @Test func removeIsRefusedWithMarkersUnlessForced() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func removeIsRefusedWithMarkersUnlessForced(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png", width: 500)), regions: [])
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
         _ = try store.attach(AttachmentTests.pdf, declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil)
@@ -32,8 +32,8 @@ import Testing
         #expect(try store.removeDrawing("A", force: true) == DrawingRemoval(name: "A", markers: 1, attachments: 1))
         // drawing, region, marker, history, attachment, attachmentBlob; B (no regions) stays.
         #expect(try StoreFixtures.counts(store).prefix(6) == [1, 0, 0, 0, 0, 0])
-        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM image") } == 1)
+        #expect(try StoreFixtures.int(store, "SELECT count(*) FROM image") == 1)
         #expect(try store.removeDrawing("B", force: false) == DrawingRemoval(name: "B", markers: 0, attachments: 0))
-        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM image") } == 0)
+        #expect(try StoreFixtures.int(store, "SELECT count(*) FROM image") == 0)
     }
 }

@@ -17,8 +17,8 @@ import Testing
     ]
     static let today = DueDate(text: "2026-11-23")!
 
-    static func store() throws -> SQLiteStore {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    static func store(_ kind: StoreKind = .sqlite) throws -> any AnnotationStore {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         for (x, status, category, priority, assignee, due, note) in table {
             _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: x, y: 50), status: status, note: note, category: category,
                                                       priority: priority, assignee: assignee, due: due.flatMap(DueDate.init(text:))), author: nil)
@@ -26,7 +26,7 @@ import Testing
         return store
     }
 
-    static func numbers(_ store: SQLiteStore, _ filter: MarkerFilter) throws -> [Int] {
+    static func numbers(_ store: any AnnotationStore, _ filter: MarkerFilter) throws -> [Int] {
         var filter = filter
         filter.today = today
         var numbers: [Int] = []
@@ -34,8 +34,8 @@ import Testing
         return numbers
     }
 
-    @Test func eachFilter() throws {
-        let store = try Self.store()
+    @Test(arguments: StoreFixtures.kinds) func eachFilter(kind: StoreKind) throws {
+        let store = try Self.store(kind)
         #expect(try Self.numbers(store, MarkerFilter()) == [1, 2, 3, 4, 5, 6])
         #expect(try Self.numbers(store, MarkerFilter(statuses: [.open, .ready])) == [1, 3, 6])
         #expect(try Self.numbers(store, MarkerFilter(category: "TILING")) == [1, 2])
@@ -51,8 +51,8 @@ import Testing
         #expect(try Self.numbers(store, MarkerFilter(statuses: [.open, .ready], assignee: "Ben", room: "R1", overdue: true)) == [1])
     }
 
-    @Test func summaryCounts() throws {
-        let store = try Self.store()
+    @Test(arguments: StoreFixtures.kinds) func summaryCounts(kind: StoreKind) throws {
+        let store = try Self.store(kind)
         let summary = try store.summary(of: "A", filter: MarkerFilter(today: Self.today))
         #expect(summary.total == 6 && summary.overdue == 2)
         #expect(summary.byStatus == [.open: 2, .inProgress: 1, .ready: 1, .closed: 1, .void: 1])

@@ -5,8 +5,8 @@ import Testing
 
 /// Marking, moving, resolving, removing: validation, numbering and history.
 @Suite struct MarkerOperationTests {
-    @Test func markAssignsRoomsAndNumbers() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func markAssignsRoomsAndNumbers(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let first = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "crack", author: "ana")
         let wall = try store.addMarker(to: "A", at: PixelPoint(x: 200, y: 100), note: nil, author: nil)
         #expect(first.number == 1 && first.rooms == ["R1"] && first.note == "crack" && first.author == "ana")
@@ -15,14 +15,15 @@ import Testing
     }
 
     /// Off the drawing or outside the allowed area: the reason, and nothing written.
-    @Test(arguments: [
+    @Test(arguments: StoreFixtures.kinds, [
         (PixelPoint(x: 5, y: 5), InvalidReason.outsideAllowedArea),
         (PixelPoint(x: 401, y: 5), .outsideDrawing),
         (PixelPoint(x: 100, y: -0.5), .outsideDrawing),
         (PixelPoint(x: .nan, y: 5), .invalidCoordinate),
     ])
-    func refusedMarkerWritesNothing(point: PixelPoint, reason: InvalidReason) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    func refusedMarkerWritesNothing(kind: StoreKind, _ arguments: (PixelPoint, InvalidReason)) throws {
+        let (point, reason) = arguments
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let before = try StoreFixtures.counts(store)
         #expect {
             try store.addMarker(to: "A", at: point, note: nil, author: nil)
@@ -34,13 +35,13 @@ import Testing
     }
 
     /// The allowed area's edge counts as inside (walls are covered).
-    @Test func markerOnAllowedEdgeIsAccepted() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func markerOnAllowedEdgeIsAccepted(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         #expect(try store.addMarker(to: "A", at: PixelPoint(x: 10, y: 10), note: nil, author: nil).rooms == ["R1"])
     }
 
-    @Test func numbersAreNeverReused() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func numbersAreNeverReused(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         for _ in 0..<3 { _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil) }
         _ = try store.removeMarker(3, in: "A", author: nil)
         _ = try store.removeMarker(2, in: "A", author: nil)
@@ -51,8 +52,8 @@ import Testing
         #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try store.marker(2, in: "A") }
     }
 
-    @Test func historyKeepsOldAndNewValues() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func historyKeepsOldAndNewValues(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: "ana")
         _ = try store.moveMarker(1, in: "A", to: PixelPoint(x: 300, y: 100), author: "bo")
         _ = try store.setStatus(.closed, ofMarker: 1, in: "A", author: "cy")
@@ -75,8 +76,8 @@ import Testing
         #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try store.history(of: "A", number: 2) }
     }
 
-    @Test func refusedMoveAndRepeatedStatusChangeNothing() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func refusedMoveAndRepeatedStatusChangeNothing(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
         let before = try StoreFixtures.counts(store)
         #expect(throws: StoreError.invalidMarker(reason: .outsideAllowedArea, position: PixelPoint(x: 395, y: 100))) {
@@ -89,8 +90,8 @@ import Testing
         #expect(try store.marker(1, in: "A").position == PixelPoint(x: 50, y: 60))
     }
 
-    @Test func singleMarkerModeReplaces() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing(singleMarker: true)
+    @Test(arguments: StoreFixtures.kinds) func singleMarkerModeReplaces(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind, singleMarker: true)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "old", author: nil)
         let second = try store.addMarker(to: "A", at: PixelPoint(x: 300, y: 60), note: "new", author: nil)
         #expect(second.number == 2)
@@ -102,8 +103,8 @@ import Testing
         #expect(history[1].old?.note == "old" && history[1].new == MarkerState(replacedBy: 2))
     }
 
-    @Test func unknownDrawingAndDuplicate() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func unknownDrawingAndDuplicate(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         let before = try StoreFixtures.counts(store)
         #expect(throws: StoreError.unknownDrawing("B")) { try store.addMarker(to: "B", at: PixelPoint(x: 50, y: 60), note: nil, author: nil) }
         #expect(throws: StoreError.duplicateDrawing("A")) {

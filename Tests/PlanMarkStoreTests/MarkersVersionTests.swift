@@ -7,8 +7,8 @@ import Testing
 /// `markersVersion(of:)`: changes with every kind of marker write, stays equal otherwise, and is never
 /// given twice (history and drawing ids are not reused).
 @Suite struct MarkersVersionTests {
-    @Test func changesWithEveryKindOfMarkerWrite() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func changesWithEveryKindOfMarkerWrite(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         var seen: [MarkersVersion] = [try store.markersVersion(of: "A")]
         /// Runs `write`, then checks the version is new (never seen before) and stays while nothing is written.
         func expectNewVersion(_ what: String, _ write: () throws -> Void) throws {
@@ -43,8 +43,8 @@ import Testing
     }
 
     /// Refused writes and reads leave the version alone; another drawing's writes too.
-    @Test func staysEqualOtherwise() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func staysEqualOtherwise(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: StoreFixtures.regions)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
         let before = try store.markersVersion(of: "A")
@@ -57,8 +57,8 @@ import Testing
 
     /// A drawing removed and added again under its name, with the newest history entries gone with it,
     /// gets a version never seen before: ids come from AUTOINCREMENT keys.
-    @Test func idsAreNotReusedAfterRemoval() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func idsAreNotReusedAfterRemoval(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
         let first = try store.markersVersion(of: "A")
         _ = try store.removeDrawing("A", force: true)
@@ -72,7 +72,7 @@ import Testing
 
     /// The version is found with the `history_latest` index, not a scan of the drawing's entries.
     @Test func readsOneIndexSearch() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let (store, _) = try StoreFixtures.sqliteStoreWithDrawing()
         let plan = try store.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT max(id) FROM history WHERE drawingId = ?", arguments: [1])
                 .map { (row: Row) -> String in row["detail"] }.joined(separator: "\n")

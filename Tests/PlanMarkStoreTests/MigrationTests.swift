@@ -84,7 +84,7 @@ import Testing
 
     /// The store runs in WAL mode with foreign keys on.
     @Test func walMode() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let (store, _) = try StoreFixtures.sqliteStoreWithDrawing()
         let mode = try store.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }

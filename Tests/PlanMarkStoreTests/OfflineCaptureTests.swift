@@ -13,8 +13,8 @@ import Testing
                                 priority: .high, assignee: "Ben", due: DueDate(text: "2026-12-01"),
                                 capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00"))
 
-    @Test func sameItemTwiceIsStoredOnce() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func sameItemTwiceIsStoredOnce(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let first = try store.addMarker(to: "A", Self.item, author: "ana")
         #expect(first.created && first.marker.number == 1 && first.marker.uuid.text == "5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b")
         #expect(first.marker.capturedAt?.text == "2026-11-20T09:41:07.250+01:00" && first.marker.rooms == ["R1"])
@@ -27,7 +27,7 @@ import Testing
         #expect(try store.addMarker(to: "A", Self.item, author: "ana").created == false)
     }
 
-    @Test(arguments: [
+    @Test(arguments: StoreFixtures.kinds, [
         NewMarker(position: PixelPoint(x: 51, y: 60), uuid: uuid, note: "crack", category: "Tiling", priority: .high, assignee: "Ben",
                   due: DueDate(text: "2026-12-01"), capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00")),
         NewMarker(position: PixelPoint(x: 50, y: 60), uuid: uuid, note: "crack!", category: "Tiling", priority: .high, assignee: "Ben",
@@ -37,24 +37,24 @@ import Testing
         NewMarker(position: PixelPoint(x: 50, y: 60), uuid: uuid, note: "crack", category: "Tiling", priority: .normal, assignee: "Ben",
                   due: DueDate(text: "2026-12-01"), capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00")),
     ])
-    func sameUUIDOtherContentIsAConflict(other: NewMarker) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    func sameUUIDOtherContentIsAConflict(kind: StoreKind, other: NewMarker) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", Self.item, author: "ana")
         let before = try StoreFixtures.counts(store)
         #expect(throws: StoreError.uuidConflict(uuid: Self.uuid, drawing: "A", number: 1)) { try store.addMarker(to: "A", other, author: "ana") }
         #expect(try StoreFixtures.counts(store) == before)
     }
 
-    @Test func uuidIsUniqueInTheStore() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func uuidIsUniqueInTheStore(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: StoreFixtures.regions)
         _ = try store.addMarker(to: "A", Self.item, author: nil)
         #expect(throws: StoreError.uuidConflict(uuid: Self.uuid, drawing: "A", number: 1)) { try store.addMarker(to: "B", Self.item, author: nil) }
     }
 
     /// Eight clients at once (each with its own connection to the store file) send one item: one marker.
-    @Test func eightClientsAtOnce() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func eightClientsAtOnce(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         let path = folder.appendingPathComponent("store.sqlite").path
         nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Int>.allocate(capacity: 8)  // each client writes its own slot
         defer { results.deallocate() }
@@ -72,8 +72,8 @@ import Testing
 
     /// Store-made uuids: version 8 (RFC 9562), the drawing's seed then the number, different per drawing,
     /// found again by `addMarker`/`import`, and a number not given yet refused.
-    @Test func madeUUIDs() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func madeUUIDs(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: [])
         var made: [String] = []
         for k in 0..<20 { made.append(try store.addMarker(to: "A", at: PixelPoint(x: 20 + Double(k), y: 20), note: nil, author: nil).uuid.text) }
@@ -110,18 +110,18 @@ import Testing
     }
 
     /// Nothing is stored for a store-made uuid: the column holds clients' uuids only.
-    @Test func madeUUIDsAreNotStored() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func madeUUIDsAreNotStored(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 20, y: 20), note: nil, author: nil)
         _ = try store.addMarker(to: "A", Self.item, author: nil)
         _ = try store.updateMarker(1, in: "A", MarkerChange(note: .some("changed")), author: nil)
-        let stored = try store.read { try String?.fetchAll($0, sql: "SELECT uuid FROM marker ORDER BY number") }
+        let stored = try StoreFixtures.texts(store, "SELECT uuid FROM marker ORDER BY number")
         #expect(stored == [nil, "5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b"])
     }
 
     /// Importing one file twice stores nothing the second time; a uuid twice in one file is stored once.
-    @Test func importTwice() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func importTwice(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         func rows() -> MarkerRowList {
             MarkerRowList([
                 MarkerRow(id: "a", line: 2, position: PixelPoint(x: 20, y: 20), uuid: MarkerUUID(text: "00000000-0000-4000-8000-000000000001")),
@@ -146,8 +146,8 @@ import Testing
     }
 
     /// Bad punch-item fields in a file are refused with the line named, before anything is stored.
-    @Test func importRefusesUnknownWords() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func importRefusesUnknownWords(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let before = try StoreFixtures.counts(store)
         var source = MarkerRowList([MarkerRow(id: "a", line: 7, position: PixelPoint(x: 20, y: 20), status: "done")])
         #expect(throws: StoreError.invalidText(field: "line 7: status", problem: "\"done\" is not one of open, in-progress, ready, closed, void")) {

@@ -7,7 +7,7 @@ import Testing
 /// Records survive a write and a read unchanged.
 @Suite struct RecordTests {
     @Test func drawingRoundTrip() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let (store, _) = try StoreFixtures.sqliteStoreWithDrawing()
         var drawing = Drawing(name: "Ünïcode \"quoted\"", imagePath: "/a/b.png", imageSHA256: String(repeating: "f", count: 64),
                               width: 7, height: 9, zoom: -2.5, crs: .flutter, singleMarker: true, nextNumber: 42,
                               regionsRevision: 3, createdAt: Timestamp(milliseconds: 1_735_787_045_678))
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func markerRoundTrip() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let (store, _) = try StoreFixtures.sqliteStoreWithDrawing()
         let marker = Marker(drawingID: 1, number: 9, uuid: MarkerUUID(text: "0192F3A4-5B6C-7D8E-9FA0-B1C2D3E4F5A6")!, position: PixelPoint(x: 0.1, y: 1e-7), status: .closed,
                             note: "line\nbreak, \"quote\" \\ é", author: nil, rooms: ["2.04", "a\"b", "c,d"],
                             createdAt: Timestamp(milliseconds: 1_735_787_045_678), updatedAt: Timestamp(milliseconds: 1_735_862_400_000))
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func historyRoundTrip() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let (store, _) = try StoreFixtures.sqliteStoreWithDrawing()
         var entry = HistoryEntry(sequence: 0, drawingID: 1, number: 3, action: .moved, at: Timestamp(milliseconds: 1_735_787_045_678),
                                  author: "ana", old: MarkerState(x: 1, y: 2.5, rooms: []),
                                  new: MarkerState(x: 3, y: 4, rooms: ["R1", "R2"]))

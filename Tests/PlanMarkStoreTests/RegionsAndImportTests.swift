@@ -9,8 +9,8 @@ import Testing
         MarkerRowList(points.enumerated().map { MarkerRow(id: "m\($0.offset + 1)", line: $0.offset + 2, position: $0.element) })
     }
 
-    @Test func importStoresAllWithConsecutiveNumbers() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func importStoresAllWithConsecutiveNumbers(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
         var source = rows([PixelPoint(x: 20, y: 20), PixelPoint(x: 200, y: 150), PixelPoint(x: 389.5, y: 289.5)])
         let outcome = try store.importMarkers(into: "A", from: &source, skipInvalid: false, author: "bot")
@@ -30,8 +30,8 @@ import Testing
 
     /// An imported marker changed many times (and removed): its history still shows the values it was
     /// created with, rebuilt from the old values each change recorded.
-    @Test func importedMarkerHistoryAfterChanges() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func importedMarkerHistoryAfterChanges(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         var source = MarkerRowList([MarkerRow(id: "a", line: 2, position: PixelPoint(x: 20, y: 20)),
                                     MarkerRow(id: "b", line: 3, position: PixelPoint(x: 30, y: 30), note: nil)])
         _ = try store.importMarkers(into: "A", from: &source, skipInvalid: false, author: "bot")
@@ -59,8 +59,8 @@ import Testing
     }
 
     /// One bad row in the middle: nothing is stored, and every bad row is reported.
-    @Test func oneBadRowImportsNothing() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func oneBadRowImportsNothing(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let before = try StoreFixtures.counts(store)
         var points: [PixelPoint?] = (0..<1001).map { PixelPoint(x: 20 + Double($0 % 300), y: 50) }
         points[500] = PixelPoint(x: 395, y: 50)
@@ -112,16 +112,16 @@ import Testing
                 == ["1...\(count - 3) created"])
     }
 
-    @Test func skipInvalidStoresTheRest() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func skipInvalidStoresTheRest(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         var source = rows([PixelPoint(x: 20, y: 20), PixelPoint(x: 500, y: 20), PixelPoint(x: 30, y: 30)])
         let outcome = try store.importMarkers(into: "A", from: &source, skipInvalid: true, author: nil)
         #expect(outcome.stored == 2 && outcome.numbers == 1..<3 && outcome.rejected.map(\.reason) == [.outsideDrawing])
         #expect(try store.marker(2, in: "A").position == PixelPoint(x: 30, y: 30))
     }
 
-    @Test func singleMarkerImportKeepsTheLastValidRow() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing(singleMarker: true)
+    @Test(arguments: StoreFixtures.kinds) func singleMarkerImportKeepsTheLastValidRow(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind, singleMarker: true)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
         var source = rows([PixelPoint(x: 20, y: 20), PixelPoint(x: 30, y: 30)])
         let outcome = try store.importMarkers(into: "A", from: &source, skipInvalid: false, author: nil)
@@ -133,8 +133,8 @@ import Testing
     }
 
     /// A malformed source stores nothing and reports the file's error.
-    @Test func malformedFileIsAnInputError() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func malformedFileIsAnInputError(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         let url = folder.appendingPathComponent("bad.csv")
         try "a,b\n1,2\n".write(to: url, atomically: true, encoding: .utf8)
         #expect {
@@ -146,7 +146,7 @@ import Testing
     }
 
     /// A source that fails after the first batch: the store reports the file's error and stores nothing.
-    @Test func failingSourceStoresNothing() throws {
+    @Test(arguments: StoreFixtures.kinds) func failingSourceStoresNothing(kind: StoreKind) throws {
         struct Failing: MarkerRowSource {
             var calls = 0
             mutating func nextBatch(maxCount: Int) throws(FormatError) -> [MarkerRow]? {
@@ -155,7 +155,7 @@ import Testing
                 throw FormatError(.malformed, source: "m.csv", line: 3, message: "expected 2 fields")
             }
         }
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let before = try StoreFixtures.counts(store)
         var source = Failing()
         #expect(throws: StoreError.input(FormatError(.malformed, source: "m.csv", line: 3, message: "expected 2 fields"))) {
@@ -164,8 +164,8 @@ import Testing
         #expect(try StoreFixtures.counts(store) == before)
     }
 
-    @Test func regionsReplacementReassignsRooms() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func regionsReplacementReassignsRooms(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 300, y: 60), note: nil, author: nil)
         let new = [StoreFixtures.rectangle("A", .allowed, 0, 0, 400, 300), StoreFixtures.rectangle("Big", .room, 0, 0, 100, 100)]
@@ -179,8 +179,8 @@ import Testing
     }
 
     /// New regions that would leave a marker outside the allowed area: refused, unless forced.
-    @Test func regionsReplacementRefusedUnlessForced() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func regionsReplacementRefusedUnlessForced(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 300, y: 60), note: nil, author: nil)
         let before = try StoreFixtures.counts(store)
@@ -198,8 +198,8 @@ import Testing
     }
 
     /// Regions with holes and multipolygons survive storage exactly.
-    @Test func complexRegionsRoundTrip() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func complexRegionsRoundTrip(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let ring = { (x0: Double, y0: Double, x1: Double, y1: Double) in
             [PixelPoint(x: x0, y: y0), PixelPoint(x: x1, y: y0), PixelPoint(x: x1, y: y1), PixelPoint(x: x0, y: y1)]
         }

@@ -9,8 +9,8 @@ import Testing
 @Suite struct RevisionTests {
     /// Drawing "A" (400 x 300, allowed 10...390 x 10...290, rooms R1 x 10...200, R2 x 200...390) with markers
     /// 1 at (50, 50) in R1, 2 at (300, 100) in R2, 3 at (380, 280) in R2.
-    static func storeWithMarkers() throws -> (SQLiteStore, URL) {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    static func storeWithMarkers(_ kind: StoreKind = .sqlite) throws -> (any AnnotationStore, URL) {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         for (x, y) in [(50.0, 50.0), (300, 100), (380, 280)] {
             _ = try store.addMarker(to: "A", at: PixelPoint(x: x, y: y), note: nil, author: "ana")
         }
@@ -22,17 +22,18 @@ import Testing
     }
 
     /// Everything the store holds that a revise may change, to check that a dry run or a refusal wrote nothing.
-    static func contents(_ store: SQLiteStore) throws -> [String] {
-        try store.read { db in
-            try ["drawing", "region", "marker", "history", "revision", "image"].flatMap { table in
-                try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map { "\(table): \($0)" }
-            }
+    static func contents(_ store: any AnnotationStore) throws -> [String] {
+        // Every row as the text of its columns, in a fixed order (both kinds of store).
+        let tables = ["drawing": "id", "region": "drawingId, position", "marker": "drawingId, number", "history": "id",
+                      "revision": "drawingId, number", "image": "sha256"]
+        return try tables.keys.sorted().flatMap { table in
+            try StoreFixtures.rows(store, table, order: tables[table]!).map { "\(table): \($0)" }
         }
     }
 
     /// The sheet re-exported at twice the size: every marker doubled, rooms kept, nothing flagged.
-    @Test func twoTimesScaleCarriesEveryMarker() throws {
-        let (store, folder) = try Self.storeWithMarkers()
+    @Test(arguments: StoreFixtures.kinds) func twoTimesScaleCarriesEveryMarker(kind: StoreKind) throws {
+        let (store, folder) = try Self.storeWithMarkers(kind)
         let png = try StoreFixtures.png(in: folder, name: "rev2.png", width: 800, height: 600)
         let outcome = try store.reviseDrawing("A", NewRevision(imagePath: png, alignment: try Self.alignment([(0, 0, 0, 0), (100, 0, 200, 0)])),
                                               dryRun: false, author: "ben")
@@ -68,8 +69,8 @@ import Testing
 
     /// Shifted by +50 px on a sheet of the same size: marker 3 at (380, 280) lands at (430, 280), off the
     /// 400 px sheet; it is kept there, flagged and listed, and moving it clears the flag.
-    @Test func markerOffTheNewSheetIsFlaggedAndKept() throws {
-        let (store, folder) = try Self.storeWithMarkers()
+    @Test(arguments: StoreFixtures.kinds) func markerOffTheNewSheetIsFlaggedAndKept(kind: StoreKind) throws {
+        let (store, folder) = try Self.storeWithMarkers(kind)
         let png = try StoreFixtures.png(in: folder, name: "rev2.png", width: 400, height: 300)
         let outcome = try store.reviseDrawing("A", NewRevision(imagePath: png, alignment: try Self.alignment([(0, 0, 50, 0), (100, 100, 150, 100)])),
                                               dryRun: false, author: nil)
@@ -90,8 +91,8 @@ import Testing
     }
 
     /// New regions given: rooms are reassigned from them; a marker that had a room and lands in none is outside-rooms.
-    @Test func newRegionsReassignRooms() throws {
-        let (store, folder) = try Self.storeWithMarkers()
+    @Test(arguments: StoreFixtures.kinds) func newRegionsReassignRooms(kind: StoreKind) throws {
+        let (store, folder) = try Self.storeWithMarkers(kind)
         let png = try StoreFixtures.png(in: folder, name: "rev2.png")
         let regions = [StoreFixtures.rectangle("K", .room, 0, 0, 250, 300)]
         let outcome = try store.reviseDrawing("A", NewRevision(imagePath: png, regions: regions), dryRun: false, author: nil)
@@ -116,8 +117,8 @@ import Testing
     }
 
     /// A dry run computes the same outcome and stores nothing.
-    @Test func dryRunStoresNothing() throws {
-        let (store, folder) = try Self.storeWithMarkers()
+    @Test(arguments: StoreFixtures.kinds) func dryRunStoresNothing(kind: StoreKind) throws {
+        let (store, folder) = try Self.storeWithMarkers(kind)
         let png = try StoreFixtures.png(in: folder, name: "rev2.png", width: 400, height: 300)
         let before = try Self.contents(store)
         let alignment = try Self.alignment([(0, 0, 50, 0), (100, 100, 150, 100)])

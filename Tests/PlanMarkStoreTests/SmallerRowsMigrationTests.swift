@@ -116,7 +116,7 @@ import Testing
 
     /// A marker stored by this version: codes 0 and 1 (no payload bytes) and no updatedAt until it changes.
     @Test func newMarkersAreStoredSmall() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+        let (store, _) = try StoreFixtures.sqliteStoreWithDrawing()
         let added = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
         var source = MarkerRowList([MarkerRow(id: "a", line: 2, position: PixelPoint(x: 60, y: 60)),
                                     MarkerRow(id: "b", line: 3, position: PixelPoint(x: 70, y: 70))])

@@ -1,6 +1,20 @@
 import Foundation
+import GRDB
 import PlanMarkGeometry
+import PlanMarkPostgres
 @testable import PlanMarkStore
+import PlanMarkStoreTestSupport
+import Testing
+
+/// The kinds of store the behaviour tests run against: each case runs once per kind (as GRDB's tests run against
+/// every kind of database). PostgreSQL needs `$PLANMARK_TEST_POSTGRES` (`.ci/run` starts a cluster and sets it);
+/// under CI=true a missing cluster fails the PostgreSQL cases rather than skipping them.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+}
 
 /// Helpers shared by the store tests: temporary folders, PNG headers, a store with a drawing.
 enum StoreFixtures {
@@ -39,12 +53,72 @@ enum StoreFixtures {
         rectangle("R2", .room, 200, 10, 390, 290),
     ]
 
-    /// A new store in a new folder with drawing "A" (400 x 300, the regions above).
-    static func storeWithDrawing(singleMarker: Bool = false) throws -> (SQLiteStore, URL) {
+    /// The kinds every behaviour test runs against: both when a PostgreSQL test cluster is set or under CI.
+    static let kinds: [StoreKind] = TestDatabases.required ? StoreKind.allCases : [.sqlite]
+
+    /// A new, empty store of `kind` (SQLite in `folder`; PostgreSQL in a new database).
+    static func store(_ kind: StoreKind, in folder: URL) throws -> any AnnotationStore {
+        switch kind {
+        case .sqlite: return try SQLiteStore(path: folder.appendingPathComponent("store.sqlite").path, create: true)
+        case .postgres: return try PostgresStore(url: try TestDatabases.fresh(), create: true)
+        }
+    }
+
+    /// A new store of `kind` in a new folder with drawing "A" (400 x 300, the regions above).
+    static func storeWithDrawing(_ kind: StoreKind = .sqlite, singleMarker: Bool = false) throws -> (any AnnotationStore, URL) {
         let folder = try folder()
-        let store = try SQLiteStore(path: folder.appendingPathComponent("store.sqlite").path, create: true)
+        let store = try store(kind, in: folder)
         _ = try store.addDrawing(NewDrawing(name: "A", imagePath: try png(in: folder), singleMarker: singleMarker), regions: regions)
         return (store, folder)
+    }
+
+    /// A new SQLite store with drawing "A": for tests of SQLite itself (its migrations, its records).
+    static func sqliteStoreWithDrawing() throws -> (SQLiteStore, URL) {
+        let (store, folder) = try storeWithDrawing(.sqlite)
+        return (store as! SQLiteStore, folder)
+    }
+
+    /// The first column of each row of `sql` as text, read directly from either kind of store.
+    static func texts(_ store: any AnnotationStore, _ sql: String) throws -> [String?] {
+        if let sqlite = store as? SQLiteStore {
+            return try sqlite.read { db in
+                try Row.fetchAll(db, sql: sql).map { row -> String? in
+                    let value: DatabaseValue = row[0]
+                    switch value.storage {
+                    case .null: return nil
+                    case .int64(let number): return String(number)
+                    case .double(let number): return String(number)
+                    case .string(let text): return text
+                    case .blob(let data): return "\\x" + data.map { String(format: "%02x", $0) }.joined()
+                    }
+                }
+            }
+        }
+        if let postgres = store as? PostgresStore { return try postgres.texts(sql) }
+        throw TestDatabaseError("unknown store kind")
+    }
+
+    /// Every row of `table` as text, ordered by `order`: to compare a store's contents before and after.
+    static func rows(_ store: any AnnotationStore, _ table: String, order: String) throws -> [String] {
+        if let sqlite = store as? SQLiteStore {
+            return try sqlite.read { db in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)").map(\.description) }
+        }
+        if let postgres = store as? PostgresStore {
+            return try postgres.texts("SELECT t::text FROM \(table) t ORDER BY \(order)").map { $0 ?? "NULL" }
+        }
+        throw TestDatabaseError("unknown store kind")
+    }
+
+    /// The integer `sql` selects (one row, one column), from either kind of store.
+    static func int(_ store: any AnnotationStore, _ sql: String) throws -> Int? {
+        try texts(store, sql).first.flatMap { $0 }.flatMap { Int($0) }
+    }
+
+    /// Runs one statement directly on either kind of store (for tests that damage a store on purpose).
+    static func execute(_ store: any AnnotationStore, _ sql: String) throws {
+        if let sqlite = store as? SQLiteStore { return try sqlite.write { db in try db.execute(sql: sql) } }
+        if let postgres = store as? PostgresStore { return try postgres.execute(sql) }
+        throw TestDatabaseError("unknown store kind")
     }
 
     /// The fields a marker's whole state had before punch items (position, status, note, rooms), the
@@ -54,10 +128,8 @@ enum StoreFixtures {
     }
 
     /// Row counts of the tables, to check that a refused operation wrote nothing.
-    static func counts(_ store: SQLiteStore) throws -> [Int] {
-        try store.read { db in
-            try ["drawing", "region", "marker", "history", "attachment", "attachmentBlob"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! }
-                + [try Int.fetchOne(db, sql: "SELECT sum(nextNumber) FROM drawing") ?? 0]
-        }
+    static func counts(_ store: any AnnotationStore) throws -> [Int] {
+        try ["drawing", "region", "marker", "history", "attachment", "attachmentBlob"].map { try int(store, "SELECT count(*) FROM \($0)") ?? -1 }
+            + [try int(store, "SELECT CAST(coalesce(sum(nextNumber), 0) AS bigint) FROM drawing") ?? 0]
     }
 }

@@ -11,8 +11,8 @@ import Testing
     // MARK: One change, one transaction
 
     /// A change whose position is refused changes nothing else either: status and note stay, no history.
-    @Test func refusedPositionLeavesStatusAndNoteUnchanged() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func refusedPositionLeavesStatusAndNoteUnchanged(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "crack", author: "ana")
         let before = try StoreFixtures.counts(store)
         let change = MarkerChange(position: PixelPoint(x: 5, y: 5), status: .closed, note: .some("fixed"))
@@ -26,8 +26,8 @@ import Testing
     }
 
     /// Every field at once: one history entry holding every old and new value, the absent note as null.
-    @Test func oneChangeIsOneHistoryEntry() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func oneChangeIsOneHistoryEntry(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: "ana")
         let change = MarkerChange(position: PixelPoint(x: 300, y: 100), status: .closed, note: .some("done"))
         let marker = try store.updateMarker(1, in: "A", change, author: "bo")
@@ -42,8 +42,8 @@ import Testing
     }
 
     /// A change that changes nothing writes nothing.
-    @Test func unchangedFieldsWriteNoHistory() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func unchangedFieldsWriteNoHistory(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: nil)
         let before = try StoreFixtures.counts(store)
         _ = try store.updateMarker(1, in: "A", MarkerChange(position: PixelPoint(x: 50, y: 60), status: .open, note: .some("n")), author: nil)
@@ -51,8 +51,8 @@ import Testing
     }
 
     /// Clearing a note records the old text and the new null; the old null of a first note is exact too.
-    @Test func historyRecordsNullNotesExactly() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func historyRecordsNullNotesExactly(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
         _ = try store.setNote("first", ofMarker: 1, in: "A", author: nil)
         _ = try store.setNote(nil, ofMarker: 1, in: "A", author: nil)
@@ -67,8 +67,8 @@ import Testing
 
     /// Racing changes of one marker from several threads: each either applied whole or not at all, and
     /// the history holds one entry per applied change whose new values are the marker's state then.
-    @Test func racingChangesAreEachWholeOrAbsent() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func racingChangesAreEachWholeOrAbsent(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
         // Even workers move inside R1 with a note; odd workers try a refused position with a note.
         let lock = NSLock()
@@ -97,9 +97,9 @@ import Testing
 
     // MARK: Exact text
 
-    @Test(arguments: ["note", "author"])
-    func textWithNULIsRefusedAndNothingStored(field: String) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds, ["note", "author"])
+    func textWithNULIsRefusedAndNothingStored(kind: StoreKind, field: String) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let before = try StoreFixtures.counts(store)
         #expect(throws: StoreError.invalidText(field: field, problem: "contains a NUL character")) {
             try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: field == "note" ? "a\u{0}b" : "a",
@@ -108,8 +108,8 @@ import Testing
         #expect(try StoreFixtures.counts(store) == before)
     }
 
-    @Test func noteWithNULIsRefusedOnChange() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func noteWithNULIsRefusedOnChange(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "kept", author: nil)
         #expect(throws: StoreError.invalidText(field: "note", problem: "contains a NUL character")) {
             try store.setNote("cut\u{0}here", ofMarker: 1, in: "A", author: nil)
@@ -118,7 +118,7 @@ import Testing
     }
 
     /// Names with control characters (or empty) are refused before anything is written.
-    @Test(arguments: [
+    @Test(arguments: StoreFixtures.kinds, [
         ("Level\u{0}2", "contains the control character U+0000"),
         ("tab\there", "contains the control character U+0009"),
         ("bell\u{7}", "contains the control character U+0007"),
@@ -126,8 +126,9 @@ import Testing
         ("c1\u{85}", "contains the control character U+0085"),
         ("", "is empty"),
     ])
-    func drawingNamesWithControlCharactersAreRefused(name: String, problem: String) throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    func drawingNamesWithControlCharactersAreRefused(kind: StoreKind, _ arguments: (String, String)) throws {
+        let (name, problem) = arguments
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         let before = try StoreFixtures.counts(store)
         #expect(throws: StoreError.invalidText(field: "name", problem: problem)) {
             try store.addDrawing(NewDrawing(name: name, imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: [])
@@ -136,15 +137,15 @@ import Testing
     }
 
     /// A name with text after a NUL does not find the drawing named by the text before it.
-    @Test func nameWithNULFindsNothing() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func nameWithNULFindsNothing(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         #expect(throws: StoreError.unknownDrawing("A\u{0}garbage")) { try store.drawing(named: "A\u{0}garbage") }
         #expect(throws: StoreError.unknownDrawing("A\u{0}")) { try store.marker(1, in: "A\u{0}") }
     }
 
     /// Text that is not ASCII, and text with tabs and newlines, is stored and read back byte for byte.
-    @Test func unusualTextRoundTrips() throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func unusualTextRoundTrips(kind: StoreKind) throws {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         let note = "Riss\tin der Wand\nÉtage 2 — 日本 🧱 \u{FEFF}"
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: note, author: "Zoë")
         let marker = try store.marker(1, in: "A")
@@ -224,8 +225,8 @@ import Testing
     }
 
     /// Another connection holds the write lock: a writer gives up after its busy timeout with `busy`.
-    @Test func lockHeldTooLongIsBusy() throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing()
+    @Test(arguments: StoreFixtures.kinds) func lockHeldTooLongIsBusy(kind: StoreKind) throws {
+        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
         let path = folder.appendingPathComponent("store.sqlite").path
         let impatient = try SQLiteStore(path: path, create: false, busyTimeout: 0.2)
         let holder = try DatabaseQueue(path: path)

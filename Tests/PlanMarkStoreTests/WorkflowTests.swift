@@ -12,16 +12,17 @@ import Testing
     static let pairs = WorkflowTable.pairs
 
     /// A store with marker 1 brought to `status` from open (each first step is allowed from open).
-    static func marker(in status: String) throws -> SQLiteStore {
-        let (store, _) = try StoreFixtures.storeWithDrawing()
+    static func marker(in status: String, _ kind: StoreKind = .sqlite) throws -> any AnnotationStore {
+        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: "ana")
         if status != "open" { _ = try store.setStatus(MarkerStatus(rawValue: status)!, ofMarker: 1, in: "A", author: "ana") }
         return store
     }
 
-    @Test(arguments: pairs)
-    func transition(from: String, to: String) throws {
-        let store = try Self.marker(in: from)
+    @Test(arguments: StoreFixtures.kinds, pairs)
+    func transition(kind: StoreKind, _ arguments: (String, String)) throws {
+        let (from, to) = arguments
+        let store = try Self.marker(in: from, kind)
         let target = try #require(MarkerStatus(rawValue: to))
         let before = try StoreFixtures.counts(store)
         if Self.allowed[from]!.contains(to) {
@@ -45,9 +46,9 @@ import Testing
     }
 
     /// Ready work sent back to open needs a reason; a blank one is none.
-    @Test(arguments: [nil, "", "   "] as [String?])
-    func rejectingNeedsAReason(reason: String?) throws {
-        let store = try Self.marker(in: "ready")
+    @Test(arguments: StoreFixtures.kinds, [nil, "", "   "] as [String?])
+    func rejectingNeedsAReason(kind: StoreKind, reason: String?) throws {
+        let store = try Self.marker(in: "ready", kind)
         let before = try StoreFixtures.counts(store)
         #expect(throws: StoreError.self) { try store.setStatus(.open, reason: reason, ofMarker: 1, in: "A", author: "bo") }
         #expect(try StoreFixtures.counts(store) == before)
@@ -55,9 +56,9 @@ import Testing
     }
 
     /// `setStatus` refuses the status a marker has already; `updateMarker` takes it as no change.
-    @Test(arguments: names)
-    func sameStatus(status: String) throws {
-        let store = try Self.marker(in: status)
+    @Test(arguments: StoreFixtures.kinds, names)
+    func sameStatus(kind: StoreKind, status: String) throws {
+        let store = try Self.marker(in: status, kind)
         let target = MarkerStatus(rawValue: status)!
         #expect(throws: StoreError.refused("drawing \"A\": marker 1 is already \(status)")) {
             try store.setStatus(target, ofMarker: 1, in: "A", author: nil)
@@ -75,8 +76,8 @@ import Testing
     }
 
     /// Every field changes in one entry; a refused status leaves every other field of the change unapplied.
-    @Test func fieldsChangeTogetherOrNotAtAll() throws {
-        let store = try Self.marker(in: "closed")
+    @Test(arguments: StoreFixtures.kinds) func fieldsChangeTogetherOrNotAtAll(kind: StoreKind) throws {
+        let store = try Self.marker(in: "closed", kind)
         let before = try StoreFixtures.counts(store)
         let refused = MarkerChange(status: .ready, category: .some("Tiling"), priority: .high, assignee: .some("Ben"),
                                    due: .some(DueDate(text: "2026-12-01")!))
@@ -101,8 +102,8 @@ import Testing
     }
 
     /// A category over 100 characters is refused; exactly 100 (counted as characters, not bytes) is kept.
-    @Test func categoryLength() throws {
-        let store = try Self.marker(in: "open")
+    @Test(arguments: StoreFixtures.kinds) func categoryLength(kind: StoreKind) throws {
+        let store = try Self.marker(in: "open", kind)
         let hundred = String(repeating: "é", count: 100)
         #expect(try store.updateMarker(1, in: "A", MarkerChange(category: .some(hundred)), author: nil).category == hundred)
         #expect(throws: StoreError.invalidText(field: "category", problem: "is 101 characters long; at most 100")) {
@@ -111,8 +112,8 @@ import Testing
     }
 
     /// `updateMarkers`: all listed markers or none.
-    @Test func bulkUpdateIsAllOrNone() throws {
-        let store = try Self.marker(in: "open")
+    @Test(arguments: StoreFixtures.kinds) func bulkUpdateIsAllOrNone(kind: StoreKind) throws {
+        let store = try Self.marker(in: "open", kind)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 60, y: 60), note: nil, author: nil)
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 70, y: 60), note: nil, author: nil)
         _ = try store.setStatus(.closed, ofMarker: 3, in: "A", author: nil)
