@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "PlanMarkServerTests",
             dependencies: [
-                "PlanMarkServer", "planmark", "planmark-server", "PlanMarkTestSupport",
+                "PlanMarkServer", "planmark", "planmark-server", "PlanMarkTestSupport", "PlanMarkPostgres", "PlanMarkStoreTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
