@@ -2,7 +2,8 @@
 -- the run) and counts answers other than 201, so a refused run is not mistaken for a fast one.
 threads = {}
 local next_id = 0
-local run_id = os.time() % 65536
+-- WRK_RUN_ID: several wrk processes at once (Benchmarks/postgres/posts.sh) each give their own.
+local run_id = tonumber(os.getenv("WRK_RUN_ID") or "") or os.time() % 65536
 function setup(thread)
   next_id = next_id + 1
   thread:set("thread_id", next_id)
