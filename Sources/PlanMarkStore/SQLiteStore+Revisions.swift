@@ -196,7 +196,7 @@ extension SQLiteStore {
     /// `MarkerState(x:y:rooms:needsPlacement:revision:).jsonText`, written directly: the rooms are the stored JSON
     /// array (`RoomList.jsonText`'s bytes already), so they are not parsed and written again for each of m markers.
     /// - Complexity: O(length of the text).
-    static func stateJSON(_ position: PixelPoint, rooms: String, reason: String??, revision: Int) -> String {
+    package static func stateJSON(_ position: PixelPoint, rooms: String, reason: String??, revision: Int) -> String {
         var out = "{\"x\":" + JSONNumber.text(position.x) + ",\"y\":" + JSONNumber.text(position.y) + ",\"rooms\":" + rooms
         if let reason { out += ",\"needsPlacement\":" + (reason.map(JSONString.quoted) ?? "null") }
         return out + ",\"revision\":" + String(revision) + "}"
