@@ -16,6 +16,13 @@ let package = Package(
         .library(name: "PlanMarkRender", targets: ["PlanMarkRender"]),
         .library(name: "PlanMarkReport", targets: ["PlanMarkReport"]),
     ],
+    // `PostgreSQL` (default on): both front doors open `postgres://` stores. Off
+    // (`swift build --disable-default-traits`), planmark and planmark-server are built without PlanMarkPostgres
+    // and postgres-nio, and refuse a postgres:// store as a usage error.
+    traits: [
+        .trait(name: "PostgreSQL", description: "The front doors open postgres:// stores (PlanMarkPostgres, postgres-nio)."),
+        .default(enabledTraits: ["PostgreSQL"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
@@ -80,6 +87,7 @@ let package = Package(
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
                 "PlanMarkReport",  // ReportCommand.swift only
+                .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -97,7 +105,11 @@ let package = Package(
         // `planmark-server`, which `planmark serve` executes.
         .executableTarget(
             name: "planmark-server",
-            dependencies: ["PlanMarkServer", "PlanMarkExport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "PlanMarkServer", "PlanMarkExport", "PlanMarkStore",
+                .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Shared by the test targets: the one seeded generator of random test inputs, sha256sum.
         .target(name: "PlanMarkTestSupport", path: "Tests/PlanMarkTestSupport"),
@@ -121,7 +133,8 @@ let package = Package(
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"], exclude: ["Fixtures"]),
-        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkTestSupport", "PlanMarkStoreTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(
             name: "PlanMarkServerTests",
             dependencies: [

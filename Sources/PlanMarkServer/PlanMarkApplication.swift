@@ -55,10 +55,15 @@ public enum PlanMarkApplication {
         return router
     }
 
-    /// `<store file>.tiles` for an SQLite store; otherwise a folder in the temporary directory.
+    /// `<store file>.tiles` for an SQLite store; for any other (PostgreSQL) `$TMPDIR/planmark-tiles-UID` (else
+    /// `/tmp/...`): a local folder shared by this user's servers on this machine. Tiles are keyed by the SHA-256 of the
+    /// image bytes, so servers of several databases can share it, and a folder that is lost is only made again.
     static func defaultTileCache(_ store: StoreAccess) -> String {
         if let sqlite = store.store as? SQLiteStore { return sqlite.path + ".tiles" }
-        return "/tmp/planmark-tiles-\(getpid())"
+        var folder = "/tmp"
+        if let value = getenv("TMPDIR"), value.pointee != 0 { folder = String(cString: value) }
+        if folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        return "\(folder)/planmark-tiles-\(getuid())"
     }
 
     /// The application: checks the configuration (a token is required beyond loopback), then binds

@@ -5,7 +5,7 @@ import PlanMarkStore
 ///
 /// `AnnotationStore` is not declared `Sendable`; the service requires an implementation that is safe
 /// to call from several threads at once (SQLiteStore is: its only state is a GRDB `DatabasePool`,
-/// which serialises writers and runs readers concurrently).
+/// which serialises writers and runs readers concurrently; PostgresStore is: a bounded connection pool).
 public struct StoreAccess: @unchecked Sendable {
     /// The store.
     let store: any AnnotationStore

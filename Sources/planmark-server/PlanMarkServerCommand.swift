@@ -3,6 +3,9 @@ import Logging
 import PlanMarkExport
 import PlanMarkServer
 import PlanMarkStore
+#if PostgreSQL
+import PlanMarkPostgres
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -23,12 +26,18 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         GET / is the review page (the project's HTML and ES modules with Leaflet from --leaflet-dir), served \
         without the token; the page asks for it and sends it as a Bearer header with every API call.
         Exit status: 0 stopped cleanly, 1 could not start (address in use ...), 64 bad usage \
-        (e.g. a non-loopback host without a token), 66 missing store or review page folder, 74 store I/O error.
+        (e.g. a non-loopback host without a token, or a store URL that cannot be used), 66 missing store or review page \
+        folder, 74 store I/O error or database unreachable.
+        The store is an SQLite file or a PostgreSQL database, postgres://USER@HOST[:PORT]/DATABASE (the password from \
+        $PGPASSWORD or the URL; never printed or logged). Several servers may share one PostgreSQL store; a write \
+        whose connection is lost answers 503 and is applied whole or not at all.
         """,
         version: "planmark-server " + PlanMarkVersion.current
     )
 
-    @Option(name: .long, help: ArgumentHelp("The store file (default: $PLANMARK_STORE, else planmark.sqlite).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The store: an SQLite file or postgres://USER@HOST[:PORT]/DATABASE (default: $PLANMARK_STORE, else planmark.sqlite).",
+        valueName: "store"))
     var store: String?
 
     @Option(name: .long, help: "The address to listen on; anything but loopback requires a token.")
@@ -65,14 +74,14 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("POST /validate: the most validations at once; more get 503 (default: the number of cores).", valueName: "count"))
     var maxValidations: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Where tile pyramids are cached (default: the store's path + .tiles).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Where tile pyramids are cached (default: the SQLite store's path + .tiles; for PostgreSQL $TMPDIR/planmark-tiles-UID).", valueName: "dir"))
     var tileCache: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "The most bytes of tiles cached; least recently used pyramids are removed beyond it (default 1 GiB).", valueName: "bytes"))
     var tileCacheSize = ServerConfiguration.defaultTileCacheBytes
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on the store before 503 (default 10).", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on an SQLite store before 503 (default 10).", valueName: "seconds"))
     var busyTimeout: Double = SQLiteStore.busyTimeout
 
     @Option(name: .long, help: ArgumentHelp(
@@ -116,13 +125,15 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         }
         let path = store ?? environment("PLANMARK_STORE") ?? "planmark.sqlite"
         let access: StoreAccess
+        let storeName: String
         do {
-            access = StoreAccess(try SQLiteStore(path: path, create: false, busyTimeout: busyTimeout))
+            (access, storeName) = try openStore(path, source: store != nil ? "--store" : "$PLANMARK_STORE")
         } catch {
             printError("planmark-server: \(error.description)")
             switch error {
             case .missingStore: throw ExitCode(66)
             case .newerSchema, .refused: throw ExitCode(1)
+            case .invalidArgument: throw ExitCode(64)
             default: throw ExitCode(74)
             }
         }
@@ -137,7 +148,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         if let problem = page.leafletProblem { logger.warning("\(problem)") }
         let host = configuration.host
         let app = try PlanMarkApplication.application(configuration: configuration, store: access, logger: logger, page: page) { port in
-            logger.info("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(path))")
+            logger.info("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(storeName))")
         }
         do {
             try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
@@ -146,6 +157,21 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         logger.info("stopped; store closed")
+    }
+
+    /// The store `text` names (a PostgreSQL store for a `postgres://` URL, else the SQLite file) and its name for
+    /// logs, which never has the password. A URL that cannot be used is `invalidArgument` naming the part.
+    func openStore(_ text: String, source: String) throws(StoreError) -> (StoreAccess, String) {
+        if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+            #if PostgreSQL
+            let url: PostgresURL
+            do { url = try PostgresURL(text) } catch { throw .invalidArgument("\(source): \(error.message)") }
+            return (StoreAccess(try PostgresStore(url: url, create: false)), url.description)
+            #else
+            throw .invalidArgument("\(source): this planmark-server was built without PostgreSQL support (the PostgreSQL package trait)")
+            #endif
+        }
+        return (StoreAccess(try SQLiteStore(path: text, create: false, busyTimeout: busyTimeout)), text)
     }
 
     /// `--token`, else the first line of `--token-file`, else nil.

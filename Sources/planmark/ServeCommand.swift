@@ -17,6 +17,7 @@ struct ServeCommand: ParsableCommand {
         /drawings/NAME/regions[?zoom=Z], /drawings/NAME/markers[?zoom=Z&status=open], /drawings/NAME/review.png; \
         POST /drawings/NAME/markers; PATCH and DELETE /drawings/NAME/markers/N; POST /validate; GET /openapi.json. \
         HEAD wherever GET. Writes need Content-Type: application/json; a Host that is not this server gets 421.
+        The store (--store or $PLANMARK_STORE) is an SQLite file or postgres://USER@HOST[:PORT]/DATABASE.
         Stops on SIGINT or SIGTERM after finishing requests in flight.
         """
     )

@@ -1,29 +1,69 @@
 import ArgumentParser
 import PlanMarkStore
+#if PostgreSQL
+import PlanMarkPostgres
+#endif
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The `--store PATH` option every store command takes (also accepted before the command's name).
+/// The `--store STORE` option every store command takes (also accepted before the command's name): an SQLite file,
+/// or a PostgreSQL database as `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (or `postgresql://`).
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store file (default: $PLANMARK_STORE, else planmark.sqlite in the current folder).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The store: an SQLite file, or postgres://USER@HOST[:PORT]/DATABASE (password from $PGPASSWORD or the URL; never printed) "
+            + "(default: $PLANMARK_STORE, else planmark.sqlite in the current folder).",
+        valueName: "store"))
     var store: String?
 
-    /// The store's path: `--store`, else `$PLANMARK_STORE`, else `planmark.sqlite`.
-    var path: String {
-        if let store { return store }
-        if let value = getenv("PLANMARK_STORE"), value.pointee != 0 { return String(cString: value) }
-        return "planmark.sqlite"
+    /// The store's path or URL: `--store`, else `$PLANMARK_STORE`, else `planmark.sqlite`.
+    var path: String { location.text }
+
+    /// The store's path or URL and where it was given (`--store` or `$PLANMARK_STORE`), for messages.
+    var location: (text: String, source: String) {
+        if let store { return (store, "--store") }
+        if let value = getenv("PLANMARK_STORE"), value.pointee != 0 { return (String(cString: value), "$PLANMARK_STORE") }
+        return ("planmark.sqlite", "--store")
     }
 
     /// Opens the store (creating it only when `create`), or exits with the error's code.
-    func open(create: Bool = false) throws -> SQLiteStore {
+    func open(create: Bool = false) throws -> any AnnotationStore {
+        let (text, source) = location
         do {
-            return try SQLiteStore(path: path, create: create)
+            return try Self.open(text, source: source, create: create)
         } catch {
             throw fail(error)
         }
+    }
+
+    /// Opens the store `text` names: a PostgreSQL store for a `postgres://` or `postgresql://` URL (a URL that cannot
+    /// be used is `invalidArgument` naming `source` and the part, never the password), else the SQLite file.
+    static func open(_ text: String, source: String, create: Bool) throws(StoreError) -> any AnnotationStore {
+        if isPostgres(text) {
+            #if PostgreSQL
+            return try PostgresStore(url: try postgresURL(text, source: source), create: create)
+            #else
+            throw .invalidArgument("\(source): this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
+            #endif
+        }
+        return try SQLiteStore(path: text, create: create)
+    }
+
+    #if PostgreSQL
+    /// `text` parsed, or `invalidArgument` naming `source` and the part that is wrong.
+    static func postgresURL(_ text: String, source: String) throws(StoreError) -> PostgresURL {
+        do {
+            return try PostgresURL(text)
+        } catch {
+            throw .invalidArgument("\(source): \(error.message)")
+        }
+    }
+    #endif
+
+    /// Whether `text` names a PostgreSQL store (as `PostgresURL.isPostgres`, which a build without PostgreSQL lacks).
+    static func isPostgres(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 }
 

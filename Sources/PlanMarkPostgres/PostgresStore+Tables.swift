@@ -1,0 +1,213 @@
+import Logging
+import NIOCore
+import PlanMarkStore
+import PostgresNIO
+
+/// A connection of its own (outside the pool) that holds one transaction across several calls: what `store migrate`
+/// reads a snapshot through, or loads a whole store through.
+final class PostgresTableConnection {
+    let store: PostgresStore
+    private(set) var connection: PostgresConnection?
+
+    /// Opens `url`'s store (applying migrations; a missing schema is created only when `create`), then a connection
+    /// of its own that runs `begin`.
+    init(url: PostgresURL, create: Bool, begin: [String]) throws(StoreError) {
+        store = try PostgresStore(url: url, create: create, maximumConnections: 1)
+        let configuration: PostgresConnection.Configuration
+        do {
+            configuration = try Self.configuration(url)
+        } catch {
+            store.close()
+            throw .invalidArgument("\(url): TLS: \(error)")
+        }
+        let store = self.store
+        do {
+            connection = try Blocking.run(on: store.group) {
+                let connection = try await PostgresConnection.connect(
+                    on: store.group.next(), configuration: configuration, id: 1, logger: store.logger)
+                do {
+                    for statement in begin { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: store.logger) }
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                return connection
+            }
+        } catch {
+            store.close()
+            throw store.storeError(error, writing: false)
+        }
+    }
+
+    /// The connection's configuration for `url` (as the pool's).
+    static func configuration(_ url: PostgresURL) throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        if let folder = url.socketFolder {
+            configuration = .init(unixSocketPath: folder + "/.s.PGSQL.\(url.port)", username: url.user, password: url.password, database: url.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            switch url.sslMode {
+            case .disable:
+                tls = .disable
+            case .prefer, .require:
+                var settings = TLSConfiguration.makeClientConfiguration()
+                settings.certificateVerification = .none
+                let context = try NIOSSLContext(configuration: settings)
+                tls = url.sslMode == .prefer ? .prefer(context) : .require(context)
+            case .verifyFull:
+                tls = .require(try NIOSSLContext(configuration: TLSConfiguration.makeClientConfiguration()))
+            }
+            configuration = .init(host: url.host ?? "localhost", port: url.port, username: url.user, password: url.password,
+                                  database: url.database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+
+    /// Runs `body` with the connection; errors become `StoreError` (a lost connection `unavailable`).
+    func run<T>(writing: Bool, _ body: (PostgresConnection, Logger) async throws -> T) throws(StoreError) -> T {
+        guard let connection else { throw .io("\(store.url): the connection is closed") }
+        let logger = store.logger
+        do {
+            return try Blocking.run(on: store.group) { try await body(connection, logger) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw store.storeError(error, writing: writing)
+        }
+    }
+
+    /// Runs `last` (COMMIT or ROLLBACK; errors ignored when `ignoringErrors`) and closes the connection and the pool.
+    func finish(_ last: String, ignoringErrors: Bool) throws(StoreError) {
+        defer {
+            if let connection { _ = try? Blocking.run(on: store.group) { try await connection.close() } }
+            connection = nil
+            store.close()
+        }
+        if connection == nil { return }
+        do {
+            try run(writing: true) { connection, logger in
+                try await connection.query(PostgresQuery(unsafeSQL: last), logger: logger)
+            }
+        } catch {
+            if !ignoringErrors { throw error }
+        }
+    }
+
+    deinit { try? finish("ROLLBACK", ignoringErrors: true) }
+
+    /// The bindings of `values`, of `kinds`.
+    static func bind(_ values: some Sequence<StoreValue>, kinds: some Sequence<StoreColumnKind>, into bindings: inout PostgresBindings) {
+        for (value, kind) in zip(values, kinds) {
+            switch (value, kind) {
+            case (.null, _): bindings.appendNull()
+            case (.integer(let number), .boolean): bindings.append(number != 0)
+            case (.integer(let number), .smallint): bindings.append(Int16(truncatingIfNeeded: number))
+            case (.integer(let number), .real): bindings.append(Double(number))
+            case (.integer(let number), _): bindings.append(number)
+            case (.real(let number), _): bindings.append(number)
+            case (.text(let text), .blob): bindings.append(ByteBuffer(bytes: Array(text.utf8)))
+            case (.text(let text), _): bindings.append(text)
+            case (.blob(let bytes), _): bindings.append(ByteBuffer(bytes: bytes))
+            }
+        }
+    }
+}
+
+/// A PostgreSQL store's tables read in one `REPEATABLE READ` snapshot for `store migrate`.
+package final class PostgresTableReader: StoreTableReader {
+    let connection: PostgresTableConnection
+
+    /// Opens the store `url` names; `missingStore` when the database has none.
+    package init(url: PostgresURL) throws(StoreError) {
+        connection = try PostgresTableConnection(url: url, create: false, begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"])
+    }
+
+    /// - Complexity: O(log n + pageRows) through the primary key.
+    package func rows(of table: StoreTable, after: [StoreValue]?) throws(StoreError) -> [[StoreValue]] {
+        let columns = table.columns.map(\.name).joined(separator: ", ")
+        let key = table.key
+        var condition = ""
+        var bindings = PostgresBindings()
+        if let after {
+            let marks = (1...key.count).map { "$\($0)" }
+            condition = key.count == 1 ? " WHERE \(key[0]) > $1" : " WHERE (\(key.joined(separator: ", "))) > (\(marks.joined(separator: ", ")))"
+            let keyKinds = table.keyIndexes.map { table.columns[$0].kind }
+            PostgresTableConnection.bind(after, kinds: keyKinds, into: &bindings)
+        }
+        let sql = "SELECT \(columns) FROM \(table.name)\(condition) ORDER BY \(key.joined(separator: ", ")) LIMIT \(table.pageRows)"
+        return try connection.run(writing: false) { connection, logger in
+            var result: [[StoreValue]] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+                let cells = row.makeRandomAccess()
+                var values: [StoreValue] = []
+                values.reserveCapacity(table.columns.count)
+                for (index, column) in table.columns.enumerated() {
+                    let cell = cells[index]
+                    switch column.kind {
+                    case .integer: values.append(try cell.decode(Int64?.self).map { .integer($0) } ?? .null)
+                    case .smallint: values.append(try cell.decode(Int16?.self).map { .integer(Int64($0)) } ?? .null)
+                    case .boolean: values.append(try cell.decode(Bool?.self).map { .integer($0 ? 1 : 0) } ?? .null)
+                    case .real: values.append(try cell.decode(Double?.self).map { .real($0) } ?? .null)
+                    case .text: values.append(try cell.decode(String?.self).map { .text($0) } ?? .null)
+                    case .blob: values.append(try cell.decode(ByteBuffer?.self).map { .blob(Array($0.readableBytesView)) } ?? .null)
+                    }
+                }
+                result.append(values)
+            }
+            return result
+        }
+    }
+
+    package func close() { try? connection.finish("ROLLBACK", ignoringErrors: true) }
+}
+
+/// Loads rows into a PostgreSQL store in one transaction; the schema is created first when the database has none.
+/// The drawing table is locked (`SHARE ROW EXCLUSIVE`) for the whole load, so no drawing is added meanwhile.
+package final class PostgresTableWriter: StoreTableWriter {
+    let connection: PostgresTableConnection
+
+    package init(url: PostgresURL) throws(StoreError) {
+        connection = try PostgresTableConnection(url: url, create: true, begin: ["BEGIN", "LOCK TABLE drawing IN SHARE ROW EXCLUSIVE MODE"])
+    }
+
+    package func drawingCount() throws(StoreError) -> Int {
+        try connection.run(writing: false) { connection, logger in
+            var count = 0
+            for try await (value) in try await connection.query("SELECT count(*) FROM drawing", logger: logger).decode(Int.self) { count = value }
+            return count
+        }
+    }
+
+    /// - Complexity: one multi-row `INSERT` of `rows.count` rows.
+    package func insert(_ rows: [[StoreValue]], into table: StoreTable) throws(StoreError) {
+        if rows.isEmpty { return }
+        let width = table.columns.count
+        var bindings = PostgresBindings(capacity: rows.count * width)
+        var tuples: [String] = []
+        tuples.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            tuples.append("(" + (0..<width).map { "$\(index * width + $0 + 1)" }.joined(separator: ", ") + ")")
+            PostgresTableConnection.bind(row, kinds: table.columns.map(\.kind), into: &bindings)
+        }
+        let sql = "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES "
+            + tuples.joined(separator: ", ") + (table.contentAddressed ? " ON CONFLICT DO NOTHING" : "")
+        try connection.run(writing: true) { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        }
+    }
+
+    /// Sets each identity sequence past the largest copied id, then commits.
+    package func commit() throws(StoreError) {
+        try connection.run(writing: true) { connection, logger in
+            for table in StoreTables.all where table.identity {
+                try await connection.query(PostgresQuery(unsafeSQL: """
+                    SELECT setval(pg_get_serial_sequence('\(table.name.lowercased())', 'id'), coalesce(max(id), 0) + 1, false) FROM \(table.name)
+                    """), logger: logger)
+            }
+        }
+        try connection.finish("COMMIT", ignoringErrors: false)
+    }
+
+    package func rollBack() { try? connection.finish("ROLLBACK", ignoringErrors: true) }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import PlanMarkExport
+import PlanMarkStore
+#if PostgreSQL
+import PlanMarkPostgres
+#endif
+
+/// `planmark store migrate --from SRC --to DST`: copies a whole store, byte for byte, between SQLite and PostgreSQL.
+struct StoreMigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Copy a whole store into an empty one: SQLite or PostgreSQL, either way.",
+        discussion: """
+        Copies every drawing (ids, names, counters, calibration, revision), revision, region, marker (with its number), \
+        history entry, attachment, attachment blob and drawing image, value for value, table by table, all in one \
+        transaction of the destination. The destination must have no drawing (else exit 1, nothing written). \
+        A missing SQLite destination is created (in a temporary file beside it, renamed into place at the end); a \
+        PostgreSQL destination database must exist and gets PlanMark's tables when it has none. PostgreSQL's id \
+        sequences are set past the copied ids. The source is read in one snapshot; stop writers to it first so that \
+        nothing written after the snapshot is left behind.
+        A store is an SQLite file or postgres://USER@HOST[:PORT]/DATABASE (password from $PGPASSWORD or the URL; \
+        never printed).
+        Exit status: 0 copied, 1 refused (the destination has drawings), 64 bad usage, 66 no source store, \
+        74 I/O error or database unreachable.
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The store to copy: an SQLite file or a postgres:// URL.", valueName: "store"))
+    var from: String
+
+    @Option(name: .long, help: ArgumentHelp("The empty store to copy into: an SQLite file (created if missing) or a postgres:// URL.",
+                                            valueName: "store"))
+    var to: String
+
+    func run() throws {
+        try storeCommand {
+            let reader = try Self.reader(from)
+            defer { reader.close() }
+            let writer = try Self.writer(to)
+            var counts: [String] = []
+            try copyStore(from: reader, to: writer, destinationName: Self.name(to)) { table, count in
+                counts.append("\(count) \(table.name)")
+            }
+            let out = StandardOutput()
+            try out.write("copied \(Self.name(from)) to \(Self.name(to)): \(counts.joined(separator: ", "))\n")
+            try out.flush()
+        }
+    }
+
+    /// The store `text` names as messages show it (a URL without its password).
+    static func name(_ text: String) -> String {
+        #if PostgreSQL
+        if StoreOptions.isPostgres(text), let url = try? PostgresURL(text) { return url.description }
+        #endif
+        return text
+    }
+
+    static func reader(_ text: String) throws(StoreError) -> any StoreTableReader {
+        if StoreOptions.isPostgres(text) {
+            #if PostgreSQL
+            return try PostgresTableReader(url: try StoreOptions.postgresURL(text, source: "--from"))
+            #else
+            throw .invalidArgument("--from: this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
+            #endif
+        }
+        return try SQLiteTableReader(path: text)
+    }
+
+    static func writer(_ text: String) throws(StoreError) -> any StoreTableWriter {
+        if StoreOptions.isPostgres(text) {
+            #if PostgreSQL
+            return try PostgresTableWriter(url: try StoreOptions.postgresURL(text, source: "--to"))
+            #else
+            throw .invalidArgument("--to: this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
+            #endif
+        }
+        return try SQLiteTableWriter(path: text)
+    }
+}

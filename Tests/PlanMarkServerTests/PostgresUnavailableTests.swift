@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `planmark-server` on a PostgreSQL store whose server goes away: reads and writes answer 503 (`store-unavailable`),
+/// and the password in the store URL appears in no log line. A throwaway cluster of its own
+/// (`Drawings/postgres-cluster.sh`), stopped in the middle of the test.
+@Suite(.enabled(if: PostgresUnavailableTests.clusterAvailable, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
+struct PostgresUnavailableTests {
+    static var clusterAvailable: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return (environment["PLANMARK_TEST_POSTGRES"].map { !$0.isEmpty } ?? false) || environment["CI"] == "true"
+    }
+
+    /// A TCP port on loopback that nothing listens on now (the system's choice for a socket bound to port 0).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs `Drawings/postgres-cluster.sh` with `arguments`; returns its stdout.
+    static func cluster(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [ServerFixture.repositoryRoot.appendingPathComponent("Drawings/postgres-cluster.sh").path] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "postgres-cluster.sh \(arguments)")
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func databaseDownAnswers503AndTheLogNeverHasThePassword() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgdown-\(UUID().uuidString)")
+        let port = try Self.freePort()
+        _ = try Self.cluster(["start", folder.path, String(port)])
+        var stopped = false
+        defer { if !stopped { _ = try? Self.cluster(["stop", folder.path]) } }
+        // Trust authentication: the password is sent nowhere, but is in the URL the server is given.
+        let url = "postgres://planmark:Hunter2Secret@127.0.0.1:\(port)/postgres"
+        let shown = "postgres://planmark@127.0.0.1:\(port)/postgres"
+        let add = Process()
+        add.executableURL = URL(fileURLWithPath: BuiltProducts.path("planmark"))
+        add.arguments = ["drawing", "add", ServerFixture.samplePlan, "--name", "plan", "--regions", ServerFixture.sampleRegions, "--store", url]
+        try add.run()
+        add.waitUntilExit()
+        #expect(add.terminationStatus == 0)
+
+        let server = try await RunningServer(
+            executable: BuiltProducts.path("planmark-server"), arguments: ["--store", url, "--port", "0", "--log-level", "debug"])
+        #expect(server.stderr.contains("(store \(shown))"))
+        func send(_ head: String, body: String = "") async throws -> RawHTTPConnection.Answer {
+            let connection = try RawHTTPConnection(port: server.port)
+            try connection.send(head + "Host: 127.0.0.1:\(server.port)\r\nConnection: close\r\n"
+                                + (body.isEmpty ? "" : "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n") + "\r\n" + body)
+            return try await connection.readAnswer()
+        }
+        #expect(try await send("GET /drawings HTTP/1.1\r\n").status == 200)
+
+        _ = try Self.cluster(["stop", folder.path])
+        stopped = true
+        let read = try await send("GET /drawings HTTP/1.1\r\n")
+        #expect(read.status == 503)
+        #expect(read.text.contains("store-unavailable"))
+        let write = try await send("POST /drawings/plan/markers HTTP/1.1\r\n", body: #"{"x":450,"y":400,"note":"lost"}"#)
+        #expect(write.status == 503)
+        #expect(write.text.contains("store-unavailable"))
+        #expect(await server.stop() == 0)
+        #expect(!server.stderr.contains("Hunter2"))
+        #expect(server.stderr.contains(shown))
+    }
+
+    @Test func unreachableDatabaseAtStartIs74WithoutThePassword() async throws {
+        let port = try Self.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("planmark-server"))
+        process.arguments = ["--store", "postgres://planmark:Hunter2Secret@127.0.0.1:\(port)/postgres", "--port", "0"]
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 74)
+        #expect(text.hasPrefix("planmark-server: postgres://planmark@127.0.0.1:\(port)/postgres: "), "\(text)")
+        #expect(!text.contains("Hunter2"))
+    }
+}
