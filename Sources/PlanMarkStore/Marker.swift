@@ -45,7 +45,7 @@ public struct Marker: Hashable, Sendable {
     public static let maxCategoryLength = 100
 
     /// True when `uuid` is the store's own (`DerivedUUID`), which is not stored; not part of the marker's value.
-    var uuidIsDerived = false
+    package var uuidIsDerived = false
 
     /// Creates a marker.
     public init(drawingID: Int64, number: Int, uuid: MarkerUUID, ref: String? = nil, position: PixelPoint,

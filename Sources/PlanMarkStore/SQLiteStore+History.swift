@@ -30,7 +30,7 @@ extension SQLiteStore {
     /// A marker's values when it was created: its current values (or those its removal recorded) with
     /// the old values of every later change put back, newest first.
     /// - Complexity: O(e) for e later entries.
-    static func stateAtCreation(current: MarkerState?, laterEntries: [HistoryEntry]) -> MarkerState? {
+    package static func stateAtCreation(current: MarkerState?, laterEntries: [HistoryEntry]) -> MarkerState? {
         var state = current
         for entry in laterEntries.reversed() {
             if entry.action == .removed {

@@ -261,7 +261,7 @@ extension SQLiteStore {
     // MARK: Helpers
 
     /// Refuses text that cannot be stored exactly and a category over 100 characters.
-    static func checkFields(note: String??, category: String??, assignee: String??, ref: String?) throws(StoreError) {
+    package static func checkFields(note: String??, category: String??, assignee: String??, ref: String?) throws(StoreError) {
         if case .some(let note) = note { try TextField.check(note, field: "note") }
         if case .some(let assignee) = assignee { try TextField.check(assignee, field: "assignee") }
         try TextField.check(ref, field: "ref")
@@ -314,7 +314,7 @@ extension SQLiteStore {
     }
 
     /// Whether `new` describes the marker whose state at creation was `state` (author and time aside).
-    static func sameContent(_ new: NewMarker, _ state: MarkerState) -> Bool {
+    package static func sameContent(_ new: NewMarker, _ state: MarkerState) -> Bool {
         let note: String? = state.note ?? nil, category: String? = state.category ?? nil, assignee: String? = state.assignee ?? nil
         let due: DueDate? = state.due ?? nil, capturedAt: CaptureTime? = state.capturedAt ?? nil, ref: String? = state.ref ?? nil
         let status: MarkerStatus = state.status ?? .open, priority: MarkerPriority = state.priority ?? .normal

@@ -1,0 +1,448 @@
+import PlanMarkFormats
+import PlanMarkGeometry
+import PlanMarkStore
+import PostgresNIO
+
+extension PostgresStore {
+    /// Validates `new.position` against the drawing and stores a new marker with the next number, taken from the
+    /// drawing's counter (`UPDATE ... RETURNING`) in the transaction that inserts it, under the drawing's row lock: two
+    /// servers never give one number twice and a rolled-back insert gives none away. In single-marker mode the
+    /// existing markers are removed first (their history says which replaced them).
+    ///
+    /// Offline capture, as `SQLiteStore.addMarker`: a `uuid` stored already for this drawing, with the same position
+    /// and fields as when that marker was created, returns the stored marker and stores nothing; with other content
+    /// (or on another drawing) it is `uuidConflict`. The lookup runs under the drawing's lock, so clients sending the
+    /// same item to one drawing at once store it once; the unique uuid index settles a race between two drawings.
+    /// - Complexity: O(log n) for the lookup and the insert, plus O(region vertices) when the regions changed since
+    ///   this process last validated on the drawing.
+    public func addMarker(to name: String, _ new: NewMarker, author: String?) throws(StoreError) -> MarkerCreation {
+        try SQLiteStore.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
+        try TextField.check(author, field: "author")
+        return try write(lockDrawing: name) { connection, logger, locked in
+            guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
+            if let uuid = new.uuid, let stored = try await Self.fetchMarker(connection, uuid: uuid, logger: logger) {
+                guard stored.drawingID == drawingID,
+                      SQLiteStore.sameContent(new, try await Self.creationState(connection, of: stored, logger: logger)) else {
+                    throw try await Self.uuidConflict(connection, uuid: uuid, stored: stored, logger: logger)
+                }
+                return MarkerCreation(marker: stored, created: false)
+            }
+            let validator = try await currentValidator(connection, for: drawing, logger: logger)
+            let verdict = validator.validate(new.position)
+            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: new.position) }
+            var number: Int? = nil
+            for try await (value) in try await connection.query(
+                "UPDATE drawing SET nextNumber = nextNumber + 1 WHERE id = \(drawingID) RETURNING nextNumber - 1", logger: logger
+            ).decode(Int.self) {
+                number = value
+            }
+            guard let number else { throw StoreError.unknownDrawing(name) }
+            let now = Timestamp.now()
+            var marker = Marker(drawingID: drawingID, number: number,
+                                uuid: new.uuid ?? DerivedUUID.make(seed: drawing.uuidSeed, number: number), ref: new.ref,
+                                position: new.position, status: new.status, note: new.note, author: author,
+                                category: new.category, priority: new.priority, assignee: new.assignee, due: new.due,
+                                capturedAt: new.capturedAt, rooms: SQLiteStore.rooms(verdict.hits, validator: validator),
+                                createdAt: now, updatedAt: now)
+            marker.uuidIsDerived = new.uuid == nil
+            if drawing.singleMarker {
+                try await Self.replaceAll(connection, drawing: drawing, by: marker.number, at: now, author: author, logger: logger)
+            }
+            guard try await Self.insertMarker(connection, marker, logger: logger) else {
+                // Another drawing's writer stored this uuid after our lookup (the unique index waited for it).
+                guard let uuid = new.uuid, let stored = try await Self.fetchMarker(connection, uuid: uuid, logger: logger) else {
+                    throw StoreError.io("marker \(number): the uuid index refused the insert, but no marker has its uuid")
+                }
+                throw try await Self.uuidConflict(connection, uuid: uuid, stored: stored, logger: logger)
+            }
+            try await Self.record(connection, marker, .created, at: now, author: author, old: nil, new: marker.state, logger: logger)
+            return MarkerCreation(marker: marker, created: true)
+        }
+    }
+
+    /// One marker.
+    /// - Complexity: O(log n).
+    public func marker(_ number: Int, in name: String) throws(StoreError) -> Marker {
+        try readSnapshot { connection, logger in
+            guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
+            return try await Self.fetchMarker(connection, drawing, number, logger: logger)
+        }
+    }
+
+    /// Markers `forEachMarker` reads per query.
+    static let markerPageSize = 10_000
+
+    /// Calls `body` with each marker `filter` takes, by number, until it returns false. Reads one snapshot
+    /// (`REPEATABLE READ`), in pages of `markerPageSize` markers by number, so a million markers are never in memory
+    /// at once. `body` runs on the event loop thread that serves the query (the calling thread waits meanwhile).
+    ///
+    /// Statuses and priorities are filtered by PostgreSQL; the other conditions (case-insensitive text, rooms,
+    /// overdue, needs placement) by `MarkerFilter.matches`, as the SQLite store does.
+    /// - Complexity: O(n) for the drawing's n markers, O(page) memory.
+    public func forEachMarker(in name: String, filter: MarkerFilter, _ body: (Marker) -> Bool) throws(StoreError) {
+        var rest = MarkerFilter(category: filter.category, assignee: filter.assignee, room: filter.room, overdue: filter.overdue,
+                                search: filter.search, today: filter.today)
+        rest.needsPlacement = filter.needsPlacement
+        let statuses = filter.statuses.map(\.storedCode).sorted()
+        let priorities = filter.priorities.map(\.storedCode).sorted()
+        var sql = "SELECT \(Self.markerColumns) FROM marker WHERE drawingId = $1 AND number > $2"
+        if !statuses.isEmpty { sql += " AND status = ANY($3)" }
+        if !priorities.isEmpty { sql += " AND priority = ANY($\(statuses.isEmpty ? 3 : 4))" }
+        sql += " ORDER BY number LIMIT \(Self.markerPageSize)"
+        try readSnapshot { connection, logger in
+            guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger), let drawingID = drawing.id else {
+                throw StoreError.unknownDrawing(name)
+            }
+            var after = 0
+            var page: [Marker] = []
+            page.reserveCapacity(Self.markerPageSize)
+            while true {
+                var bindings = PostgresBindings()
+                bindings.append(drawingID)
+                bindings.append(after)
+                if !statuses.isEmpty { bindings.append(statuses) }
+                if !priorities.isEmpty { bindings.append(priorities) }
+                page.removeAll(keepingCapacity: true)
+                for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+                    page.append(try Self.decodeMarker(row, drawingID: drawingID, uuidSeed: drawing.uuidSeed))
+                }
+                for marker in page {
+                    if !rest.isEmpty && !rest.matches(marker) { continue }
+                    if !body(marker) { return }
+                }
+                guard page.count == Self.markerPageSize, let last = page.last else { return }
+                after = last.number
+            }
+        }
+    }
+
+    /// Counts of the markers `filter` takes: by status, priority, room and assignee, and overdue.
+    /// - Complexity: O(n) for the drawing's n markers.
+    public func summary(of name: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary {
+        var summary = MarkerSummary()
+        try forEachMarker(in: name, filter: filter) { marker in
+            summary.add(marker, today: filter.today)
+            return true
+        }
+        return summary
+    }
+
+    /// Moves a marker; the new position is validated like a new marker's and its rooms recomputed.
+    /// - Complexity: as `updateMarker`.
+    public func moveMarker(_ number: Int, in name: String, to position: PixelPoint, author: String?) throws(StoreError) -> Marker {
+        try updateMarker(number, in: name, MarkerChange(position: position), author: author)
+    }
+
+    /// Changes a marker's status as the workflow allows; the same status is refused (`already closed`).
+    /// - Complexity: as `updateMarker`.
+    public func setStatus(_ status: MarkerStatus, reason: String?, ofMarker number: Int, in name: String,
+                          author: String?) throws(StoreError) -> Marker {
+        let updated = try updateMarkers([number], in: name, MarkerChange(status: status, reason: reason), author: author, refuseSameStatus: true)
+        guard let marker = updated.first else { throw .unknownMarker(drawing: name, number: number) }
+        return marker
+    }
+
+    /// Changes a marker's note (nil clears it).
+    /// - Complexity: as `updateMarker`.
+    public func setNote(_ note: String?, ofMarker number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
+        try updateMarker(number, in: name, MarkerChange(note: .some(note)), author: author)
+    }
+
+    /// Applies every field of `change` in one transaction, or none (see `SQLiteStore.updateMarker`): one history entry
+    /// records all the fields that changed, with their exact old values; a change that changes nothing writes nothing.
+    /// - Complexity: O(log n), plus O(region vertices) when the regions changed since the last validation.
+    public func updateMarker(_ number: Int, in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker {
+        let updated = try updateMarkers([number], in: name, change, author: author, refuseSameStatus: false)
+        guard let marker = updated.first else { throw .unknownMarker(drawing: name, number: number) }
+        return marker
+    }
+
+    /// Applies `change` to every marker of `numbers` (in that order) in one transaction, or to none.
+    /// - Complexity: O(k log n) for k numbers (two statements each), plus O(region vertices) when the regions changed.
+    public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker] {
+        try updateMarkers(numbers, in: name, change, author: author, refuseSameStatus: false)
+    }
+
+    func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?,
+                       refuseSameStatus: Bool) throws(StoreError) -> [Marker] {
+        try TextField.check(author, field: "author")
+        try TextField.check(change.reason, field: "reason")
+        try SQLiteStore.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
+        return try write(lockDrawing: name) { connection, logger, locked in
+            guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
+            var updated: [Marker] = []
+            updated.reserveCapacity(numbers.count)
+            for number in numbers {
+                var marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
+                try await apply(change, to: &marker, connection: connection, drawing: drawing, author: author,
+                                refuseSameStatus: refuseSameStatus, logger: logger)
+                updated.append(marker)
+            }
+            return updated
+        }
+    }
+
+    /// Applies `change` to `marker` and records it: `SQLiteStore.apply`, statement for statement.
+    /// - Complexity: O(log n), plus O(region vertices) to validate a position when the validator is not cached.
+    func apply(_ change: MarkerChange, to marker: inout Marker, connection: PostgresConnection, drawing: Drawing, author: String?,
+               refuseSameStatus: Bool, logger: Logger) async throws {
+        var old = MarkerState(), new = MarkerState()
+        if let position = change.position, position != marker.position || marker.needsPlacement != nil {
+            let validator = try await currentValidator(connection, for: drawing, logger: logger)
+            let verdict = validator.validate(position)
+            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
+            let rooms = SQLiteStore.rooms(verdict.hits, validator: validator)
+            old.x = marker.position.x; old.y = marker.position.y; old.rooms = marker.rooms
+            new.x = position.x; new.y = position.y; new.rooms = rooms
+            if let reason = marker.needsPlacement { old.needsPlacement = .some(reason); new.needsPlacement = .some(nil) }
+            marker.position = position
+            marker.rooms = rooms
+            marker.needsPlacement = nil
+        }
+        if let status = change.status {
+            if status == marker.status {
+                if refuseSameStatus {
+                    throw StoreError.refused("drawing \"\(drawing.name)\": marker \(marker.number) is already \(status.rawValue)")
+                }
+            } else {
+                guard marker.status.allows(status) else {
+                    throw StoreError.transitionRefused(drawing: drawing.name, number: marker.number, from: marker.status, to: status)
+                }
+                let reason = change.reason.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+                if marker.status.needsReason(toChangeTo: status) && reason == nil {
+                    throw StoreError.refused("drawing \"\(drawing.name)\": marker \(marker.number) is ready; sending it back to open needs a reason")
+                }
+                old.status = marker.status
+                new.status = status
+                new.reason = reason
+                marker.status = status
+            }
+        }
+        if case .some(let note) = change.note, note != marker.note {
+            old.note = .some(marker.note); new.note = .some(note); marker.note = note
+        }
+        if case .some(let category) = change.category, category != marker.category {
+            old.category = .some(marker.category); new.category = .some(category); marker.category = category
+        }
+        if let priority = change.priority, priority != marker.priority {
+            old.priority = marker.priority; new.priority = priority; marker.priority = priority
+        }
+        if case .some(let assignee) = change.assignee, assignee != marker.assignee {
+            old.assignee = .some(marker.assignee); new.assignee = .some(assignee); marker.assignee = assignee
+        }
+        if case .some(let due) = change.due, due != marker.due {
+            old.due = .some(marker.due); new.due = .some(due); marker.due = due
+        }
+        guard old != MarkerState() else { return }
+        marker.updatedAt = .now()
+        try await Self.updateMarkerRow(connection, marker, logger: logger)
+        let action: HistoryAction
+        if let status = new.status {
+            switch status {
+            case .closed: action = .resolved
+            case .open: action = .reopened
+            default: action = .status
+            }
+        } else if new.x != nil {
+            action = .moved
+        } else {
+            action = .edited
+        }
+        try await Self.record(connection, marker, action, at: marker.updatedAt, author: author, old: old, new: new, logger: logger)
+    }
+
+    /// Removes a marker with its attachments; the history keeps its last values and the number is never given again.
+    /// - Complexity: O(log n + a) for its a attachments.
+    public func removeMarker(_ number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
+        try TextField.check(author, field: "author")
+        return try write(lockDrawing: name) { connection, logger, locked in
+            guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
+            let marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
+            try await Self.deleteAttachments(connection, drawingID: drawingID, numbers: [number], logger: logger)
+            try await connection.query("DELETE FROM marker WHERE drawingId = \(drawingID) AND number = \(number)", logger: logger)
+            try await Self.record(connection, marker, .removed, at: .now(), author: author, old: marker.state, new: nil, logger: logger)
+            return marker
+        }
+    }
+
+    // MARK: Marker rows
+
+    /// The columns of `marker` that `decodeMarker` reads, in its order (the drawing id is known to the caller).
+    static let markerColumns =
+        "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt, needsPlacement"
+
+    /// A marker from a row of `markerColumns`. Status and priority are stored as codes, `updatedAt` as NULL while it
+    /// equals `createdAt`, and a uuid the store made (`DerivedUUID`) as NULL, as in the SQLite store.
+    static func decodeMarker(_ row: PostgresRow, drawingID: Int64, uuidSeed: Int64) throws -> Marker {
+        let cells = row.makeRandomAccess()
+        let number = try cells[0].decode(Int.self)
+        let statusCode = try cells[3].decode(Int64.self)
+        let priorityCode = try cells[12].decode(Int64.self)
+        guard let status = MarkerStatus(storedCode: statusCode), let priority = MarkerPriority(storedCode: priorityCode) else {
+            throw StoreError.io("marker \(number) has an unknown status or priority code (\(statusCode), \(priorityCode))")
+        }
+        let uuidText = try cells[9].decode(String?.self)
+        let uuid: MarkerUUID
+        if let uuidText {
+            guard let stored = MarkerUUID(text: uuidText) else { throw StoreError.io("marker \(number) has a malformed uuid \"\(uuidText)\"") }
+            uuid = stored
+        } else {
+            uuid = DerivedUUID.make(seed: uuidSeed, number: number)
+        }
+        let createdAt = Timestamp(milliseconds: try cells[7].decode(Int64.self))
+        let updatedAt = try cells[8].decode(Int64?.self)
+        var marker = Marker(drawingID: drawingID, number: number, uuid: uuid, ref: try cells[10].decode(String?.self),
+                            position: PixelPoint(x: try cells[1].decode(Double.self), y: try cells[2].decode(Double.self)),
+                            status: status, note: try cells[4].decode(String?.self), author: try cells[5].decode(String?.self),
+                            category: try cells[11].decode(String?.self), priority: priority,
+                            assignee: try cells[13].decode(String?.self),
+                            due: try cells[14].decode(String?.self).flatMap(DueDate.init(text:)),
+                            capturedAt: try cells[15].decode(String?.self).flatMap(CaptureTime.init(text:)),
+                            rooms: RoomList.rooms(fromJSON: try cells[6].decode(String.self)),
+                            createdAt: createdAt, updatedAt: updatedAt.map(Timestamp.init(milliseconds:)) ?? createdAt)
+        marker.uuidIsDerived = uuidText == nil
+        marker.needsPlacement = try cells[16].decode(String?.self)
+        return marker
+    }
+
+    /// Marker `number` of `drawing`, or nil.
+    /// - Complexity: O(log n).
+    static func findMarker(_ connection: PostgresConnection, drawingID: Int64, uuidSeed: Int64, number: Int, logger: Logger) async throws -> Marker? {
+        var bindings = PostgresBindings()
+        bindings.append(drawingID)
+        bindings.append(number)
+        let query = PostgresQuery(unsafeSQL: "SELECT \(markerColumns) FROM marker WHERE drawingId = $1 AND number = $2", binds: bindings)
+        for try await row in try await connection.query(query, logger: logger) {
+            return try decodeMarker(row, drawingID: drawingID, uuidSeed: uuidSeed)
+        }
+        return nil
+    }
+
+    /// Marker `number` of `drawing`; `unknownMarker` when there is none.
+    /// - Complexity: O(log n).
+    static func fetchMarker(_ connection: PostgresConnection, _ drawing: Drawing, _ number: Int, logger: Logger) async throws -> Marker {
+        guard let drawingID = drawing.id,
+              let marker = try await findMarker(connection, drawingID: drawingID, uuidSeed: drawing.uuidSeed, number: number, logger: logger) else {
+            throw StoreError.unknownMarker(drawing: drawing.name, number: number)
+        }
+        return marker
+    }
+
+    /// The drawing with row id `id`, or nil.
+    static func fetchDrawing(_ connection: PostgresConnection, id: Int64, logger: Logger) async throws -> Drawing? {
+        var bindings = PostgresBindings()
+        bindings.append(id)
+        let query = PostgresQuery(unsafeSQL: "SELECT \(drawingColumns) FROM drawing WHERE id = $1", binds: bindings)
+        for try await row in try await connection.query(query, logger: logger) { return try decodeDrawing(row) }
+        return nil
+    }
+
+    /// The marker with `uuid`, on any drawing (`SQLiteStore.fetchMarker(_:uuid:)`): a client's uuid by the uuid index,
+    /// one the store made (`DerivedUUID`) by its drawing's seed and number. A store-made uuid of a removed marker is
+    /// `uuidConflict`; of a number not given yet it is refused.
+    /// - Complexity: O(log n + log d).
+    static func fetchMarker(_ connection: PostgresConnection, uuid: MarkerUUID, logger: Logger) async throws -> Marker? {
+        var found: (drawingID: Int64, number: Int)? = nil
+        for try await (drawingID, number) in try await connection.query(
+            "SELECT drawingId, number FROM marker WHERE uuid = \(uuid.text)", logger: logger
+        ).decode((Int64, Int).self) {
+            found = (drawingID, number)
+        }
+        if let (drawingID, number) = found {
+            guard let drawing = try await fetchDrawing(connection, id: drawingID, logger: logger) else { return nil }
+            return try await findMarker(connection, drawingID: drawingID, uuidSeed: drawing.uuidSeed, number: number, logger: logger)
+        }
+        guard let (seed, number) = DerivedUUID.parts(of: uuid) else { return nil }
+        var owner: Drawing? = nil
+        var bindings = PostgresBindings()
+        bindings.append(seed)
+        let query = PostgresQuery(unsafeSQL: "SELECT \(drawingColumns) FROM drawing WHERE uuidSeed = $1 LIMIT 1", binds: bindings)
+        for try await row in try await connection.query(query, logger: logger) { owner = try decodeDrawing(row) }
+        guard let drawing = owner, let drawingID = drawing.id else { return nil }
+        if let marker = try await findMarker(connection, drawingID: drawingID, uuidSeed: drawing.uuidSeed, number: number, logger: logger),
+           marker.uuidIsDerived {
+            return marker
+        }
+        if number < drawing.nextNumber { throw StoreError.uuidConflict(uuid: uuid, drawing: drawing.name, number: number) }
+        throw StoreError.refused("uuid \(uuid.text): has the form of the uuids drawing \"\(drawing.name)\" makes, for a marker number it has not given (\(number))")
+    }
+
+    /// The `uuidConflict` for `uuid`, naming the drawing and number of the marker that has it.
+    static func uuidConflict(_ connection: PostgresConnection, uuid: MarkerUUID, stored: Marker, logger: Logger) async throws -> StoreError {
+        let owner = try await fetchDrawing(connection, id: stored.drawingID, logger: logger)?.name ?? "?"
+        return StoreError.uuidConflict(uuid: uuid, drawing: owner, number: stored.number)
+    }
+
+    /// The marker's values when it was created: recorded whole by `addMarker`, reconstructed for an import's range.
+    /// - Complexity: O(log h + e) for the marker's e history entries.
+    static func creationState(_ connection: PostgresConnection, of marker: Marker, logger: Logger) async throws -> MarkerState {
+        let entries = try await historyEntries(connection, drawingID: marker.drawingID, number: marker.number, logger: logger)
+        guard let index = entries.lastIndex(where: { $0.action == .created }) else { return marker.state }
+        if let recorded = entries[index].new, entries[index].lastNumber == nil, recorded.uuid != nil { return recorded }
+        return SQLiteStore.stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state
+    }
+
+    /// Inserts `marker`; false when another marker has its uuid already (nothing inserted).
+    /// - Complexity: O(log n).
+    static func insertMarker(_ connection: PostgresConnection, _ marker: Marker, logger: Logger) async throws -> Bool {
+        let updatedAt: Int64? = marker.updatedAt == marker.createdAt ? nil : marker.updatedAt.milliseconds
+        let uuid: String? = marker.uuidIsDerived ? nil : marker.uuid.text
+        let rows = try await connection.query("""
+            INSERT INTO marker (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority,
+                                assignee, due, capturedAt, needsPlacement)
+            VALUES (\(marker.drawingID), \(marker.number), \(marker.position.x), \(marker.position.y), \(marker.status.storedCode),
+                    \(marker.note), \(marker.author), \(RoomList.jsonText(marker.rooms)), \(marker.createdAt.milliseconds), \(updatedAt),
+                    \(uuid), \(marker.ref), \(marker.category), \(marker.priority.storedCode), \(marker.assignee), \(marker.due?.text),
+                    \(marker.capturedAt?.text), \(marker.needsPlacement))
+            ON CONFLICT (uuid) WHERE uuid IS NOT NULL DO NOTHING
+            RETURNING number
+            """, logger: logger)
+        var inserted = false
+        for try await _ in rows { inserted = true }
+        return inserted
+    }
+
+    /// Writes every changeable column of `marker` (all but its keys, uuid and creation time).
+    /// - Complexity: O(log n).
+    static func updateMarkerRow(_ connection: PostgresConnection, _ marker: Marker, logger: Logger) async throws {
+        let updatedAt: Int64? = marker.updatedAt == marker.createdAt ? nil : marker.updatedAt.milliseconds
+        try await connection.query("""
+            UPDATE marker SET x = \(marker.position.x), y = \(marker.position.y), status = \(marker.status.storedCode),
+                note = \(marker.note), author = \(marker.author), rooms = \(RoomList.jsonText(marker.rooms)), updatedAt = \(updatedAt),
+                ref = \(marker.ref), category = \(marker.category), priority = \(marker.priority.storedCode),
+                assignee = \(marker.assignee), due = \(marker.due?.text), capturedAt = \(marker.capturedAt?.text),
+                needsPlacement = \(marker.needsPlacement)
+            WHERE drawingId = \(marker.drawingID) AND number = \(marker.number)
+            """, logger: logger)
+    }
+
+    /// Appends a history entry for `marker`; old and new values as the SQLite store's JSON.
+    /// - Complexity: O(log h).
+    static func record(_ connection: PostgresConnection, _ marker: Marker, _ action: HistoryAction, at: Timestamp, author: String?,
+                       old: MarkerState?, new: MarkerState?, logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue)
+            VALUES (\(marker.drawingID), \(marker.number), NULL, \(action.rawValue), \(at.milliseconds), \(author),
+                    \(old?.jsonText), \(new?.jsonText))
+            """, logger: logger)
+    }
+
+    /// Removes every marker of a single-marker drawing because marker `number` replaces them.
+    /// - Complexity: O(m log n) for its m markers (one, in single-marker mode).
+    static func replaceAll(_ connection: PostgresConnection, drawing: Drawing, by number: Int, at: Timestamp, author: String?,
+                           logger: Logger) async throws {
+        guard let drawingID = drawing.id else { return }
+        var existing: [Marker] = []
+        var bindings = PostgresBindings()
+        bindings.append(drawingID)
+        let query = PostgresQuery(unsafeSQL: "SELECT \(markerColumns) FROM marker WHERE drawingId = $1 ORDER BY number", binds: bindings)
+        for try await row in try await connection.query(query, logger: logger) {
+            existing.append(try decodeMarker(row, drawingID: drawingID, uuidSeed: drawing.uuidSeed))
+        }
+        try await deleteAttachments(connection, drawingID: drawingID, numbers: existing.map(\.number), logger: logger)
+        for old in existing {
+            try await connection.query("DELETE FROM marker WHERE drawingId = \(drawingID) AND number = \(old.number)", logger: logger)
+            try await record(connection, old, .removed, at: at, author: author, old: old.state, new: MarkerState(replacedBy: number), logger: logger)
+        }
+    }
+}
