@@ -106,7 +106,7 @@ struct PostgresRevisionTests {
         #expect(try Self.texts(store, "SELECT (updatedAt IS NOT NULL AND updatedAt > 1000)::text FROM marker ORDER BY number") == ["true", "true", "true"])
         // The same regions again: no room changes, no history, but a new regions revision.
         let again = try store.replaceRegions(of: "A", with: regions, force: true, author: nil)
-        #expect(again.markersReassigned == 0 && try Self.history(store).count == 3)
+        #expect(try again.markersReassigned == 0 && Self.history(store).count == 3)
         #expect(try store.drawingRecord(named: "A").regionsRevision == 2)
         #expect(throws: StoreError.unknownDrawing("B")) { try store.replaceRegions(of: "B", with: [], force: true, author: nil) }
     }
@@ -117,7 +117,7 @@ struct PostgresRevisionTests {
         #expect(throws: StoreError.duplicateDrawing("B")) { try store.renameDrawing("A", to: "B") }
         #expect(try store.renameDrawing("A", to: "A").name == "A")
         let renamed = try store.renameDrawing("A", to: "Level 2")
-        #expect(renamed.name == "Level 2" && renamed.id == (try store.drawingRecord(named: "Level 2")).id)
+        #expect(try renamed.name == "Level 2" && renamed.id == store.drawingRecord(named: "Level 2").id)
         #expect(throws: StoreError.unknownDrawing("A")) { try store.drawingRecord(named: "A") }
         #expect(try store.drawing(named: "Level 2").markerCount == 3)
         #expect(throws: StoreError.self) { try store.renameDrawing("Level 2", to: "") }
