@@ -8,7 +8,6 @@ extension PostgresStore {
     public func renameDrawing(_ name: String, to newName: String) throws(StoreError) -> Drawing { throw .io("not implemented") }
     public func removeDrawing(_ name: String, force: Bool) throws(StoreError) -> DrawingRemoval { throw .io("not implemented") }
     public func addMarker(to drawing: String, _ marker: NewMarker, author: String?) throws(StoreError) -> MarkerCreation { throw .io("not implemented") }
-    public func importMarkers<Source: MarkerRowSource>(into drawing: String, from source: inout Source, skipInvalid: Bool, author: String?) throws(StoreError) -> ImportOutcome { throw .io("not implemented") }
     public func marker(_ number: Int, in drawing: String) throws(StoreError) -> Marker { throw .io("not implemented") }
     public func forEachMarker(in drawing: String, filter: MarkerFilter, _ body: (Marker) -> Bool) throws(StoreError) { throw .io("not implemented") }
     public func summary(of drawing: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary { throw .io("not implemented") }
