@@ -80,6 +80,7 @@ let package = Package(
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
                 "PlanMarkReport",  // ReportCommand.swift only
+                "PlanMarkPostgres",  // --store postgres://
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -74,7 +74,7 @@ struct DrawingAddCommand: ParsableCommand {
         let new = NewDrawing(name: name, imagePath: image, imageBytes: bytes, zoom: zoom, crs: crs, singleMarker: singleMarker)
         try storeCommand {
             try new.validate()
-            let store = try storeOptions.open(create: true)
+            let store = try storeOptions.openAny(create: true)
             let drawing = try store.addDrawing(new, regions: regionList)
             if !SimpleCRS(crs).representsWithoutClamping(drawing.size, at: zoom) {
                 printWarning("a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): latLng is clamped; use a lower zoom")

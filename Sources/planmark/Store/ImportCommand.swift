@@ -41,7 +41,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let outcome: ImportOutcome = try storeCommand {
-            let store = try storeOptions.open()
+            let store = try storeOptions.openAny()
             let drawing = try store.drawing(named: name).drawing
             var reader: MarkerFileReader
             do throws(FormatError) {

@@ -36,7 +36,7 @@ struct MarkersCommand: ParsableCommand {
     func run() throws {
         try storeCommand {
             let filter = try filterOptions.filter()
-            let store = try storeOptions.open()
+            let store = try storeOptions.openAny()
             let drawing = try store.drawing(named: name).drawing
             var conversion: LatLngConversion?
             if latlng {

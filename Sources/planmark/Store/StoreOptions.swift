@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlanMarkPostgres
 import PlanMarkStore
 
 #if canImport(Glibc)
@@ -21,6 +22,19 @@ struct StoreOptions: ParsableArguments {
     func open(create: Bool = false) throws -> SQLiteStore {
         do {
             return try SQLiteStore(path: path, create: create)
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+extension StoreOptions {
+    /// Opens the store `path` names: a PostgreSQL store for a `postgres://` or `postgresql://` URL, else the SQLite
+    /// file (minimal wiring for the commands that take either: `drawing add`, `import`).
+    func openAny(create: Bool = false) throws -> any AnnotationStore {
+        guard PostgresURL.isPostgres(path) else { return try open(create: create) }
+        do {
+            return try PostgresStore(urlText: path, create: create)
         } catch {
             throw fail(error)
         }
