@@ -377,30 +377,30 @@ final class WALFlusher: @unchecked Sendable {
 nonisolated(unsafe) let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One chunk of an import's rows, parsed and validated.
-struct ValidatedChunk: Sendable {
+package struct ValidatedChunk: Sendable {
     /// How many rows the chunk has.
-    var count: Int
+    package var count: Int
     /// True when every row has a position and nothing else (no note, author, id, uuid or punch-item field):
     /// then `rows` is empty (dropped by the validating thread) and only `positions` and the rooms are kept.
-    var plain = true
+    package var plain = true
     /// The chunk's rows, in file order (empty when `plain`).
-    var rows: [MarkerRow]
+    package var rows: [MarkerRow]
     /// Each row's position (zero for a row without one), so that storing a plain row reads no `MarkerRow`.
-    var positions: [PixelPoint] = []
+    package var positions: [PixelPoint] = []
     /// The refused rows as reported, in file order (as `rejected`).
-    var rejectedRows: [RejectedRow] = []
+    package var rejectedRows: [RejectedRow] = []
     /// The first row whose text cannot be stored (`SQLiteStore.checkImported`), if any.
-    var problem: StoreError?
+    package var problem: StoreError?
     /// Indices (into `rows`) of the valid rows, in file order.
-    var accepted: [Int] = []
+    package var accepted: [Int] = []
     /// The refused rows (indices into `rows`) and why, in file order.
-    var rejected: [(Int, InvalidReason)] = []
+    package var rejected: [(Int, InvalidReason)] = []
     /// The rooms of the valid rows as JSON arrays, one after the other.
-    var rooms: [UInt8] = []
+    package var rooms: [UInt8] = []
     /// For each row, where its rooms end in `rooms` (they start where the previous row's end).
-    var roomEnds: [Int] = []
+    package var roomEnds: [Int] = []
     /// True when a row of the chunk has a uuid.
-    var hasUUIDs = false
+    package var hasUUIDs = false
 
     /// Validates `rows`; each valid row's rooms become the JSON array of its room ids, in region order.
     /// - Complexity: O(m * k) for m rows and k nearby regions.
@@ -457,7 +457,7 @@ struct ValidatedChunk: Sendable {
 /// transaction (as an earlier version did) added the parse's wall time to it. The input is in memory
 /// already (`MarkerRowSource.readInput`), so holding the write lock while parsing costs no more than the
 /// inserts do. At most `aheadBlocks` blocks wait, so memory stays at a few blocks' rows, not the file's.
-final class ImportValidation<Source: MarkerRowSource>: @unchecked Sendable {
+package final class ImportValidation<Source: MarkerRowSource>: @unchecked Sendable {
     /// Blocks parsed ahead of the importing thread.
     static var aheadBlocks: Int { 2 }
 
@@ -479,7 +479,7 @@ final class ImportValidation<Source: MarkerRowSource>: @unchecked Sendable {
 
     /// Starts parsing and validating `source`'s rows against `validator` in the background.
     /// - Complexity: O(n * k) for n rows and k nearby regions, on the other cores.
-    init(_ source: Source, validator: MarkerValidator) {
+    package init(_ source: Source, validator: MarkerValidator) {
         self.source = source
         self.validator = validator
         roomText = validator.regions.map { $0.kind == .room ? Array(JSONString.quoted($0.id).utf8) : nil }
@@ -513,7 +513,7 @@ final class ImportValidation<Source: MarkerRowSource>: @unchecked Sendable {
 
     /// The next chunk in file order, once validated; nil after the last. Throws the input's error where it
     /// is met.
-    func next() throws(FormatError) -> ValidatedChunk? {
+    package func next() throws(FormatError) -> ValidatedChunk? {
         while currentIndex >= current.count {
             if ended { return nil }
             filled.wait()
@@ -541,7 +541,7 @@ final class ImportValidation<Source: MarkerRowSource>: @unchecked Sendable {
     }
 
     /// Stops the background work and waits until it has ended (so no work outlives the import).
-    func finish() {
+    package func finish() {
         if finished { return }
         mutex.wait()
         cancelled = true
