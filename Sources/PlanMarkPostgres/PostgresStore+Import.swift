@@ -262,8 +262,8 @@ struct CopyRowEncoder: Sendable {
         let timeField = Array("\t\(time.milliseconds)\t".utf8)
         // A plain row's fields after its rooms: uuid, ref, note as NULL, the author, status `open` (0), category NULL,
         // priority `normal` (1), assignee, due, capturedAt NULL.
-        var plainTail = Array(#"\N\t\N\t\N\t"#.utf8)
-        if let author { Self.appendEscaped(author, to: &plainTail) } else { plainTail += Array(#"\N"#.utf8) }
+        var plainTail = Array("\\N\t\\N\t\\N\t".utf8)
+        if let author { Self.appendEscaped(author, to: &plainTail) } else { plainTail += Array("\\N".utf8) }
         plainTail += Array("\t0\t\\N\t1\t\\N\t\\N\t\\N\n".utf8)
         chunk.rooms.withUnsafeBufferPointer { rooms in
             for (offset, index) in chunk.accepted.enumerated() {

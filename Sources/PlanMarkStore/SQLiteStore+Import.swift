@@ -471,9 +471,12 @@ package final class ImportValidation<Source: MarkerRowSource>: @unchecked Sendab
     private var current: [ValidatedChunk] = []
     private var currentIndex = 0
     private var ended = false
-    private let mutex = DispatchSemaphore(value: 1)
+    // Made at 0 and signalled up to their starting counts (in init): libdispatch traps when a semaphore is freed
+    // with a count below the one it was made with, which `free` and `mutex` may have when the last reference to
+    // this object goes on the background thread after `finish()`.
+    private let mutex = DispatchSemaphore(value: 0)
     private let filled = DispatchSemaphore(value: 0)
-    private let free = DispatchSemaphore(value: ImportValidation.aheadBlocks)
+    private let free = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     private var finished = false
 
@@ -483,6 +486,8 @@ package final class ImportValidation<Source: MarkerRowSource>: @unchecked Sendab
         self.source = source
         self.validator = validator
         roomText = validator.regions.map { $0.kind == .room ? Array(JSONString.quoted($0.id).utf8) : nil }
+        mutex.signal()
+        for _ in 0..<Self.aheadBlocks { free.signal() }
         DispatchQueue.global().async { [self] in
             produce()
             done.signal()

@@ -208,7 +208,7 @@ struct PostgresRevisionTests {
                                                                alignment: shift), dryRun: false, author: nil)
         #expect(outcome.unplaced == [UnplacedMarker(number: 3, from: PixelPoint(x: 380, y: 280), to: PixelPoint(x: 430, y: 280),
                                                     reason: "outside-drawing")])
-        #expect(try Self.markers(store) == ["1 100 50 [\"R1\"] -", "2 350 100 [\"R2\"] -", "3 430 280 [] outside-drawing"])
+        #expect(try Self.markers(store) == ["1 100 50 [\"R1\"] -", "2 350 100 [\"R2\"] -", "3 430 280 [\"R2\"] outside-drawing"])
         var entries = try Self.history(store)
         #expect(entries[2].3?.needsPlacement == .some(nil) && entries[2].4?.needsPlacement == .some("outside-drawing"))
         #expect(entries[0].3?.needsPlacement == nil && entries[0].4?.needsPlacement == nil)

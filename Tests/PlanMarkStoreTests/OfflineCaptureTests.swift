@@ -55,12 +55,13 @@ import Testing
     /// Eight clients at once (each with its own connection to the store file) send one item: one marker.
     @Test(arguments: StoreFixtures.kinds) func eightClientsAtOnce(kind: StoreKind) throws {
         let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
-        let path = folder.appendingPathComponent("store.sqlite").path
+        _ = folder
+        nonisolated(unsafe) let opened = store
         nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Int>.allocate(capacity: 8)  // each client writes its own slot
         defer { results.deallocate() }
         results.initialize(repeating: -1)
         DispatchQueue.concurrentPerform(iterations: 8) { client in
-            guard let own = try? SQLiteStore(path: path, create: false),
+            guard let own = try? StoreFixtures.reopen(opened),
                   let creation = try? own.addMarker(to: "A", Self.item, author: "client \(client)") else { return }
             results[client] = creation.created ? 1 : 0
         }

@@ -78,6 +78,13 @@ enum StoreFixtures {
         return (store as! SQLiteStore, folder)
     }
 
+    /// The same store opened again (its own connections), as another process would.
+    static func reopen(_ store: any AnnotationStore) throws -> any AnnotationStore {
+        if let sqlite = store as? SQLiteStore { return try SQLiteStore(path: sqlite.path, create: false) }
+        if let postgres = store as? PostgresStore { return try PostgresStore(url: postgres.url, create: false) }
+        throw TestDatabaseError("unknown store kind")
+    }
+
     /// The first column of each row of `sql` as text, read directly from either kind of store.
     static func texts(_ store: any AnnotationStore, _ sql: String) throws -> [String?] {
         if let sqlite = store as? SQLiteStore {

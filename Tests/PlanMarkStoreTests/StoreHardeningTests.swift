@@ -225,8 +225,8 @@ import Testing
     }
 
     /// Another connection holds the write lock: a writer gives up after its busy timeout with `busy`.
-    @Test(arguments: StoreFixtures.kinds) func lockHeldTooLongIsBusy(kind: StoreKind) throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
+    @Test func lockHeldTooLongIsBusy() throws {
+        let (store, folder) = try StoreFixtures.sqliteStoreWithDrawing()
         let path = folder.appendingPathComponent("store.sqlite").path
         let impatient = try SQLiteStore(path: path, create: false, busyTimeout: 0.2)
         let holder = try DatabaseQueue(path: path)
