@@ -112,7 +112,7 @@ package protocol StoreTableWriter: AnyObject {
 /// - Complexity: O(rows) statements of `pageRows` rows each; memory holds one page.
 package func copyStore(from source: some StoreTableReader, to destination: some StoreTableWriter, destinationName: String,
                        progress: (StoreTable, Int) -> Void = { _, _ in }) throws(StoreError) {
-    do {
+    do throws(StoreError) {
         let existing = try destination.drawingCount()
         if existing > 0 {
             throw StoreError.refused("\(destinationName): the destination has \(existing) drawing\(existing == 1 ? "" : "s"); migrate only into an empty store")
