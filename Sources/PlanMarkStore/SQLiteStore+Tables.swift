@@ -39,7 +39,7 @@ package final class SQLiteTableReader: StoreTableReader {
         let sql = "SELECT \(columns) FROM \(SQLiteTables.quoted(table.name))\(condition) ORDER BY \(key.joined(separator: ", ")) LIMIT \(table.pageRows)"
         do {
             return try queue.inDatabase { db in
-                let arguments = StatementArguments((after ?? []).map(SQLiteTables.databaseValue))
+                let arguments = StatementArguments((after ?? []).map(SQLiteTables.argument))
                 var result: [[StoreValue]] = []
                 let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try cursor.next() {
@@ -115,7 +115,7 @@ package final class SQLiteTableWriter: StoreTableWriter {
             + (table.contentAddressed ? " ON CONFLICT DO NOTHING" : "")
         do {
             try queue.inDatabase { db in
-                try db.execute(sql: sql, arguments: StatementArguments(rows.flatMap { $0.map(SQLiteTables.databaseValue) }))
+                try db.execute(sql: sql, arguments: StatementArguments(rows.flatMap { $0.map(SQLiteTables.argument) }))
             }
         } catch {
             throw SQLiteStore.storeError(error, path: path, busyTimeout: SQLiteStore.busyTimeout)
@@ -174,6 +174,8 @@ enum SQLiteTables {
     static func remove(_ file: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(file + suffix) }
     }
+
+    static func argument(_ value: StoreValue) -> (any DatabaseValueConvertible)? { databaseValue(value) }
 
     static func databaseValue(_ value: StoreValue) -> DatabaseValue {
         switch value {

@@ -5,16 +5,16 @@ import Testing
 import Glibc
 #endif
 
-/// Whether the PostgreSQL tests run: a test cluster is set, or CI is (where a missing one is a failure).
-let postgresTestClusterAvailable: Bool = {
+/// `planmark-server` on a PostgreSQL store whose server goes away: reads and writes answer 503 (`store-unavailable`),
+/// and the password in the store URL appears in no log line. A throwaway cluster of its own
+/// (`Drawings/postgres-cluster.sh`), stopped in the middle of the test.
+/// Whether a PostgreSQL cluster can be started (a test cluster is set, or CI is, where a missing one is a failure).
+let postgresClusterAvailable: Bool = {
     let environment = ProcessInfo.processInfo.environment
     return (environment["PLANMARK_TEST_POSTGRES"].map { !$0.isEmpty } ?? false) || environment["CI"] == "true"
 }()
 
-/// `planmark-server` on a PostgreSQL store whose server goes away: reads and writes answer 503 (`store-unavailable`),
-/// and the password in the store URL appears in no log line. A throwaway cluster of its own
-/// (`Drawings/postgres-cluster.sh`), stopped in the middle of the test.
-@Suite(.enabled(if: postgresTestClusterAvailable, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
+@Suite(.enabled(if: postgresClusterAvailable, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
 struct PostgresUnavailableTests {
 
     /// A TCP port on loopback that nothing listens on now (the system's choice for a socket bound to port 0).
