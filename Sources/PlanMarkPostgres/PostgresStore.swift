@@ -187,7 +187,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                 throw error
             } catch {
                 attempt += 1
-                if attempt <= 2, Self.isConnectionLoss(error) { continue }
+                if attempt <= 1, Self.isConnectionLoss(error) { continue }
                 throw storeError(error, writing: false)
             }
         }
@@ -251,34 +251,50 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     }
 
     /// Leases a connection (waiting at most `connectTimeout` for one) and runs `body` with it, blocking this thread.
+    ///
+    /// The wait for a connection is raced against a timer on the event loop rather than cancelled: while the database
+    /// is down the pool keeps trying to connect, and a lease request need not end when cancelled. Whichever comes first
+    /// wins (`state`); a lease that arrives after the timer hands its connection straight back, without running `body`.
     func run<T>(_ body: (PostgresConnection) async throws -> T) throws -> T {
         let client = self.client
         let timeout = connectTimeout
+        let group = self.group
         return try Blocking.run(on: group) {
-            let leased = NIOLockedValueBox(false)
-            return try await withoutActuallyEscaping(body) { body in
-                nonisolated(unsafe) let body = body
-                return try await withThrowingTaskGroup(of: Handoff<T>?.self) { tasks in
-                    tasks.addTask {
-                        try await client.withConnection { connection in
-                            leased.withLockedValue { $0 = true }
+            try await withoutActuallyEscaping(body) { body in
+                let box = ClosureHolder(body)
+                // 0 waiting for a connection, 1 running body, 2 timed out, 3 finished.
+                let state = NIOLockedValueBox(0)
+                func move(from: Set<Int>, to: Int) -> Bool {
+                    state.withLockedValue { value in
+                        guard from.contains(value) else { return false }
+                        value = to
+                        return true
+                    }
+                }
+                let loop = group.next()
+                let promise = loop.makePromise(of: Handoff<T>.self)
+                let work = Task(executorPreference: EventLoopExecutor(loop)) {
+                    do {
+                        let value = try await client.withConnection { connection -> Handoff<T> in
+                            guard move(from: [0], to: 1), let body = box.take() else { throw ConnectTimeout() }
                             return Handoff(value: try await body(connection))
                         }
+                        if move(from: [1], to: 3) { promise.succeed(value) }
+                    } catch {
+                        box.clear()
+                        if move(from: [0, 1], to: 3) { promise.fail(error) }
                     }
-                    tasks.addTask {
-                        try await Task.sleep(for: timeout)
-                        if !leased.withLockedValue({ $0 }) { throw ConnectTimeout() }
-                        return nil
-                    }
-                    while let result = try await tasks.next() {
-                        if let result {
-                            tasks.cancelAll()
-                            return result
-                        }
-                    }
-                    throw ConnectTimeout()
                 }
-            }.value
+                let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+                loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+                    if move(from: [0], to: 2) {
+                        box.clear()
+                        promise.fail(ConnectTimeout())
+                        work.cancel()
+                    }
+                }
+                return try await promise.futureResult.get().value
+            }
         }
     }
 
@@ -408,4 +424,13 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         validatorLock.withLock { validatorCache.store(validator, for: drawing) }
         return validator
     }
+}
+
+/// Holds a closure until it is taken or cleared (so that it has not escaped when the waiting thread goes on).
+final class ClosureHolder<T>: @unchecked Sendable {
+    private let lock = NIOLock()
+    private var body: ((PostgresConnection) async throws -> T)?
+    init(_ body: @escaping (PostgresConnection) async throws -> T) { self.body = body }
+    func take() -> ((PostgresConnection) async throws -> T)? { lock.withLock { defer { body = nil }; return body } }
+    func clear() { lock.withLock { body = nil } }
 }
