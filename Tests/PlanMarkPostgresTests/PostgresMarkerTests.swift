@@ -153,7 +153,9 @@ struct PostgresMarkerTests {
         let (stored, bytes) = try store.attachment(two.id, ofMarker: 2, in: "A")
         #expect(stored == two && bytes == photo)
         #expect(try store.history(of: "A", number: 1).map(\.action) == [.created, .attached, .detached])
-        #expect(try store.history(of: "A", number: 1)[1].new?.attachment == one)
+        // The history keeps the attachment as the SQLite store does (id, digest, size, type, caption: its JSON).
+        #expect(try store.history(of: "A", number: 1)[1].new?.jsonText == MarkerState(attachment: one).jsonText)
+        #expect(try store.history(of: "A", number: 1)[1].new?.attachment?.id == one.id)
         // Removing marker 2 removes its attachment; its number is not given again.
         let removed = try store.removeMarker(2, in: "A", author: "bo")
         #expect(removed.number == 2)
