@@ -49,9 +49,7 @@ struct PostgresUnavailableTests {
         #expect(shell(["/bin/bash", script] + arguments) == 0, "postgres-cluster.sh \(arguments)")
     }
 
-    // Disabled: after the cluster stops, this test does not finish (seen 2026-11-23; where it waits is not found yet:
-    // the server's answer, or its graceful stop). The CLI cases below (exit 74, no password) run.
-    @Test(.disabled("hangs after the database stops; under investigation"))
+    @Test(.timeLimit(.minutes(3)))
     func databaseDownAnswers503AndTheLogNeverHasThePassword() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgdown-\(UUID().uuidString)")
         let port = try Self.freePort()
