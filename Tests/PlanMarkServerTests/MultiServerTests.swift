@@ -40,6 +40,16 @@ struct MultiServerTests {
         return (url, store, path, folder)
     }
 
+    /// `servers` `planmark-server` processes on the database `url`, each listening on its own loopback port.
+    static func startServers(_ url: PostgresURL) async throws -> [RunningServer] {
+        var running: [RunningServer] = []
+        for _ in 0..<servers {
+            running.append(try await RunningServer(executable: BuiltProducts.path("planmark-server"),
+                                                   arguments: ["--store", url.description, "--port", "0"]))
+        }
+        return running
+    }
+
     /// What the servers acknowledged: uuid -> number.
     final class Acknowledged: @unchecked Sendable {
         private let lock = NSLock()
@@ -111,11 +121,7 @@ struct MultiServerTests {
     func threeServersSixteenClientsAndAnImportGiveEveryNumberOnce() async throws {
         let (url, store, csv, folder) = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var running: [RunningServer] = []
-        for _ in 0..<Self.servers {
-            running.append(try await RunningServer(executable: BuiltProducts.path("planmark-server"),
-                                                   arguments: ["--store", url.description, "--port", "0"]))
-        }
+        let running = try await Self.startServers(url)
         let ports = running.map(\.port)
         let acknowledged = Acknowledged()
         async let imported = Self.importCSV(csv, url: url)
@@ -146,11 +152,7 @@ struct MultiServerTests {
     func killingOneServerMidRunLosesNoAcknowledgedMarker() async throws {
         let (url, store, csv, folder) = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var running: [RunningServer] = []
-        for _ in 0..<Self.servers {
-            running.append(try await RunningServer(executable: BuiltProducts.path("planmark-server"),
-                                                   arguments: ["--store", url.description, "--port", "0"]))
-        }
+        let running = try await Self.startServers(url)
         let ports = running.map(\.port)
         let victim = running[1]
         let killed = Killed()
