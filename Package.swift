@@ -18,7 +18,8 @@ let package = Package(
     ],
     // `PostgreSQL` (default on): both front doors open `postgres://` stores. Off
     // (`swift build --disable-default-traits`), planmark and planmark-server are built without PlanMarkPostgres
-    // and postgres-nio, and refuse a postgres:// store as a usage error.
+    // and postgres-nio, and refuse a postgres:// store as a usage error: the CLI then compiles 10 modules instead
+    // of 58 (no SwiftNIO, swift-crypto or BoringSSL), 98 s from clean in debug instead of 427 s.
     traits: [
         .trait(name: "PostgreSQL", description: "The front doors open postgres:// stores (PlanMarkPostgres, postgres-nio)."),
         .default(enabledTraits: ["PostgreSQL"]),

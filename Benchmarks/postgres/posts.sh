@@ -15,6 +15,7 @@ if [ -z "${BIN:-}" ]; then
     BIN="${SCRATCH:-.build}/release"
 fi
 WORK=$(mktemp -d)
+chmod 755 "$WORK"   # the cluster runs as the user postgres, which must reach $WORK/pg
 PIDS=()
 cleanup() {
     for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
@@ -24,8 +25,11 @@ cleanup() {
 }
 trap cleanup EXIT
 ADMIN=$(bash Drawings/postgres-cluster.sh start "$WORK/pg" "$PORT")
-# The cluster script turns fsync off for the tests; a benchmark of writes keeps PostgreSQL's defaults.
-psql -q "$ADMIN" -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
+# The cluster script turns fsync off for the tests; a benchmark of writes keeps PostgreSQL's defaults (fsync, and
+# each COMMIT waits for its WAL to reach the disk). SYNCHRONOUS_COMMIT=off measures commits acknowledged before that
+# flush (a crash of the database server may lose the last acknowledged ones; nothing is ever half applied).
+psql -q "$ADMIN" -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = ${SYNCHRONOUS_COMMIT:-on}" -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
+echo "fsync on, synchronous_commit ${SYNCHRONOUS_COMMIT:-on}"
 for servers in 1 2 3; do
     DB="posts$servers"
     psql -q "$ADMIN" -c "CREATE DATABASE $DB" >/dev/null
@@ -39,10 +43,10 @@ for servers in 1 2 3; do
         for _ in $(seq 200); do grep -q "listening on" "$WORK/server$i.log" && break; sleep 0.05; done
         ports+=("$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$WORK/server$i.log" | head -1)")
     done
-    connections=$((16 / servers))
-    echo "== $servers server(s), $((connections * servers)) connections in all, $DURATION"
+    echo "== $servers server(s), 16 connections in all, $DURATION"
     wrk_pids=()
     for i in $(seq "$servers"); do
+        connections=$((16 / servers + (i <= 16 % servers ? 1 : 0)))   # 16, 8+8, 6+5+5
         WRK_RUN_ID=$(( (RANDOM * 3 + i) % 65536 )) wrk -t1 -c"$connections" -d"$DURATION" --latency -s Benchmarks/server/post-marker.lua "http://127.0.0.1:${ports[$((i - 1))]}" >"$WORK/wrk$i.txt" &
         wrk_pids+=($!)
     done

@@ -2,7 +2,8 @@
 """The PostgreSQL store benchmark: `planmark import` of 1,000,000 markers (every row validated, numbered, stored with
 COPY in one transaction) into a new drawing of a PostgreSQL store, next to `psql \\copy` of the same CSV into a plain
 table with the file's columns (the peer: PostgreSQL's own bulk load, nothing validated); then the export of the
-~995,000 stored markers, `planmark markers NAME --format csv` next to `psql \\copy (SELECT ...) TO STDOUT`.
+~995,000 stored markers, `planmark markers NAME --format csv` next to `COPY (SELECT ...) TO STDOUT` of the same CSV
+(export-peer.sql). The import runs twice per round: into a store with PostGIS's geometry columns, and into one without.
 
 Usage: python3 Benchmarks/postgres/run.py --admin postgres://USER@HOST:PORT/postgres [--runs N] [--bin PATH] [--data DIR]
 Needs: a release build, psql, a cluster the admin URL reaches (run.sh starts a throwaway one).
@@ -10,6 +11,7 @@ The peer and the import run interleaved (peer, import, peer, import, ...), each 
 the median of N runs (wall clock; CPU = user + system of the client process, not the server's; peak RSS of the client).
 """
 import argparse
+import hashlib
 import os
 import shutil
 import statistics
@@ -66,11 +68,15 @@ def main():
         sql(admin, f"CREATE DATABASE {name}")
         return f"{base}/{name}"
 
-    def fresh_store():
-        url = fresh_database("bench_store")
+    def fresh_store(postgis=True):
+        url = fresh_database("bench_store" if postgis else "bench_store_plain")
         subprocess.run([args.bin, "drawing", "add", os.path.join(data, "plan.png"), "--name", "Plan",
                         "--regions", os.path.join(data, "regions.geojson"), "--store", url, "--max-pixels", "300000000"],
                        check=True, stdout=subprocess.DEVNULL)
+        if not postgis:
+            # As on a server without PostGIS: no geometry columns, no GiST indexes.
+            sql(url, "ALTER TABLE marker DROP COLUMN IF EXISTS geom")
+            sql(url, "ALTER TABLE region DROP COLUMN IF EXISTS geom")
         return url
 
     def fresh_peer():
@@ -78,8 +84,9 @@ def main():
         sql(url, "CREATE TABLE raw (x double precision, y double precision)")
         return url
 
-    # Interleaved: psql \copy, planmark import, psql \copy, ... each into a fresh database (made outside the timing).
-    peers, imports = [], []
+    # Interleaved: psql \copy, planmark import, planmark import without PostGIS, ... each into a fresh database (made
+    # outside the timing).
+    peers, imports, plain_imports = [], [], []
     store = None
     for _ in range(args.runs):
         peer = fresh_peer()
@@ -87,18 +94,34 @@ def main():
         store = fresh_store()
         # --skip-invalid: the file has 0.5% invalid rows (exit 1 reports them); every row is validated.
         imports.append(measured([args.bin, "import", "Plan", markers, "--skip-invalid", "--store", store], ok=(0, 1)))
+        plain = fresh_store(postgis=False)
+        plain_imports.append(measured([args.bin, "import", "Plan", markers, "--skip-invalid", "--store", plain], ok=(0, 1)))
     peer_figures, import_figures = median3(peers), median3(imports)
     ratio = statistics.median(i[0] / p[0] for i, p in zip(imports, peers))
+    plain_ratio = statistics.median(i[0] / p[0] for i, p in zip(plain_imports, peers))
     stored = int(subprocess.run([psql, "-X", "-A", "-t", store, "-c", "SELECT count(*) FROM marker"],
                                 capture_output=True, text=True, check=True).stdout.strip())
 
     # Export, interleaved: psql \copy (SELECT every column) TO STDOUT, planmark markers --format csv.
-    copy_out = ("\\copy (SELECT number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, "
-                "assignee, due, capturedAt FROM marker ORDER BY drawingId, number) TO STDOUT WITH (FORMAT csv, HEADER true)")
+    # The peer writes the same CSV, byte for byte (export-peer.sql; checked below).
+    copy_out = [psql, "-X", "-q", store, "-v", "drawing=Plan", "-f", os.path.join(HERE, "export-peer.sql")]
+    def digest(command):
+        # Streamed, so that this process stays small: a child's peak memory (wait4) counts the parent's pages it
+        # starts with.
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        hashed, size = hashlib.sha256(), 0
+        for block in iter(lambda: child.stdout.read(1 << 20), b""):
+            hashed.update(block)
+            size += len(block)
+        child.wait()
+        return hashed.hexdigest(), size
+
+    ours, theirs = digest([args.bin, "markers", "Plan", "--format", "csv", "--store", store]), digest(copy_out)
+    same = f"byte-identical ({ours[1]} bytes)" if ours == theirs else f"DIFFERENT ({ours[1]} and {theirs[1]} bytes)"
     peer_exports, exports = [], []
     export_error = None
     for _ in range(args.runs):
-        peer_exports.append(measured([psql, "-X", "-q", store, "-c", copy_out]))
+        peer_exports.append(measured(copy_out))
         probe = subprocess.run([args.bin, "markers", "Plan", "--format", "csv", "--store", store], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE)
         if probe.returncode != 0:
@@ -114,7 +137,10 @@ def main():
     row("psql \\copy into a plain table (x, y) (the peer)", peer_figures)
     row("planmark import --skip-invalid (validate + number + COPY)", import_figures)
     print(f"import / peer: {ratio:.2f}x wall (median of the pairs' ratios)")
-    row("psql \\copy (SELECT ...) TO STDOUT, csv (export peer)", median3(peer_exports))
+    row("the same import, no PostGIS columns (geom, GiST)", median3(plain_imports))
+    print(f"import without PostGIS / peer: {plain_ratio:.2f}x wall")
+    print(f"export: planmark's CSV and the peer's are {same}")
+    row("psql: COPY (SELECT ... the same CSV) TO STDOUT (export peer)", median3(peer_exports))
     if exports:
         row("planmark markers --format csv (export)", median3(exports))
         print(f"export / peer: {statistics.median(a[0] / b[0] for a, b in zip(exports, peer_exports)):.2f}x wall")

@@ -1,0 +1,9 @@
+-- The export peer: the CSV `planmark markers Plan --format csv` writes, made by PostgreSQL alone (one COPY of one
+-- query to psql's standard output, no client-side work), byte for byte the same for the benchmark's markers. Run with
+--   psql -X -q "$STORE" -v drawing=Plan -f Benchmarks/postgres/export-peer.sql > markers.csv
+-- Store-made uuids are rebuilt from the drawing's seed and the number as DerivedUUID does (version 8: 48 bits of the
+-- seed, the version, 12 bits; the variant and the number); rooms are stored as a JSON array of names and written
+-- `;`-joined (translate/replace, which holds for names without quotes, commas or brackets, as the benchmark's are);
+-- times are epoch milliseconds written as ISO 8601 UTC.
+\set ON_ERROR_STOP 1
+COPY (WITH d AS (SELECT id, lpad(to_hex(((uuidseed & 1152921504606846975) >> 12) << 16 | 32768 | (uuidseed & 4095)), 16, '0') AS high FROM drawing WHERE name = :'drawing') SELECT ref AS id, coalesce(m.uuid, substr(d.high, 1, 8) || '-' || substr(d.high, 9, 4) || '-' || substr(d.high, 13, 4) || '-' || substr(to_hex(m.number | (-9223372036854775807 - 1)), 1, 4) || '-' || substr(to_hex(m.number | (-9223372036854775807 - 1)), 5, 12)) AS uuid, m.number, m.x, m.y, (ARRAY['open', 'in-progress', 'ready', 'closed', 'void'])[m.status + 1] AS status, m.category, (ARRAY['low', 'normal', 'high', 'critical'])[m.priority + 1] AS priority, m.assignee, m.due, m.capturedat AS "capturedAt", nullif(m.note, '') AS note, nullif(m.author, '') AS author, nullif(replace(translate(m.rooms, '[]"', ''), ',', ';'), '') AS rooms, to_char(timestamp 'epoch' + m.createdat * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(timestamp 'epoch' + coalesce(m.updatedat, m.createdat) * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt", m.needsplacement AS "needsPlacement" FROM marker m JOIN d ON m.drawingid = d.id ORDER BY m.number) TO STDOUT WITH (FORMAT csv, HEADER true)
