@@ -264,7 +264,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                 let box = ClosureHolder(body)
                 // 0 waiting for a connection, 1 running body, 2 timed out, 3 finished.
                 let state = NIOLockedValueBox(0)
-                func move(from: Set<Int>, to: Int) -> Bool {
+                @Sendable func move(from: Set<Int>, to: Int) -> Bool {
                     state.withLockedValue { value in
                         guard from.contains(value) else { return false }
                         value = to

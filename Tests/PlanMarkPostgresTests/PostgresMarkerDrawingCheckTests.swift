@@ -1,0 +1,67 @@
+import PlanMarkGeometry
+import PlanMarkPostgres
+import PlanMarkStore
+import PlanMarkStoreTestSupport
+import Testing
+
+/// `marker.drawingId` is checked per statement by triggers (migration `pg3-marker-drawing-check`) instead of a
+/// declared foreign key: these cases are what the key guaranteed, written against the tables directly.
+@Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
+struct PostgresMarkerDrawingCheckTests {
+    /// The id of drawing "A" in `store`.
+    static func drawingID(_ store: PostgresStore) throws -> String {
+        try #require(try store.texts("SELECT id FROM drawing WHERE name = 'A'").first ?? nil)
+    }
+
+    static func expectRefused(_ message: Comment, _ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("accepted: \(message)")
+        } catch {
+            #expect(String(describing: error).contains("SQLSTATE 23503"), "\(message): \(error)")
+        }
+    }
+
+    @Test func aMarkerOfNoDrawingIsRefusedAndNothingOfItsStatementIsStored() throws {
+        let (store, _) = try PostgresMarkerTests.storeWithDrawing()
+        let id = try Self.drawingID(store)
+        Self.expectRefused("a marker of drawing 999999") {
+            try store.execute("INSERT INTO marker (drawingId, number, x, y, createdAt) VALUES (999999, 1, 20, 20, 0)")
+        }
+        // One statement with a good row and a bad one stores neither.
+        Self.expectRefused("a statement with one marker of no drawing") {
+            try store.execute("INSERT INTO marker (drawingId, number, x, y, createdAt) VALUES (\(id), 1, 20, 20, 0), (999999, 2, 20, 20, 0)")
+        }
+        #expect(try store.texts("SELECT count(*) FROM marker") == ["0"])
+        // The same statement with only the good row is stored.
+        try store.execute("INSERT INTO marker (drawingId, number, x, y, createdAt) VALUES (\(id), 1, 20, 20, 0)")
+        #expect(try store.texts("SELECT drawingId FROM marker") == [id])
+    }
+
+    @Test func aMarkerCannotMoveToNoDrawing() throws {
+        let (store, _) = try PostgresMarkerTests.storeWithDrawing()
+        _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 20, y: 20)), author: nil)
+        Self.expectRefused("a marker moved to drawing 999999") {
+            try store.execute("UPDATE marker SET drawingId = 999999")
+        }
+        // An update that leaves drawingId alone is not checked and goes through.
+        try store.execute("UPDATE marker SET note = 'kept'")
+        #expect(try store.marker(1, in: "A").note == "kept")
+    }
+
+    @Test func removingADrawingRemovesItsMarkersAndItsIdCannotChangeUnderThem() throws {
+        let (store, url) = try PostgresMarkerTests.storeWithDrawing()
+        let id = try Self.drawingID(store)
+        for x in [20.0, 30, 40] { _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: x, y: 20)), author: nil) }
+        Self.expectRefused("drawing id changed under its markers") {
+            try store.execute("UPDATE drawing SET id = 999999 WHERE id = \(id)")
+        }
+        #expect(try store.texts("SELECT count(*) FROM marker WHERE drawingId = \(id)") == ["3"])
+        // A second drawing's markers stay when the first goes.
+        let (other, _) = try PostgresMarkerTests.storeWithDrawing(url, name: "B")
+        _ = try other.addMarker(to: "B", NewMarker(position: PixelPoint(x: 20, y: 20)), author: nil)
+        _ = try store.removeDrawing("A", force: true)
+        #expect(try store.texts("SELECT count(*) FROM marker WHERE drawingId = \(id)") == ["0"])
+        #expect(try store.texts("SELECT count(*) FROM marker") == ["1"])
+    }
+}
