@@ -5,6 +5,12 @@ table with the file's columns (the peer: PostgreSQL's own bulk load, nothing val
 ~995,000 stored markers, `planmark markers NAME --format csv` next to `COPY (SELECT ...) TO STDOUT` of the same CSV
 (export-peer.sql). The import runs twice per round: into a store with PostGIS's geometry columns, and into one without.
 
+Two more `psql \\copy` jobs per round say where the import's time goes, on the same data:
+- the floor of the guarantees: the stored markers' `(drawingId, number, x, y)` into a table whose primary key is
+  `(drawingId, number)`, the least a store that keeps numbers unique (and finds a marker by its number) must write;
+- the server's part alone: the import's own rows (every column, as COPY text) into `marker` of a fresh store, with
+  and without PostGIS: what the import costs the database, without PlanMark's reading, validation and numbering.
+
 Usage: python3 Benchmarks/postgres/run.py --admin postgres://USER@HOST:PORT/postgres [--runs N] [--bin PATH] [--data DIR]
 Needs: a release build, psql, a cluster the admin URL reaches (run.sh starts a throwaway one).
 The peer and the import run interleaved (peer, import, peer, import, ...), each into a fresh database; each figure is
@@ -68,8 +74,8 @@ def main():
         sql(admin, f"CREATE DATABASE {name}")
         return f"{base}/{name}"
 
-    def fresh_store(postgis=True):
-        url = fresh_database("bench_store" if postgis else "bench_store_plain")
+    def fresh_store(postgis=True, name=None):
+        url = fresh_database(name or ("bench_store" if postgis else "bench_store_plain"))
         subprocess.run([args.bin, "drawing", "add", os.path.join(data, "plan.png"), "--name", "Plan",
                         "--regions", os.path.join(data, "regions.geojson"), "--store", url, "--max-pixels", "300000000"],
                        check=True, stdout=subprocess.DEVNULL)
@@ -84,18 +90,36 @@ def main():
         sql(url, "CREATE TABLE raw (x double precision, y double precision)")
         return url
 
-    # Interleaved: psql \copy, planmark import, planmark import without PostGIS, ... each into a fresh database (made
-    # outside the timing).
-    peers, imports, plain_imports = [], [], []
-    store = None
+    def copy_in(url, table, path, options=""):
+        return [psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", f"\\copy {table} FROM '{path}'{options}"]
+
+    # A first import, not timed (the warm-up), gives the stored rows the two floors load.
+    store = fresh_store()
+    measured([args.bin, "import", "Plan", markers, "--skip-invalid", "--store", store], ok=(0, 1))
+    columns = "drawingid, number, x, y, rooms, createdat, uuid, ref, note, author, status, category, priority, assignee, due, capturedat"
+    stored_rows, numbered_rows = os.path.join(data, "stored-rows.tsv"), os.path.join(data, "numbered-rows.tsv")
+    sql(store, f"\\copy (SELECT {columns} FROM marker ORDER BY number) TO '{stored_rows}'")
+    sql(store, f"\\copy (SELECT drawingid, number, x, y FROM marker ORDER BY number) TO '{numbered_rows}'")
+
+    # Interleaved: psql \copy, planmark import, planmark import without PostGIS, the two floors, ... each into a fresh
+    # database (made outside the timing).
+    peers, imports, plain_imports, numbered, server_parts, plain_server_parts = [], [], [], [], [], []
     for _ in range(args.runs):
         peer = fresh_peer()
-        peers.append(measured([psql, "-X", "-q", peer, "-c", f"\\copy raw FROM '{markers}' WITH (FORMAT csv, HEADER true)"]))
+        peers.append(measured(copy_in(peer, "raw", markers, " WITH (FORMAT csv, HEADER true)")))
         store = fresh_store()
         # --skip-invalid: the file has 0.5% invalid rows (exit 1 reports them); every row is validated.
         imports.append(measured([args.bin, "import", "Plan", markers, "--skip-invalid", "--store", store], ok=(0, 1)))
         plain = fresh_store(postgis=False)
         plain_imports.append(measured([args.bin, "import", "Plan", markers, "--skip-invalid", "--store", plain], ok=(0, 1)))
+        floor = fresh_database("bench_floor")
+        sql(floor, "CREATE TABLE numbered (drawingId bigint NOT NULL, number bigint NOT NULL, x double precision NOT NULL, "
+                   "y double precision NOT NULL, PRIMARY KEY (drawingId, number))")
+        numbered.append(measured(copy_in(floor, "numbered", numbered_rows)))
+        target = fresh_store(name="bench_copy")
+        server_parts.append(measured(copy_in(target, f"marker ({columns})", stored_rows)))
+        target = fresh_store(postgis=False, name="bench_copy_plain")
+        plain_server_parts.append(measured(copy_in(target, f"marker ({columns})", stored_rows)))
     peer_figures, import_figures = median3(peers), median3(imports)
     ratio = statistics.median(i[0] / p[0] for i, p in zip(imports, peers))
     plain_ratio = statistics.median(i[0] / p[0] for i, p in zip(plain_imports, peers))
@@ -139,6 +163,16 @@ def main():
     print(f"import / peer: {ratio:.2f}x wall (median of the pairs' ratios)")
     row("the same import, no PostGIS columns (geom, GiST)", median3(plain_imports))
     print(f"import without PostGIS / peer: {plain_ratio:.2f}x wall")
+    def versus_peer(runs):
+        return statistics.median(r[0] / p[0] for r, p in zip(runs, peers))
+    row("psql \\copy (drawingId, number, x, y) into a primary key", median3(numbered))
+    print(f"  / peer: {versus_peer(numbered):.2f}x wall (the floor of a store whose numbers are unique)")
+    row("psql \\copy of the import's rows into marker, PostGIS", median3(server_parts))
+    print(f"  / peer: {versus_peer(server_parts):.2f}x; import / this: "
+          f"{statistics.median(i[0] / c[0] for i, c in zip(imports, server_parts)):.2f}x")
+    row("psql \\copy of the import's rows into marker, no PostGIS", median3(plain_server_parts))
+    print(f"  / peer: {versus_peer(plain_server_parts):.2f}x; import without PostGIS / this: "
+          f"{statistics.median(i[0] / c[0] for i, c in zip(plain_imports, plain_server_parts)):.2f}x")
     print(f"export: planmark's CSV and the peer's are {same}")
     row("psql: COPY (SELECT ... the same CSV) TO STDOUT (export peer)", median3(peer_exports))
     if exports:

@@ -159,7 +159,7 @@ extension PostgresStore {
     /// Deletes the stored bytes among `digests` that no attachment has any more. The rows are locked first (waiting for
     /// a writer of another drawing that is attaching the same bytes, see `storeBlob`), and the delete, a later
     /// statement, sees that writer's attachment once it committed.
-    /// - Complexity: O(k a) for k digests and the store's a attachments (`attachment.sha256` has no index, as in SQLite).
+    /// - Complexity: O(k log a) for k digests and the store's a attachments (index `attachment_sha256`, migration `pg5`).
     static func deleteUnusedBlobs(_ connection: PostgresConnection, digests: [String], logger: Logger) async throws {
         guard !digests.isEmpty else { return }
         for try await _ in try await connection.query(

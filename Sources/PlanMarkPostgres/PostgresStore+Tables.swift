@@ -60,7 +60,7 @@ final class PostgresTableConnection {
             configuration = .init(host: url.host ?? "localhost", port: url.port, username: url.user, password: url.password,
                                   database: url.database, tls: tls)
         }
-        configuration.options.connectTimeout = .seconds(10)
+        configuration.options.connectTimeout = .seconds(url.connectTimeout?.components.seconds ?? 10)
         return configuration
     }
 
@@ -86,7 +86,7 @@ final class PostgresTableConnection {
         }
         if connection == nil { return }
         do {
-            try run(writing: true) { connection, logger in
+            _ = try run(writing: true) { connection, logger in
                 try await connection.query(PostgresQuery(unsafeSQL: last), logger: logger)
             }
         } catch {
@@ -192,7 +192,7 @@ package final class PostgresTableWriter: StoreTableWriter {
         }
         let sql = "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES "
             + tuples.joined(separator: ", ") + (table.contentAddressed ? " ON CONFLICT DO NOTHING" : "")
-        try connection.run(writing: true) { connection, logger in
+        _ = try connection.run(writing: true) { connection, logger in
             try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         }
     }

@@ -40,11 +40,12 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// tables gets them only when `create`, as a missing SQLite file is created only then); a store written by a newer
     /// PlanMark is refused.
     /// - Parameter maximumConnections: the pool's bound.
+    /// - Parameter connectTimeout: how long to wait for a connection, unless `url` says (`connect_timeout`).
     /// - Parameter migrateUpTo: test hook: apply migrations only up to this identifier.
     public init(url: PostgresURL, create: Bool, maximumConnections: Int = PostgresStore.defaultMaximumConnections,
                 connectTimeout: Duration = .seconds(10), migrateUpTo: String? = nil, logger: Logger? = nil) throws(StoreError) {
         self.url = url
-        self.connectTimeout = connectTimeout
+        self.connectTimeout = url.connectTimeout ?? connectTimeout
         var logger = logger ?? Logger(label: "planmark.postgres")
         if logger.logLevel > .notice { logger.logLevel = .notice }
         self.logger = logger

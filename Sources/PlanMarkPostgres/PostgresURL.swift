@@ -37,6 +37,12 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
     public var database: String
     /// The TLS mode (`prefer` when not given, as libpq).
     public var sslMode: SSLMode
+    /// How long to wait for a connection (libpq's `connect_timeout`, whole seconds in `connectTimeoutSeconds`);
+    /// nil when the URL does not say, and the store's default applies.
+    public var connectTimeout: Duration?
+    /// The `connect_timeout` values accepted, in seconds. libpq's 0 (wait for ever) is not: a store that cannot be
+    /// reached must be reported.
+    public static let connectTimeoutSeconds = 1...3600
 
     /// Whether `text` names a PostgreSQL store rather than an SQLite file.
     public static func isPostgres(_ text: String) -> Bool {
@@ -95,6 +101,7 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         if host?.isEmpty == true { host = nil }
         var sslMode = SSLMode.prefer
         var socketFolder: String? = nil
+        var connectTimeout: Duration? = nil
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = String(parts[0])
@@ -118,10 +125,15 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
                 password = value
             case "dbname":
                 path = Substring(value)
-            case "application_name", "connect_timeout":
+            case "connect_timeout":
+                guard let seconds = Int(value), Self.connectTimeoutSeconds.contains(seconds) else {
+                    throw .init("connect_timeout: \"\(value)\" is not a number of seconds in \(Self.connectTimeoutSeconds)")
+                }
+                connectTimeout = .seconds(seconds)
+            case "application_name":
                 continue
             default:
-                throw .init("the query parameter \"\(key)\" is not supported (sslmode, host, port, user, password, dbname)")
+                throw .init("the query parameter \"\(key)\" is not supported (sslmode, host, port, user, password, dbname, connect_timeout, application_name)")
             }
         }
         if host == nil && socketFolder == nil { host = "localhost" }
@@ -136,6 +148,7 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         self.socketFolder = socketFolder
         self.database = database.isEmpty ? resolvedUser : database
         self.sslMode = sslMode
+        self.connectTimeout = connectTimeout
     }
 
     /// The URL without its password: what logs, errors and `drawing list` show.
@@ -150,7 +163,10 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
             if port != 5432 { text += ":\(port)" }
             text += "/\(Self.encode(database))"
         }
-        if sslMode != .prefer { text += (socketFolder == nil ? "?" : "&") + "sslmode=\(sslMode.rawValue)" }
+        var parameters: [String] = []
+        if sslMode != .prefer { parameters.append("sslmode=\(sslMode.rawValue)") }
+        if let connectTimeout { parameters.append("connect_timeout=\(connectTimeout.components.seconds)") }
+        if !parameters.isEmpty { text += (socketFolder == nil ? "?" : "&") + parameters.joined(separator: "&") }
         return text
     }
 

@@ -38,6 +38,30 @@ struct PostgresMarkerDrawingCheckTests {
         #expect(try store.texts("SELECT drawingId FROM marker") == [id])
     }
 
+    @Test func aStatementNamingTwoDrawingsNeedsBothAndAnEmptyOneIsAccepted() throws {
+        let (store, url) = try PostgresMarkerTests.storeWithDrawing()
+        _ = try PostgresMarkerTests.storeWithDrawing(url, name: "B")
+        let ids = try store.texts("SELECT id FROM drawing ORDER BY name").compactMap { $0 }
+        try #require(ids.count == 2)
+        // Both drawings exist: all four rows are stored.
+        try store.execute("""
+            INSERT INTO marker (drawingId, number, x, y, createdAt)
+            VALUES (\(ids[0]), 1, 20, 20, 0), (\(ids[1]), 1, 20, 20, 0), (\(ids[0]), 2, 20, 20, 0), (\(ids[1]), 2, 20, 20, 0)
+            """)
+        #expect(try store.texts("SELECT count(*) FROM marker") == ["4"])
+        // Two known drawings and one unknown: the unknown one is found although the known ones are named more often.
+        Self.expectRefused("a statement naming drawings A, B and 999999") {
+            try store.execute("""
+                INSERT INTO marker (drawingId, number, x, y, createdAt)
+                VALUES (\(ids[0]), 3, 20, 20, 0), (\(ids[1]), 3, 20, 20, 0), (999999, 1, 20, 20, 0), (\(ids[0]), 4, 20, 20, 0)
+                """)
+        }
+        #expect(try store.texts("SELECT count(*) FROM marker") == ["4"])
+        // A statement that inserts no row names no drawing and is accepted.
+        try store.execute("INSERT INTO marker (drawingId, number, x, y, createdAt) SELECT 999999, 9, 20, 20, 0 WHERE false")
+        #expect(try store.texts("SELECT count(*) FROM marker") == ["4"])
+    }
+
     @Test func aMarkerCannotMoveToNoDrawing() throws {
         let (store, _) = try PostgresMarkerTests.storeWithDrawing()
         _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 20, y: 20)), author: nil)

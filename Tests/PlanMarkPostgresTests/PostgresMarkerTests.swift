@@ -34,7 +34,7 @@ struct PostgresMarkerTests {
         for _ in 1..<4 { stores.append(try PostgresStore(url: url, create: false, maximumConnections: 4)) }
         let numbers = NIOLockedValueBox<[Int]>([])
         let failures = NIOLockedValueBox<[String]>([])
-        nonisolated(unsafe) let servers = stores
+        let servers = stores
         DispatchQueue.concurrentPerform(iterations: 200) { index in
             do {
                 let made = try servers[index % 4].addMarker(to: "A", NewMarker(position: PixelPoint(x: 20 + Double(index), y: 200)), author: "s\(index % 4)")

@@ -90,7 +90,8 @@ struct PostgresUnavailableTests {
         let port = try Self.freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("planmark-server"))
-        process.arguments = ["--store", "postgres://planmark:Hunter2Secret@127.0.0.1:\(port)/postgres", "--port", "0"]
+        // connect_timeout (libpq's) bounds the wait: 1 s here instead of the default 10.
+        process.arguments = ["--store", "postgres://planmark:Hunter2Secret@127.0.0.1:\(port)/postgres?connect_timeout=1", "--port", "0"]
         let pipe = Pipe()
         process.standardError = pipe
         try process.run()
@@ -98,7 +99,8 @@ struct PostgresUnavailableTests {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 74)
-        #expect(text.hasPrefix("planmark-server: postgres://planmark@127.0.0.1:\(port)/postgres: "), "\(text)")
+        #expect(text.hasPrefix("planmark-server: postgres://planmark@127.0.0.1:\(port)/postgres?connect_timeout=1: "), "\(text)")
+        #expect(text.contains("within 1 s"), "\(text)")
         #expect(!text.contains("Hunter2"))
     }
 }
