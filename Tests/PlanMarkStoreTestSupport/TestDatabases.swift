@@ -3,7 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-@testable import PlanMarkPostgres
+import PlanMarkPostgres
 import PostgresNIO
 
 /// Throwaway PostgreSQL databases for tests, on the cluster `$PLANMARK_TEST_POSTGRES` names (an admin URL; `.ci/run`
