@@ -26,7 +26,9 @@ public enum MarkerFormat: String, CaseIterable, Sendable {
 /// - **json**: `{"drawing":NAME,"markers":[OBJECT,...]}`; **jsonl**: one object a line;
 ///   **csv**: `id,uuid,number,x,y[,lat,lng],status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt,needsPlacement`
 ///   (empty fields for what is not set, rooms `;`-joined);
-///   **text**: tab-separated `number x y [lat lng] status priority assignee due rooms note`.
+///   **text**: tab-separated `number x y [lat lng] status priority assignee due rooms note`, one line a marker; in the
+///   text fields a backslash, tab, line feed and carriage return are written `\\`, `\t`, `\n`, `\r` (as
+///   PostgreSQL's text format does), so that a note of several lines stays on its marker's line.
 ///
 /// Each marker is formatted straight into one byte buffer from prepared pieces: latLng with the scale
 /// computed once, the last two timestamps' text cached (markers of one import share theirs).
@@ -102,11 +104,11 @@ public struct MarkerWriter {
             }
             buffer.append(marker.status.rawValue); buffer.append("\t")
             buffer.append(marker.priority.rawValue); buffer.append("\t")
-            buffer.append(marker.assignee ?? ""); buffer.append("\t")
+            appendTextField(marker.assignee ?? ""); buffer.append("\t")
             if let due = marker.due { appendDue(due) }
             buffer.append("\t")
-            buffer.append(marker.rooms.joined(separator: ";")); buffer.append("\t")
-            buffer.append(marker.note ?? ""); buffer.append("\n")
+            appendTextField(marker.rooms.joined(separator: ";")); buffer.append("\t")
+            appendTextField(marker.note ?? ""); buffer.append("\n")
         case .json:
             if count > 0 { buffer.append(",") }
             appendObject(marker, latLng)
@@ -251,6 +253,24 @@ public struct MarkerWriter {
         timeCache[1] = timeCache[0]
         timeCache[0] = (timestamp.milliseconds, text)
         buffer.append(bytes: text)
+    }
+
+    /// A field of the text format: backslash, tab, line feed and carriage return escaped as `\\`, `\t`, `\n`, `\r`.
+    /// - Complexity: O(length of the text).
+    private mutating func appendTextField(_ text: String) {
+        guard text.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else { buffer.append(text); return }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            switch byte {
+            case 92: escaped += [92, 92]
+            case 9: escaped += [92, UInt8(ascii: "t")]
+            case 10: escaped += [92, UInt8(ascii: "n")]
+            case 13: escaped += [92, UInt8(ascii: "r")]
+            default: escaped.append(byte)
+            }
+        }
+        buffer.append(bytes: escaped)
     }
 
     /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).

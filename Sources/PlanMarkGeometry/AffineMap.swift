@@ -47,6 +47,31 @@ public struct AffineMap: Hashable, Sendable {
         PixelPoint(x: a * point.x + b * point.y + c, y: d * point.x + e * point.y + f)
     }
 
+    /// `point` transformed, or nil when the result is not a pair of finite numbers (a huge scale overflows).
+    /// - Complexity: O(1).
+    @inlinable
+    public func carried(_ point: PixelPoint) -> PixelPoint? {
+        let result = apply(point)
+        return result.isFinite ? result : nil
+    }
+
+    /// Checks that the transform is usable for `points` (a fit's control points): every coefficient finite, the
+    /// determinant not zero, every point carried to a finite position, and distinct
+    /// points to distinct positions.
+    /// - Complexity: O(n) expected for n points (one hash set).
+    public func checkCarries(_ points: [PixelPoint]) throws(AlignmentError) {
+        // The determinant may overflow (a scale of 1e308 is absurd but carries the control points): only NaN
+        // and zero are refused.
+        guard coefficients.allSatisfy(\.isFinite), !determinant.isNaN else { throw .notFinite }
+        guard determinant != 0 else { throw .collapses }
+        var images: [PixelPoint: PixelPoint] = [:]
+        for point in points {
+            guard let image = carried(point) else { throw .notFinite }
+            if let other = images[image], other != point { throw .collapses }
+            images[image] = point
+        }
+    }
+
     /// The transform that applies `self` first, then `next`.
     /// - Complexity: O(1).
     public func followed(by next: AffineMap) -> AffineMap {

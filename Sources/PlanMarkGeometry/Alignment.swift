@@ -24,6 +24,11 @@ public enum AlignmentError: Error, Hashable, Sendable, CustomStringConvertible {
     case collinearPoints
     /// The fitted transform flattens the sheet onto a line (the new positions lie on one line).
     case singularTransform
+    /// The fitted transform's coefficients, or a pair's carried position, are not finite numbers (positions too
+    /// far apart or too close together for a double).
+    case notFinite
+    /// The fitted transform carries two distinct previous positions to one place (a scale that underflows).
+    case collapses
 
     /// One line for the user.
     public var description: String {
@@ -38,6 +43,10 @@ public enum AlignmentError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the previous positions all lie on one line: they do not fix an affine transform"
         case .singularTransform:
             return "the new positions all lie on one line: the transform would flatten the sheet"
+        case .notFinite:
+            return "the transform these pairs give is not made of finite numbers (positions too far apart or too close together)"
+        case .collapses:
+            return "the transform these pairs give carries distinct previous positions to the same place"
         }
     }
 }
@@ -69,12 +78,15 @@ public struct Alignment: Hashable, Sendable {
         for (index, pair) in pairs.enumerated() where !(pair.from.isFinite && pair.to.isFinite) {
             throw .nonFinite(pair: index)
         }
+        let alignment: Alignment
         switch pairs.count {
         case 0: return .identity
         case 1: throw .tooFewPairs(count: 1)
-        case 2: return try similarity(pairs[0], pairs[1])
-        default: return try leastSquaresAffine(pairs)
+        case 2: alignment = try similarity(pairs[0], pairs[1])
+        default: alignment = try leastSquaresAffine(pairs)
         }
+        try alignment.transform.checkCarries(pairs.map(\.from))
+        return alignment
     }
 
     /// The similarity (uniform scale, rotation, translation; no reflection) that maps both pairs exactly.
@@ -88,6 +100,7 @@ public struct Alignment: Hashable, Sendable {
         guard zx != 0 || zy != 0 else { throw .coincidentPoints(to: false) }
         guard wx != 0 || wy != 0 else { throw .coincidentPoints(to: true) }
         let norm = zx * zx + zy * zy
+        guard norm > 0, norm.isFinite else { throw .notFinite }
         let sr = (wx * zx + wy * zy) / norm
         let si = (wy * zx - wx * zy) / norm
         let c = first.to.x - (sr * first.from.x - si * first.from.y)
@@ -128,6 +141,7 @@ public struct Alignment: Hashable, Sendable {
         let d = (sxY * syy - syY * sxy) / det
         let e = (syY * sxx - sxY * sxy) / det
         let transform = AffineMap(a: a, b: b, c: mX - a * mx - b * my, d: d, e: e, f: mY - d * mx - e * my)
+        guard transform.coefficients.allSatisfy(\.isFinite) else { throw .notFinite }
         let scale = (abs(a) + abs(b)) * (abs(d) + abs(e))
         guard transform.determinant != 0, abs(transform.determinant) > 1e-12 * scale else { throw .singularTransform }
         return Alignment(transform: transform, residuals: residuals(of: transform, pairs))

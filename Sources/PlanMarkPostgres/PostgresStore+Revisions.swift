@@ -30,12 +30,8 @@ extension PostgresStore {
             if let given = new.regions {
                 regions = given
             } else {
-                regions = try await Self.fetchRegions(connection, drawingID: drawingID, logger: logger).map { region in
-                    do {
-                        return try region.transformed(by: transform)
-                    } catch {
-                        throw StoreError.refused("drawing \"\(name)\": region \(region.id) carried through the transform is not valid: \(String(describing: error))")
-                    }
+                regions = try await Self.fetchRegions(connection, drawingID: drawingID, logger: logger).map { region throws(StoreError) in
+                    try RevisionCarry.region(region, drawing: name, through: transform)
                 }
             }
             var target = drawing
@@ -63,7 +59,7 @@ extension PostgresStore {
                 "SELECT number, x, y, rooms, needsPlacement FROM marker WHERE drawingId = \(drawingID) ORDER BY number", logger: logger
             ).decode((Int, Double, Double, String, String?).self) {
                 let old = PixelPoint(x: x, y: y)
-                let position = transform.apply(old)
+                let position = try RevisionCarry.position(old, marker: number, drawing: name, through: transform)
                 var reason = validator.validate(position, hits: &hits)?.rawValue
                 let roomsText = RoomList.jsonText(SQLiteStore.rooms(hits, validator: validator))
                 if reason == nil && roomsText == "[]" && rooms != "[]" { reason = "outside-rooms" }

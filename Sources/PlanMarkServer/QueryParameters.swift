@@ -7,16 +7,35 @@ struct QueryParameters {
     /// The decoded parameters.
     let values: [String: String]
 
-    /// Reads the query of `request` (percent-escapes and `+` decoded).
+    /// Reads the query of `request`: percent-escapes decoded exactly once (RFC 3986), `+` kept as a plus.
     init(_ request: Request) throws(APIError) {
+        values = try Self.parse(request.uri.query)
+    }
+
+    /// The parameters of the raw query text `query` (what follows `?`, as the client sent it).
+    ///
+    /// Each `&`-separated item is `KEY=VALUE` (or `KEY`, an empty value); key and value are percent-decoded
+    /// once, here and nowhere else, so `%2B` is a plus, `%25` a percent sign and `%2541` the text `%41`. A `+`
+    /// is a plus: only `application/x-www-form-urlencoded` bodies read it as a space, and a query is not one.
+    /// A bad escape (`%`, `%4`, `%GG`) or bytes that are not UTF-8 once decoded (`%FF`) are 400 naming the
+    /// parameter; a repeated key keeps its last value; empty items (`a=1&&b=2`) are skipped.
+    /// - Complexity: O(length of the query).
+    static func parse(_ query: String?) throws(APIError) -> [String: String] {
+        guard let query, !query.isEmpty else { return [:] }
         var values: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters {
-            guard let name = PathComponent.decode(key.replacingPlus()), let text = PathComponent.decode(value.replacingPlus()) else {
-                throw .invalidField(String(key), "bad percent-escape in the query")
+        for item in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = item.firstIndex(of: UInt8(ascii: "="))
+            let rawKey = item[..<(equals ?? item.endIndex)]
+            let rawValue = equals.map { item[item.index(after: $0)...] } ?? item[item.endIndex...]
+            guard let key = PathComponent.decode(Substring(rawKey)) else {
+                throw .invalidField(String(decoding: rawKey, as: UTF8.self), "bad percent-escape or text that is not UTF-8 in the query's parameter name")
             }
-            values[name] = text
+            guard let value = PathComponent.decode(Substring(rawValue)) else {
+                throw .invalidField(key, "bad percent-escape or text that is not UTF-8 in the query")
+            }
+            values[key] = value
         }
-        self.values = values
+        return values
     }
 
     /// The zoom in `zoom`, nil when absent; 400 unless a number in [-64, 64].
@@ -104,12 +123,5 @@ struct QueryParameters {
         for key in values.keys.sorted() where !allowed.contains(key) {
             throw .invalidField(key, "unknown query parameter; this endpoint takes \(allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", "))")
         }
-    }
-}
-
-extension Substring {
-    /// The text with `+` read as a space, as forms encode it.
-    func replacingPlus() -> String {
-        String(self.map { $0 == "+" ? " " : $0 })
     }
 }

@@ -32,12 +32,8 @@ extension SQLiteStore {
             if let given = new.regions {
                 regions = given
             } else {
-                regions = try Self.fetchRegions(db, drawingID: drawingID).map { region in
-                    do {
-                        return try region.transformed(by: transform)
-                    } catch {
-                        throw StoreError.refused("drawing \"\(name)\": region \(region.id) carried through the transform is not valid: \(String(describing: error))")
-                    }
+                regions = try Self.fetchRegions(db, drawingID: drawingID).map { region throws(StoreError) in
+                    try RevisionCarry.region(region, drawing: name, through: transform)
                 }
             }
             var target = drawing
@@ -55,7 +51,7 @@ extension SQLiteStore {
             var hits: [RegionHit] = []
             for index in carried.indices {
                 let old = carried[index]
-                let position = transform.apply(old.position)
+                let position = try RevisionCarry.position(old.position, marker: old.number, drawing: name, through: transform)
                 var reason = validator.validate(position, hits: &hits)?.rawValue
                 let rooms = RoomList.jsonText(Self.rooms(hits, validator: validator))
                 if reason == nil && rooms == "[]" && old.rooms != "[]" { reason = "outside-rooms" }

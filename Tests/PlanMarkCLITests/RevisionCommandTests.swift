@@ -68,6 +68,38 @@ import Glibc
         #expect(history.contains("\"action\":\"revised\""))
     }
 
+    /// Transforms whose results are not finite are usage errors before anything is stored. On main 668aa73 a
+    /// drawing without regions took `0,0=0,0;1,0=1e308,0` (scale 1e308: markers at x >= 2 overflow to infinity)
+    /// with exit 0 and stored every marker at (inf, inf); `0,0=0,0;1e-200,0=1,0` (the pairs' squared distance
+    /// underflows to 0) failed with exit 74 and an SQLite constraint.
+    @Test(arguments: [
+        ("0,0=0,0;1,0=1e308,0", "would be carried to"),
+        ("0,0=0,0;1e-200,0=1,0", "is not made of finite numbers"),
+        ("0,0=0,0;1e200,0=1,0", "is not made of finite numbers"),
+        ("0,0=0,0;1,0=1e-320,0", "carries distinct previous positions to the same place"),
+        ("0,0=0,0;100,0=0,100;0,100=1e308,1e308", "is not made of finite numbers"),
+    ])
+    func nonFiniteTransformsAreUsageErrors(align: String, message: String) throws {
+        for withRegions in [false, true] {
+            let sandbox: StoreSandbox
+            if withRegions {
+                sandbox = try Self.sandbox()
+            } else {
+                sandbox = try StoreSandbox()
+                #expect(try sandbox.run(["drawing", "add", try sandbox.png(), "--name", "A"]).status == 0)
+                for (x, y) in [("50", "50"), ("300", "100")] { #expect(try sandbox.run(["mark", "A", x, y]).status == 0) }
+            }
+            let before = try sandbox.snapshot()
+            let png = try sandbox.png("rev2.png")
+            let result = try sandbox.run(["drawing", "revise", "A", png, "--align", align])
+            #expect(result.status == 64, "\(align) regions: \(withRegions): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("planmark: --align: ") && result.stderr.contains(message), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(try sandbox.snapshot() == before)
+            #expect(try sandbox.markers().allSatisfy { ($0["x"] as? Double)?.isFinite == true && ($0["y"] as? Double)?.isFinite == true })
+        }
+    }
+
     /// Four pairs whose affine has residual 0.25 at every pair (worked out in AlignmentTests): refused with
     /// --max-residual 0.1 (exit 1, nothing stored), accepted with the default 2 px.
     @Test func residualOverTheLimitStoresNothing() throws {

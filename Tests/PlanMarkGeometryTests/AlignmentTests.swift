@@ -71,6 +71,22 @@ private func pair(_ x: Double, _ y: Double, _ X: Double, _ Y: Double) -> Alignme
         #expect(throws: AlignmentError.nonFinite(pair: 1)) { try Alignment.fit([pair(0, 0, 1, 1), pair(.nan, 0, 1, 1)]) }
     }
 
+    /// Pairs of finite numbers whose transform is not finite or collapses the sheet. 1e-200 squared underflows to 0
+    /// and 1e200 squared overflows, so the similarity's scale is 1/0 or 0 (worked out by hand); a scale of 1e-320
+    /// is a subnormal whose square (the determinant) underflows to 0; a least-squares fit whose sums overflow.
+    @Test func transformsThatAreNotFiniteAreRefused() {
+        #expect(throws: AlignmentError.notFinite) { try Alignment.fit([pair(0, 0, 0, 0), pair(1e-200, 0, 1, 0)]) }
+        #expect(throws: AlignmentError.notFinite) { try Alignment.fit([pair(0, 0, 0, 0), pair(1e200, 0, 1, 0)]) }
+        #expect(throws: AlignmentError.collapses) { try Alignment.fit([pair(0, 0, 0, 0), pair(1, 0, 1e-320, 0)]) }
+        #expect(throws: AlignmentError.notFinite) {
+            try Alignment.fit([pair(0, 0, 0, 0), pair(100, 0, 0, 100), pair(0, 100, 1e308, 1e308)])
+        }
+        // Scale 1e308 is a finite transform: the control points are carried, a far marker is not.
+        let huge = try? Alignment.fit([pair(0, 0, 0, 0), pair(1, 0, 1e308, 0)])
+        #expect(huge?.transform.carried(p(1, 0)) == p(1e308, 0))
+        #expect(huge?.transform.carried(p(2, 0)) == nil)
+    }
+
     /// A region carried through a 2x scale: every vertex doubled, bounds doubled; a mirror keeps it valid.
     @Test func regionTransformsEveryVertex() throws {
         let square = try Region(id: "R", coordinates: [[[p(10, 10), p(20, 10), p(20, 20), p(10, 20)],

@@ -192,8 +192,13 @@ function addMarker(data) {
   return entry;
 }
 
-/** Puts a marker object of the service (pixel x, y) on the map, new or changed. */
+/**
+ * Puts a marker object of the service (pixel x, y) on the map, new or changed. A marker whose position is not a
+ * pair of finite numbers (a store written before positions were checked can hold one) has no place on the sheet:
+ * it gets no pin, and every other marker is shown as usual.
+ */
 function upsert(data) {
+  if (!Number.isFinite(data.x) || !Number.isFinite(data.y)) { removeMarker(data.number); return null; }
   const entry = state.markers.get(data.number);
   if (!entry) return addMarker(data);
   const before = entry.data;

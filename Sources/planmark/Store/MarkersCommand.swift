@@ -13,7 +13,9 @@ struct MarkersCommand: ParsableCommand {
         Every format carries every field. jsonl: one object a marker: id (the markers file's id it was imported \
         with, or null), uuid, number, x, y (lat, lng with --latlng), status, category, priority, assignee, due, \
         capturedAt, note, author, rooms, createdAt, updatedAt, overdue. csv: the same columns (without overdue; \
-        rooms joined with ;), which `planmark import` reads back. The filters combine (all must hold).
+        rooms joined with ;), which `planmark import` reads back. text: tab-separated, one line a marker, with a \
+        backslash, tab, line feed or carriage return in a text field written \\\\, \\t, \\n or \\r. The filters \
+        combine (all must hold).
         """
     )
 
