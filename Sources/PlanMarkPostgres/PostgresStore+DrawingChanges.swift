@@ -40,7 +40,7 @@ extension PostgresStore {
                 "SELECT count(*) FROM marker WHERE drawingId = \(drawingID)", logger: logger
             ).decode(Int.self) { markers = count }
             if markers > 0 && !force {
-                throw StoreError.refused("drawing \"\(name)\": has \(markers) marker\(markers == 1 ? "" : "s"); remove them first or force the removal")
+                throw StoreError.refused(.drawingHasMarkers(drawing: name, count: markers))
             }
             var attachments = 0
             for try await (count) in try await connection.query(

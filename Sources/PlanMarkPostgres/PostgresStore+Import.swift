@@ -463,7 +463,7 @@ struct PostgresKnownUUIDs {
             } else if number < owner.nextNumber {
                 throw .uuidConflict(uuid: uuid, drawing: owner.name, number: number)
             } else {
-                throw .refused("uuid \(uuid.text): has the form of the uuids drawing \"\(owner.name)\" makes, for a marker number it has not given (\(number))")
+                throw .refused(.uuidNotIssued(uuid: uuid, drawing: owner.name, number: number))
             }
         }
         guard let found else { return false }

@@ -202,7 +202,7 @@ extension PostgresStore {
         if let status = change.status {
             if status == marker.status {
                 if refuseSameStatus {
-                    throw StoreError.refused("drawing \"\(drawing.name)\": marker \(marker.number) is already \(status.rawValue)")
+                    throw StoreError.refused(.alreadyInStatus(drawing: drawing.name, number: marker.number, status: status))
                 }
             } else {
                 guard marker.status.allows(status) else {
@@ -210,7 +210,7 @@ extension PostgresStore {
                 }
                 let reason = change.reason.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
                 if marker.status.needsReason(toChangeTo: status) && reason == nil {
-                    throw StoreError.refused("drawing \"\(drawing.name)\": marker \(marker.number) is ready; sending it back to open needs a reason")
+                    throw StoreError.refused(.reasonRequired(drawing: drawing.name, number: marker.number))
                 }
                 old.status = marker.status
                 new.status = status
@@ -364,7 +364,7 @@ extension PostgresStore {
             return marker
         }
         if number < drawing.nextNumber { throw StoreError.uuidConflict(uuid: uuid, drawing: drawing.name, number: number) }
-        throw StoreError.refused("uuid \(uuid.text): has the form of the uuids drawing \"\(drawing.name)\" makes, for a marker number it has not given (\(number))")
+        throw StoreError.refused(.uuidNotIssued(uuid: uuid, drawing: drawing.name, number: number))
     }
 
     /// The `uuidConflict` for `uuid`, naming the drawing and number of the marker that has it.

@@ -35,9 +35,7 @@ extension PostgresStore {
                 }
             }
             if !outside.isEmpty && !force {
-                let shown = outside.prefix(10).map(String.init).joined(separator: ", ")
-                let more = outside.count > 10 ? ", ..." : ""
-                throw StoreError.refused("drawing \"\(name)\": \(outside.count) stored marker(s) would be outside the new allowed area (\(shown)\(more)); nothing changed (use --force to replace the regions anyway)")
+                throw StoreError.refused(.markersOutsideAllowedArea(drawing: name, numbers: outside))
             }
             try await connection.query("DELETE FROM region WHERE drawingId = \(drawingID)", logger: logger)
             try await Self.insertRegions(connection, regions, drawingID: drawingID, logger: logger)

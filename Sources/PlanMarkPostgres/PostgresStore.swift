@@ -128,7 +128,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                     applied.append(identifier)
                 }
             } else if hasDrawing {
-                throw StoreError.refused("\(url): a database with a \"drawing\" table that is not a PlanMark store")
+                throw StoreError.refused(.notAStore(location: "\(url)", kind: "a database with a \"drawing\" table"))
             }
             let unknown = applied.filter { !known.contains($0) }
             if !unknown.isEmpty { throw StoreError.newerSchema(path: url.description, unknownMigrations: unknown) }

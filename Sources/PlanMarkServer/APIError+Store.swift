@@ -3,7 +3,7 @@ import PlanMarkStore
 
 extension APIError {
     /// The HTTP form of a store error: unknown names 404, refused markers 422 with the validator's
-    /// reason as the code, refusals 409, a store locked past the busy timeout 503 with `Retry-After: 1`,
+    /// reason as the code, refusals 409 with their rule's code (`StoreRefusal.code`, `name-taken`), a store locked past the busy timeout 503 with `Retry-After: 1`,
     /// other store failures 500. Errors that carry server paths answer with a generic message and keep
     /// the description as `detail` for the log.
     init(_ error: StoreError) {
@@ -16,7 +16,7 @@ extension APIError {
             let at = position.isFinite ? " at pixel (\(position.x), \(position.y))" : ""
             self.init(.unprocessableContent, code: reason.rawValue, message: "marker\(at) refused: \(reason.rawValue)")
         case .duplicateDrawing, .refused:
-            self.init(.conflict, code: "refused", message: error.description)
+            self.init(.conflict, code: error.code, message: error.description)
         case .transitionRefused:
             self.init(.conflict, code: "transition-refused", message: error.description)
         case .uuidConflict:

@@ -97,7 +97,8 @@ enum OpenAPIDocument {
                         body: object(["name": ["type": "string", "minLength": 1]], required: ["name"], closed: true),
                         success: [("200", response("The drawing under its new name.", content: jsonContent(ref("Drawing")),
                                                    headers: [("Location", header("The drawing's new URL path."))]))],
-                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 500, 503])),
+                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 500, 503],
+                        codes: [409: [StoreError.duplicateDrawing("").code]])),
                     ("delete", operation(
                         id: "removeDrawing",
                         summary: "Remove a drawing with its regions, markers, history and attachments in one transaction; refused (409) while it has markers unless force=true. A body, if sent, must be JSON (it is ignored).",
@@ -106,7 +107,8 @@ enum OpenAPIDocument {
                             "name": ["type": "string"], "removed": ["const": true],
                             "markers": ["type": "integer", "minimum": 0], "attachments": ["type": "integer", "minimum": 0],
                         ], required: ["name", "removed", "markers", "attachments"]))),
-                        errors: [400, 401, 403, 404, 409, 415, 421, 500, 503])),
+                        errors: [400, 401, 403, 404, 409, 415, 421, 500, 503],
+                        codes: [409: [StoreRefusal.Code.drawingHasMarkers.rawValue]])),
                 ]))),
             ("/drawings/{name}/summary", withPath(["DrawingName"], getAndHead(
                 id: "getSummary", summary: "Counts of the drawing's markers (those the filters take): by status, priority, room and assignee, and overdue.",
@@ -168,7 +170,8 @@ enum OpenAPIDocument {
                                              headers: [("Location", header("The marker's URL path."))])),
                             ("201", response("Stored.", content: jsonContent(ref("Marker")), headers: [("Location", header("The marker's URL path."))])),
                         ],
-                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 422, 500, 503])),
+                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 422, 500, 503],
+                        codes: [409: [StoreError.uuidConflict(uuid: MarkerUUID(canonical: ""), drawing: "", number: 0).code, StoreRefusal.Code.uuidNotIssued.rawValue]])),
                 ]))),
             ("/drawings/{name}/markers/{number}", withPath(["DrawingName", "MarkerNumber"], getAndHead(
                 id: "getMarker", summary: "One marker.", parameters: [parameterRef("Zoom")],
@@ -179,7 +182,9 @@ enum OpenAPIDocument {
                         summary: "Change any of a marker's fields in one transaction, all or none: position (validated like a new marker's), status (as the workflow allows; 409 transition-refused otherwise; ready to open needs a reason), note, category, priority, assignee, due (null clears note, category, assignee, due).",
                         body: ref("MarkerChange"),
                         success: ok("The marker after the change.", jsonContent(ref("Marker"))),
-                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 422, 500, 503])),
+                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 422, 500, 503],
+                        codes: [409: [StoreError.transitionRefused(drawing: "", number: 0, from: .open, to: .open).code,
+                                      StoreRefusal.Code.reasonRequired.rawValue]])),
                     ("delete", operation(
                         id: "removeMarker", summary: "Remove a marker; its number is never given again. A body, if sent, must be JSON (it is ignored).",
                         parameters: [queryParameter("author", "Who removed it (kept in the history).", ["type": "string"])],
@@ -283,7 +288,8 @@ enum OpenAPIDocument {
     /// One operation: its parameters, its JSON body (required, `application/json` only), its success
     /// answers and its error statuses (from `errorResponses`).
     static func operation(id: String, summary: String, parameters: [Doc] = [], body: Doc? = nil, rawBody: [String] = [], security: Bool = true,
-                          storeAccess: Bool = true, success: [(String, Doc)], errors: some Sequence<Int>, bodies: Bool = true) -> Doc {
+                          storeAccess: Bool = true, success: [(String, Doc)], errors: some Sequence<Int>, bodies: Bool = true,
+                          codes: [Int: [String]] = [:]) -> Doc {
         var fields: [(String, Doc)] = [("operationId", .string(id)), ("summary", .string(summary))]
         if !security { fields.append(("security", [])) }
         if !parameters.isEmpty { fields.append(("parameters", .array(parameters))) }
@@ -304,6 +310,14 @@ enum OpenAPIDocument {
         var responses = success
         for status in Set(errors).sorted() {
             guard let error = errorResponses.first(where: { $0.status == status }) else { continue }
+            if let codes = codes[status] {
+                // The codes this operation can answer with this status, as the schema's enum.
+                let schema = object(["error": object(["code": enumeration(codes), "message": ["type": "string"]], required: ["code", "message"])],
+                                    required: ["error"])
+                responses.append((String(status), response(error.description + " This operation's codes: " + codes.joined(separator: ", ") + ".",
+                                                           content: bodies ? jsonContent(schema) : nil, headers: error.headers)))
+                continue
+            }
             responses.append((String(status), bodies ? ["$ref": .string("#/components/responses/" + error.name)]
                                                      : response(error.description, headers: error.headers)))
         }
@@ -317,7 +331,7 @@ enum OpenAPIDocument {
         (401, "Unauthorized", "Missing or wrong bearer token.", [("WWW-Authenticate", header())]),
         (403, "ForbiddenOrigin", "A write from a page on another origin (an Origin header that is neither the server's nor --cors-origin).", []),
         (404, "NotFound", "Unknown drawing, marker, attachment or endpoint.", []),
-        (409, "Conflict", "Refused by the store's state: a status change the workflow does not allow (code transition-refused, naming the current and the requested status) or ready to open without a reason; a uuid stored already with other content (uuid-conflict); a drawing name taken; a drawing removal while it has markers without force=true; regions that would leave markers outside (code refused).", []),
+        (409, "Conflict", "Refused by the store's state: a status change the workflow does not allow (code transition-refused, naming the current and the requested status) or ready to open without a reason (reason-required); a uuid stored already with other content (uuid-conflict) or of the store's own form for a number not given yet (uuid-not-issued); a drawing name taken (name-taken); a drawing removal while it has markers without force=true (drawing-has-markers).", []),
         (413, "TooLarge", "The body is over the limit (--max-body, 1 MiB by default; attachments --max-attachment, 20 MiB by default, checked from Content-Length before the body is read, and while a chunked body arrives); for /validate also more region vertices (--max-vertices, default 200000) or markers (--max-markers, default 100000) than the server takes.", []),
         (415, "UnsupportedMediaType", "The body was not sent as Content-Type: application/json; for an attachment, its bytes are not a JPEG, PNG or PDF, or its declared Content-Type disagrees with them.", []),
         (421, "MisdirectedRequest", "The Host header names neither the address the server listens on nor an --allowed-host.", []),

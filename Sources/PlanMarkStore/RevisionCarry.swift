@@ -27,7 +27,7 @@ package enum RevisionCarry {
         do {
             return try region.transformed(by: transform)
         } catch {
-            throw .refused("drawing \"\(drawing)\": region \(region.id) carried through the transform is not valid: \(String(describing: error))")
+            throw .refused(.regionInvalidAfterTransform(drawing: drawing, region: region.id, problem: String(describing: error)))
         }
     }
 }

@@ -23,7 +23,7 @@ extension SQLiteStore {
             let drawing = try Self.fetchDrawing(db, named: name)
             let markers = try Int.fetchOne(db, sql: "SELECT count(*) FROM marker WHERE drawingId = ?", arguments: [drawing.id!]) ?? 0
             if markers > 0 && !force {
-                throw StoreError.refused("drawing \"\(name)\": has \(markers) marker\(markers == 1 ? "" : "s"); remove them first or force the removal")
+                throw StoreError.refused(.drawingHasMarkers(drawing: name, count: markers))
             }
             let attachments = try Int.fetchOne(db, sql: "SELECT count(*) FROM attachment WHERE drawingId = ?", arguments: [drawing.id!]) ?? 0
             try db.execute(sql: "DELETE FROM attachment WHERE drawingId = ?", arguments: [drawing.id!])

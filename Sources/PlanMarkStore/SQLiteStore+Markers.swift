@@ -196,7 +196,7 @@ extension SQLiteStore {
         if let status = change.status {
             if status == marker.status {
                 if refuseSameStatus {
-                    throw StoreError.refused("drawing \"\(drawing.name)\": marker \(marker.number) is already \(status.rawValue)")
+                    throw StoreError.refused(.alreadyInStatus(drawing: drawing.name, number: marker.number, status: status))
                 }
             } else {
                 guard marker.status.allows(status) else {
@@ -204,7 +204,7 @@ extension SQLiteStore {
                 }
                 let reason = change.reason.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
                 if marker.status.needsReason(toChangeTo: status) && reason == nil {
-                    throw StoreError.refused("drawing \"\(drawing.name)\": marker \(marker.number) is ready; sending it back to open needs a reason")
+                    throw StoreError.refused(.reasonRequired(drawing: drawing.name, number: marker.number))
                 }
                 old.status = marker.status
                 new.status = status
@@ -294,7 +294,7 @@ extension SQLiteStore {
             return marker
         }
         if number < drawing.nextNumber { throw StoreError.uuidConflict(uuid: uuid, drawing: drawing.name, number: number) }
-        throw StoreError.refused("uuid \(uuid.text): has the form of the uuids drawing \"\(drawing.name)\" makes, for a marker number it has not given (\(number))")
+        throw StoreError.refused(.uuidNotIssued(uuid: uuid, drawing: drawing.name, number: number))
     }
 
     /// The drawing whose store-made uuids (`DerivedUUID`) have `uuid`'s form, and the number it names.

@@ -24,9 +24,7 @@ extension SQLiteStore {
                 if rooms != marker.rooms { changed.append((marker, rooms)) }
             }
             if !outside.isEmpty && !force {
-                let shown = outside.prefix(10).map(String.init).joined(separator: ", ")
-                let more = outside.count > 10 ? ", ..." : ""
-                throw StoreError.refused("drawing \"\(name)\": \(outside.count) stored marker(s) would be outside the new allowed area (\(shown)\(more)); nothing changed (use --force to replace the regions anyway)")
+                throw StoreError.refused(.markersOutsideAllowedArea(drawing: name, numbers: outside))
             }
             try RegionRecord.filter(Column("drawingId") == drawingID).deleteAll(db)
             for (position, region) in regions.enumerated() {

@@ -84,7 +84,7 @@ public final class SQLiteStore: AnnotationStore {
             let unknown = applied.subtracting(migrator.migrations)
             if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
             if applied.isEmpty && objectCount > 0 {
-                throw StoreError.refused("\(path): an SQLite database that is not a PlanMark store")
+                throw StoreError.refused(.notAStore(location: path, kind: "an SQLite database"))
             }
             let target = target ?? migrator.migrations.last!
             if applied.contains(target) { return }

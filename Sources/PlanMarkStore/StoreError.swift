@@ -1,7 +1,8 @@
 import PlanMarkFormats
 import PlanMarkGeometry
 
-/// Why a store operation failed or was refused. One user-facing line each; the CLI maps cases to exit codes.
+/// Why a store operation failed or was refused. One user-facing line each (`description`) and a stable `code`;
+/// the front doors map cases to exit codes and HTTP statuses.
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The store file does not exist (only `drawing add` creates one).
     case missingStore(path: String)
@@ -13,8 +14,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicateDrawing(String)
     /// The geometry core refused a marker position.
     case invalidMarker(reason: InvalidReason, position: PixelPoint)
-    /// The operation was refused for the reason given, as `WHERE: what` (`drawing "A": marker 1 is already open`).
-    case refused(String)
+    /// The operation was refused by a rule of the store (`drawing "A": marker 1 is already open`).
+    case refused(StoreRefusal)
     /// The workflow does not allow this status change (`MarkerStatus.next`).
     case transitionRefused(drawing: String, number: Int, from: MarkerStatus, to: MarkerStatus)
     /// A marker with this uuid is stored already with other content (or on another drawing).
@@ -47,6 +48,34 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The drawing has no revision with this number.
     case unknownRevision(drawing: String, number: Int)
 
+    /// The stable code of the error (kebab case): the service's `error.code`, listed in its OpenAPI document. A
+    /// refused marker position answers the validator's reason (`outside-allowed-area` ...), a refusal its rule's.
+    public var code: String {
+        switch self {
+        case .missingStore: return "missing-store"
+        case .unknownDrawing: return "unknown-drawing"
+        case .unknownMarker: return "unknown-marker"
+        case .duplicateDrawing: return "name-taken"
+        case .invalidMarker(let reason, _): return reason.rawValue
+        case .refused(let refusal): return refusal.code.rawValue
+        case .transitionRefused: return "transition-refused"
+        case .uuidConflict: return "uuid-conflict"
+        case .unsupportedMediaType: return "unsupported-media-type"
+        case .unknownAttachment: return "unknown-attachment"
+        case .newerSchema: return "newer-schema"
+        case .notPNG: return "not-png"
+        case .missingImage: return "missing-image"
+        case .imageChanged: return "image-changed"
+        case .input: return "invalid-input"
+        case .invalidArgument: return "invalid-argument"
+        case .invalidText: return "invalid-text"
+        case .busy: return "store-busy"
+        case .io: return "store-error"
+        case .unavailable: return "store-unavailable"
+        case .unknownRevision: return "unknown-revision"
+        }
+    }
+
     /// One line saying what went wrong and where.
     public var description: String {
         switch self {
@@ -60,8 +89,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "a drawing named \"\(name)\" already exists"
         case .invalidMarker(let reason, let position):
             return "marker at \(position) refused: \(reason.rawValue)"
-        case .refused(let reason):
-            return reason
+        case .refused(let refusal):
+            return refusal.description
         case .transitionRefused(let drawing, let number, let from, let to):
             let allowed = from.next.map(\.rawValue).joined(separator: ", ")
             return "drawing \"\(drawing)\": marker \(number) is \(from.rawValue) and cannot become \(to.rawValue) (from \(from.rawValue): \(allowed))"

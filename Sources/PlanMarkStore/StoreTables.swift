@@ -115,7 +115,7 @@ package func copyStore(from source: some StoreTableReader, to destination: some 
     do throws(StoreError) {
         let existing = try destination.drawingCount()
         if existing > 0 {
-            throw StoreError.refused("\(destinationName): the destination has \(existing) drawing\(existing == 1 ? "" : "s"); migrate only into an empty store")
+            throw StoreError.refused(.destinationNotEmpty(destination: destinationName, drawings: existing))
         }
         for table in StoreTables.all {
             var after: [StoreValue]? = nil

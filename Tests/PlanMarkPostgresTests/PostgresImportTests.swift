@@ -178,7 +178,7 @@ struct PostgresImportTests {
             try store.importMarkers(into: "B", from: &taken, skipInvalid: false, author: nil)
         }
         var future = rows([DerivedUUID.make(seed: seed, number: 9)])
-        #expect(throws: StoreError.refused("uuid \(DerivedUUID.make(seed: seed, number: 9).text): has the form of the uuids drawing \"A\" makes, for a marker number it has not given (9)")) {
+        #expect(throws: StoreError.refused(.uuidNotIssued(uuid: DerivedUUID.make(seed: seed, number: 9), drawing: "A", number: 9))) {
             try store.importMarkers(into: "A", from: &future, skipInvalid: false, author: nil)
         }
         #expect(try Self.markerCount(store) == 3)

@@ -89,7 +89,7 @@ struct PostgresRevisionTests {
         // Allowed 0...250 (markers 2 and 3 fall outside), one room K over 0...100 x 0...300 (marker 1's).
         let regions = [try Self.rectangle("B", .allowed, 0, 0, 250, 300), try Self.rectangle("K", .room, 0, 0, 100, 300)]
         let before = try Self.contents(store)
-        #expect(throws: StoreError.refused("drawing \"A\": 2 stored marker(s) would be outside the new allowed area (2, 3); nothing changed (use --force to replace the regions anyway)")) {
+        #expect(throws: StoreError.refused(.markersOutsideAllowedArea(drawing: "A", numbers: [2, 3]))) {
             try store.replaceRegions(of: "A", with: regions, force: false, author: "ana")
         }
         #expect(try Self.contents(store) == before)
@@ -138,7 +138,7 @@ struct PostgresRevisionTests {
                     (\(a), 1, 'x', 1, 'image/png', 1), (\(a), 2, 'y', 1, 'image/png', 1), (\(b), 1, 'y', 1, 'image/png', 1)
                 """, logger: logger)
         }
-        #expect(throws: StoreError.refused("drawing \"A\": has 3 markers; remove them first or force the removal")) {
+        #expect(throws: StoreError.refused(.drawingHasMarkers(drawing: "A", count: 3))) {
             try store.removeDrawing("A", force: false)
         }
         let removal = try store.removeDrawing("A", force: true)

@@ -25,7 +25,7 @@ import Testing
         _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
         _ = try store.attach(AttachmentTests.pdf, declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil)
         let before = try StoreFixtures.counts(store)
-        #expect(throws: StoreError.refused("drawing \"A\": has 1 marker; remove them first or force the removal")) {
+        #expect(throws: StoreError.refused(.drawingHasMarkers(drawing: "A", count: 1))) {
             try store.removeDrawing("A", force: false)
         }
         #expect(try StoreFixtures.counts(store) == before)

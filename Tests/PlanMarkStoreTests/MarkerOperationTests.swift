@@ -83,7 +83,7 @@ import Testing
         #expect(throws: StoreError.invalidMarker(reason: .outsideAllowedArea, position: PixelPoint(x: 395, y: 100))) {
             try store.moveMarker(1, in: "A", to: PixelPoint(x: 395, y: 100), author: nil)
         }
-        #expect(throws: StoreError.refused("drawing \"A\": marker 1 is already open")) {
+        #expect(throws: StoreError.refused(.alreadyInStatus(drawing: "A", number: 1, status: .open))) {
             try store.setStatus(.open, ofMarker: 1, in: "A", author: nil)
         }
         #expect(try StoreFixtures.counts(store) == before)

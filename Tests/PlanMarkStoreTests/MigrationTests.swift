@@ -64,7 +64,7 @@ import Testing
         let path = folder.appendingPathComponent("other.sqlite").path
         let queue = try DatabaseQueue(path: path)
         try queue.write { try $0.execute(sql: "CREATE TABLE t (a)") }
-        #expect(throws: StoreError.refused("\(path): an SQLite database that is not a PlanMark store")) {
+        #expect(throws: StoreError.refused(.notAStore(location: path, kind: "an SQLite database"))) {
             try SQLiteStore(path: path, create: false)
         }
         let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }

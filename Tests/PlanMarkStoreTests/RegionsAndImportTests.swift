@@ -186,7 +186,7 @@ import Testing
         let before = try StoreFixtures.counts(store)
         let old = try store.regions(of: "A")
         let smaller = [StoreFixtures.rectangle("A2", .allowed, 0, 0, 100, 100)]
-        #expect(throws: StoreError.refused("drawing \"A\": 1 stored marker(s) would be outside the new allowed area (2); nothing changed (use --force to replace the regions anyway)")) {
+        #expect(throws: StoreError.refused(.markersOutsideAllowedArea(drawing: "A", numbers: [2]))) {
             try store.replaceRegions(of: "A", with: smaller, force: false, author: nil)
         }
         #expect(try StoreFixtures.counts(store) == before)

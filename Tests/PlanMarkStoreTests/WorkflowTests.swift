@@ -60,7 +60,7 @@ import Testing
     func sameStatus(kind: StoreKind, status: String) throws {
         let store = try Self.marker(in: status, kind)
         let target = MarkerStatus(rawValue: status)!
-        #expect(throws: StoreError.refused("drawing \"A\": marker 1 is already \(status)")) {
+        #expect(throws: StoreError.refused(.alreadyInStatus(drawing: "A", number: 1, status: target))) {
             try store.setStatus(target, ofMarker: 1, in: "A", author: nil)
         }
         let before = try StoreFixtures.counts(store)

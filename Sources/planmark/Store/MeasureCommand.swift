@@ -38,7 +38,7 @@ struct MeasureCommand: ParsableCommand {
         try storeCommand {
             let drawing = try storeOptions.open().drawingRecord(named: name)
             guard let metresPerPixel = drawing.metresPerPixel else {
-                throw StoreError.refused("drawing \"\(drawing.name)\": no scale; calibrate it first with 'planmark drawing calibrate'")
+                throw StoreError.refused(.noScale(drawing: drawing.name))
             }
             let pixels = from.point.distance(to: to.point)
             let metres = pixels * metresPerPixel
