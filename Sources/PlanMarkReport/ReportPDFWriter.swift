@@ -338,7 +338,7 @@ private struct PDFPage {
             setFont(size: size, bold: bold)
             cairo_set_source_rgb(cr, colour.0, colour.1, colour.2)
             cairo_move_to(cr, margin + indent, y + size)
-            cairo_show_text(cr, line)
+            cairo_show_text(cr, ReportBidi.visualOrder(line))
             y += lineHeight
         }
         cairo_set_source_rgb(cr, 0, 0, 0)
@@ -358,7 +358,7 @@ private struct PDFPage {
             }
             setFont(size: size, bold: false)
             cairo_move_to(cr, margin + labelWidth, y + size)
-            cairo_show_text(cr, line)
+            cairo_show_text(cr, ReportBidi.visualOrder(line))
             y += lineHeight
         }
     }
