@@ -98,6 +98,8 @@ struct BoxDownscaler {
         }
     }
 
+    /// Writes the means of the current output row and clears the sums.
+    /// - Complexity: O(outWidth).
     private mutating func emitRow() {
         guard outRow < outHeight else { return }
         let base = outRow * outWidth * 4

@@ -293,6 +293,7 @@ enum CairoText {
     }
 
     /// What cairo's `UNICODE_VALID` refuses (surrogates cannot be in a Swift string), and NUL.
+    /// - Complexity: O(1).
     static func refused(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value == 0 || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE

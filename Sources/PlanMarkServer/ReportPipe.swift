@@ -72,6 +72,7 @@ final class ReportPipe: Sendable {
     }
 
     /// Ends the stream (maker's side): what is still being filled is passed on, then the end (or the failure).
+    /// - Complexity: O(1) (the chunk being filled is moved, not copied).
     func finish(_ end: Result<Void, ReportPipeEnd>) {
         let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.end == nil {
@@ -91,6 +92,7 @@ final class ReportPipe: Sendable {
 
     /// Cancels the pipe (either side): the maker's next write or cancellation check stops it, a waiting maker
     /// and a waiting sender wake up, the chunks held are dropped.
+    /// - Complexity: O(chunks held).
     func cancel() {
         let (wakeMaker, wakeSender) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             state.cancelled = true
@@ -118,6 +120,7 @@ final class ReportPipe: Sendable {
     }
 
     /// The next chunk, waiting for it (sender's side); `.end` once every chunk has been taken.
+    /// - Complexity: O(1) amortised (the chunk is moved out of the queue).
     func next() async -> Next {
         while true {
             let (taken, wakeMaker) = state.withLock { state -> (Next?, Bool) in
@@ -152,6 +155,7 @@ final class ReportPipe: Sendable {
 
     /// Waits until the first chunk is ready or the stream has ended (sender's side) and says which: true when the
     /// whole stream has ended (its chunks, if any, are still there to take).
+    /// - Complexity: O(1) besides the wait.
     func waitForStart() async -> Bool {
         while true {
             let ended = state.withLock { state -> Bool? in
