@@ -17,6 +17,7 @@ extension PostgresStore {
         if let declaredType, declaredType != type {
             throw StoreError.unsupportedMediaType("the file is declared \(declaredType.contentType) but its bytes are \(type.contentType)")
         }
+        if let size = PhotoSize(of: bytes, type: type), !size.isWithinLimits { throw StoreError.photoTooLarge(size) }
         let digest = SHA256.hexDigest(of: bytes)
         return try write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }

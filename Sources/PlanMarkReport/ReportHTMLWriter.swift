@@ -20,7 +20,10 @@ public struct ReportHTMLWriter {
     ///
     /// Memory: as `ReportPDFWriter.write`; the page's text is held until it is written.
     /// - Complexity: O(drawing pixels + the markers' crops and photos + the text).
-    public func write(_ report: PunchListReport, store: any AnnotationStore,
+    /// `isCancelled` is asked between marker blocks (as `ReportPDFWriter.write` does); true stops the writer with
+    /// `ReportError.cancelled`. A JPEG or PNG whose header declares more than `PhotoSize`'s limits, or no size, is
+    /// linked but not shown, with the reason.
+    public func write(_ report: PunchListReport, store: any AnnotationStore, isCancelled: @Sendable () -> Bool = { false },
                       file: (String, [UInt8]) throws -> Void) throws(ReportError) {
         let images = ReportImages(store: store, report: report)
         let encoder = PNGEncoder(compressionLevel: compressionLevel)
@@ -73,6 +76,7 @@ public struct ReportHTMLWriter {
         for group in report.groups {
             if !group.heading.isEmpty { html += "<h2>\(Self.escape(group.heading)) (\(group.items.count))</h2>\n" }
             for item in group.items {
+                if isCancelled() { throw .cancelled }
                 let marker = item.marker
                 html += "<section class=\"marker\" id=\"marker-\(marker.number)\">\n"
                 html += "<h3\(item.overdue ? " class=\"overdue\"" : "")>#\(marker.number) \(Self.escape(marker.status.title))"
@@ -91,10 +95,13 @@ public struct ReportHTMLWriter {
                 }
                 for attachment in item.attachments {
                     let path = "photos/\(attachment.id).\(Self.fileExtension(attachment.type))"
-                    try put(path, try images.bytes(of: attachment))
+                    let bytes = try images.bytes(of: attachment)
+                    try put(path, bytes)
                     let caption = Self.escape(attachment.caption ?? "attachment \(attachment.id)")
                     if attachment.type == .pdf {
                         html += "<a href=\"\(path)\">\(caption) (PDF)</a> "
+                    } else if let problem = Self.notShown(bytes, type: attachment.type) {
+                        html += "<a href=\"\(path)\">\(caption) (not shown: \(Self.escape(problem)))</a> "
                     } else {
                         html += "<a href=\"\(path)\"><img src=\"\(path)\" alt=\"\(caption)\" title=\"\(caption)\"></a>"
                     }
@@ -111,6 +118,14 @@ public struct ReportHTMLWriter {
         images.releaseCrops()
         html += "</body>\n</html>\n"
         try put("index.html", Array(html.utf8))
+    }
+
+    /// Why a photo is not shown inline (a browser would decode it whole), nil when it is.
+    static func notShown(_ bytes: [UInt8], type: AttachmentType) -> String? {
+        let kind = type == .jpeg ? "JPEG" : "PNG"
+        guard let size = PhotoSize(of: bytes, type: type) else { return "unreadable \(kind): no image size in its header" }
+        guard size.isWithinLimits else { return "\(kind) of \(size) pixels; photos may have \(PhotoSize.limitsText)" }
+        return nil
     }
 
     static func fileExtension(_ type: AttachmentType) -> String {

@@ -18,6 +18,9 @@ public enum ReportError: Error, CustomStringConvertible {
     case cairo(String)
     /// Writing the output failed (the sink's own error, kept whole).
     case output(any Error)
+    /// The report was abandoned while it was being made (its client went away, or the service is stopping):
+    /// `isCancelled` answered true.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -27,6 +30,7 @@ public enum ReportError: Error, CustomStringConvertible {
         case .font(let path, let message): return "\(path): \(message)"
         case .cairo(let message): return "cairo: \(message)"
         case .output(let error): return String(describing: error)
+        case .cancelled: return "the report was cancelled before it was finished"
         }
     }
 }
@@ -116,34 +120,5 @@ final class ReportImages {
     /// An attachment's bytes, read from the store.
     func bytes(of attachment: Attachment) throws(ReportError) -> [UInt8] {
         do { return try store.attachment(attachment.id, ofMarker: attachment.number, in: report.drawing.name).1 } catch { throw .store(error) }
-    }
-}
-
-/// The size of a JPEG, read from its first start-of-frame marker (the image is not decoded).
-enum JPEGHeader {
-    /// Width, height and component count, or nil when `bytes` is not a JPEG with a frame header.
-    /// - Complexity: O(number of segments before the frame header).
-    static func size(of bytes: [UInt8]) -> (width: Int, height: Int, components: Int)? {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-        var i = 2
-        while i + 4 <= bytes.count {
-            guard bytes[i] == 0xFF else { return nil }
-            let marker = bytes[i + 1]
-            if marker == 0xFF { i += 1; continue }  // fill byte
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
-            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            // SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-            if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
-                guard i + 9 < bytes.count else { return nil }
-                let height = Int(bytes[i + 5]) << 8 | Int(bytes[i + 6])
-                let width = Int(bytes[i + 7]) << 8 | Int(bytes[i + 8])
-                let components = Int(bytes[i + 9])
-                guard width > 0, height > 0 else { return nil }
-                return (width, height, components)
-            }
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            i += 2 + length
-        }
-        return nil
     }
 }

@@ -13,29 +13,45 @@ import PlanMarkStore
 /// marker with its fields, the crop around it, its photos and its last history entries; page numbers at
 /// the foot of every page. Text is set in DejaVu Sans through cairo-ft, so it is selectable and searchable.
 ///
-/// JPEG photos are embedded as they are (`cairo_surface_set_mime_data`, `image/jpeg`; cairo writes the
-/// bytes as a DCTDecode stream, never decoding them); PNG photos, the sheet and the crops losslessly
-/// (Flate). The PDF's bytes go to `output` as cairo produces them.
+/// JPEG photos within `PhotoSize`'s limits are embedded as they are (`cairo_surface_set_mime_data`,
+/// `image/jpeg`; cairo writes the bytes as a DCTDecode stream, never decoding them); PNG photos are decoded a
+/// band of rows at a time into a picture of at most `photoMaxPixelWidth` x `photoMaxPixelHeight` pixels and
+/// embedded losslessly (Flate), as are the sheet and the crops. A photo that is not shown (a PDF, over the
+/// limits, unreadable) is listed under `Not shown:` with the reason. The PDF's bytes go to `output` as cairo
+/// produces them, page by page: the writer never holds the document.
+///
+/// Text is drawn as stored except for what cairo refuses (Unicode noncharacters such as U+FFFE or U+FDD0, and
+/// NUL), which is drawn as U+FFFD; cairo's status is checked after every block, so a cairo error is an error
+/// (`ReportError.cairo`), never a report that silently ends early.
 public struct ReportPDFWriter {
     /// The most of one photo's bytes read at once (a larger attachment is listed, not shown).
     public var maxPhotoBytes = 64 << 20
+    /// The largest picture a PNG photo is decoded into, in pixels (it is shown 150 pt high, at most the text
+    /// column's 511 pt wide: about 290 dpi).
+    public var photoMaxPixelWidth = 2048
+    public var photoMaxPixelHeight = 600
 
     /// Creates a writer.
     public init() {}
 
-    /// Writes `report` to `output`, reading the drawing's image and the photos from `store`.
+    /// Writes `report` to `output`, reading the drawing's image and the photos from `store`. `isCancelled` is
+    /// asked between marker blocks, between photos and at every page break (it must be cheap: a flag); once it
+    /// answers true the writer stops and throws `ReportError.cancelled`, with the PDF unfinished.
     ///
     /// Memory: one decoded drawing (4 bytes a pixel) while the crops are drawn (the sheet's decoded copy is
-    /// released before), one crop, and one photo at a time (its bytes; a PNG's pixels twice); cairo keeps each
-    /// page's pictures until the page is finished.
-    /// - Complexity: O(drawing pixels + the markers' crops and photos + the text).
-    public func write(_ report: PunchListReport, store: any AnnotationStore,
+    /// released before), one crop, and one photo at a time (its bytes, and a PNG's picture plus 16 rows); the
+    /// pictures of the page being written, released when the page is shown; the text of one marker block. The
+    /// PDF itself is passed on as cairo writes it (a page at a time), never held.
+    /// - Complexity: O(drawing pixels + the markers' crops and photos' pixels + the text's length): line
+    ///   wrapping is linear in the text (`PDFPage.wrap`).
+    public func write(_ report: PunchListReport, store: any AnnotationStore, isCancelled: @escaping @Sendable () -> Bool = { false },
                       to output: @escaping (UnsafeRawBufferPointer) throws -> Void) throws(ReportError) {
         let fonts: ReportFonts
         switch ReportFonts.shared {
         case .success(let value): fonts = value
         case .failure(let error): throw error
         }
+        if isCancelled() { throw .cancelled }
         let sink = StreamSink(output)
         let (width, height) = report.options.paper.points
         let closure = Unmanaged.passUnretained(sink).toOpaque()
@@ -44,14 +60,27 @@ public struct ReportPDFWriter {
             return sink.write(UnsafeRawBufferPointer(start: data, count: Int(length))) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
         }, closure, width, height) else { throw .cairo("cannot create a PDF surface") }
         defer { cairo_surface_destroy(surface) }
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, "\(report.options.title): \(report.drawing.name)")
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, CairoText.drawable("\(report.options.title): \(report.drawing.name)"))
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "planmark")
         guard let cr = cairo_create(surface) else { throw .cairo("cannot create a cairo context") }
         defer { cairo_destroy(cr) }
-        var page = PDFPage(cr: cr, fonts: fonts, width: width, height: height, footer: report.drawing.name)
+        var page = PDFPage(cr: cr, fonts: fonts, width: width, height: height, footer: report.drawing.name, isCancelled: isCancelled)
+        defer { page.releasePictures() }
+        do {
+            try write(report, store: store, surface: surface, sink: sink, page: &page)
+        } catch {
+            // cairo finishes the document when the surface is destroyed: nothing more goes to `output`.
+            sink.close()
+            throw error
+        }
+    }
+
+    private func write(_ report: PunchListReport, store: any AnnotationStore, surface: OpaquePointer, sink: StreamSink,
+                       page: inout PDFPage) throws(ReportError) {
         let images = ReportImages(store: store, report: report)
 
         try firstPage(report, images: images, page: &page)
+        try page.check(sink)
         try images.prepareCrops()
         for group in report.groups {
             if !group.heading.isEmpty {
@@ -62,12 +91,14 @@ public struct ReportPDFWriter {
                 page.gap(4)
             }
             for item in group.items {
+                try page.check(sink)
                 try block(item, images: images, page: &page)
-                if let error = sink.error { throw .output(error) }
             }
         }
+        try page.check(sink)
         images.releaseCrops()
         page.finish()
+        try page.check(sink)
         cairo_surface_finish(surface)
         if let error = sink.error { throw .output(error) }
         let status = cairo_surface_status(surface)
@@ -122,24 +153,44 @@ public struct ReportPDFWriter {
         }
         var notShown: [String] = []
         for attachment in item.attachments {
+            try page.check(nil)
             let name = attachment.caption.map { "\"\($0)\"" } ?? "attachment \(attachment.id)"
-            guard attachment.type != .pdf, attachment.size <= maxPhotoBytes else {
+            guard attachment.type != .pdf else {
                 notShown.append("\(name) (\(attachment.type.contentType), \(attachment.size) bytes)")
                 continue
             }
+            guard attachment.size <= maxPhotoBytes else {
+                notShown.append("\(name) (\(attachment.size) bytes, over the report's limit of \(maxPhotoBytes) bytes a photo)")
+                continue
+            }
             let bytes = try images.bytes(of: attachment)
+            let kind = attachment.type == .jpeg ? "JPEG" : "PNG"
+            guard let size = PhotoSize(of: bytes, type: attachment.type) else {
+                notShown.append("\(name) (unreadable \(kind): no image size in its header)")
+                continue
+            }
+            guard size.isWithinLimits else {
+                notShown.append("\(name) (\(kind) of \(size) pixels; photos may have \(PhotoSize.limitsText))")
+                continue
+            }
             switch attachment.type {
             case .jpeg:
-                guard let size = JPEGHeader.size(of: bytes) else { notShown.append("\(name) (unreadable JPEG)"); continue }
                 let (w, h) = fit(size.width, size.height, maxWidth: page.contentWidth, maxHeight: pictureHeight)
-                row.place(width: w, page: &page) { page in page.jpeg(bytes, pixelWidth: size.width, pixelHeight: size.height, width: w, height: h) }
+                var embedded = true
+                row.place(width: w, page: &page) { page in
+                    embedded = page.jpeg(bytes, pixelWidth: size.width, pixelHeight: size.height, width: w, height: h)
+                }
+                if !embedded { notShown.append("\(name) (cairo cannot embed this JPEG of \(size) pixels)") }
             case .png:
                 let image: RGBAImage
-                do { image = try PNGDecoder().decode(data: bytes, source: "attachment \(attachment.id)") } catch {
-                    notShown.append("\(name) (unreadable PNG)")
+                do {
+                    image = try PNGDecoder().thumbnail(data: bytes, source: "attachment \(attachment.id)",
+                                                       maxWidth: photoMaxPixelWidth, maxHeight: photoMaxPixelHeight)
+                } catch {
+                    notShown.append("\(name) (unreadable PNG: \(Self.reason(error)))")
                     continue
                 }
-                let (w, h) = fit(image.width, image.height, maxWidth: page.contentWidth, maxHeight: pictureHeight)
+                let (w, h) = fit(size.width, size.height, maxWidth: page.contentWidth, maxHeight: pictureHeight)
                 row.place(width: w, page: &page) { page in page.image(image, width: w, height: h, advance: false) }
             case .pdf:
                 break
@@ -153,6 +204,13 @@ public struct ReportPDFWriter {
         }
         page.gap(4)
         page.rule(width: 0.5)
+    }
+
+    /// A render error without the source it names (the caption already does).
+    static func reason(_ error: RenderError) -> String {
+        let text = error.description
+        guard let colon = text.range(of: ": ") else { return text }
+        return String(text[colon.upperBound...])
     }
 
     private func fit(_ width: Int, _ height: Int, maxWidth: Double, maxHeight: Double) -> (Double, Double) {
@@ -174,8 +232,13 @@ private final class StreamSink {
 
     init(_ output: @escaping (UnsafeRawBufferPointer) throws -> Void) { self.output = output }
 
+    private var closed = false
+
+    /// Refuses every later write.
+    func close() { closed = true }
+
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard error == nil else { return false }
+        guard error == nil, !closed else { return false }
         do { try output(bytes) } catch {
             self.error = error
             return false
@@ -215,6 +278,39 @@ private struct PictureRow {
     }
 }
 
+/// Text as cairo takes it.
+enum CairoText {
+    /// `text` with what cairo's UTF-8 check refuses replaced by U+FFFD: the Unicode noncharacters (U+FDD0...U+FDEF
+    /// and the last two code points of every plane, U+FFFE, U+FFFF, U+1FFFE, ... U+10FFFF), which put the cairo
+    /// context into an error state that silently ends the document, and NUL, which would end the C string.
+    /// Everything else is kept as it is.
+    /// - Complexity: O(n) for n bytes of `text`.
+    static func drawable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: refused) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { out.append(refused(scalar) ? "\u{FFFD}" : scalar) }
+        return String(out)
+    }
+
+    /// What cairo's `UNICODE_VALID` refuses (surrogates cannot be in a Swift string), and NUL.
+    /// - Complexity: O(1).
+    static func refused(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value == 0 || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
+    }
+}
+
+/// The advance of each character drawn so far, per font and size: measured through cairo once each.
+private final class AdvanceCache {
+    struct Key: Hashable {
+        var bold: Bool
+        var size: Double
+        var scalar: UInt32
+    }
+
+    var table: [Key: Double] = [:]
+}
+
 /// A cursor over pages: text in lines that wrap at the margin, pictures, and a footer with the page number.
 private struct PDFPage {
     let cr: OpaquePointer
@@ -226,15 +322,22 @@ private struct PDFPage {
     var x: Double
     var y: Double
     var number = 1
-    /// The JPEG pictures of the page being written (a reference each), released once the page is shown.
-    private var jpegs: [OpaquePointer] = []
+    /// Asked at every page break.
+    let isCancelled: @Sendable () -> Bool
+    /// Set once `isCancelled` has answered true: nothing more is drawn, and `check` throws.
+    private(set) var cancelled = false
+    /// The pictures of the page being written (a reference each), finished once the page is shown.
+    private var pictures: [OpaquePointer] = []
+    private let advances = AdvanceCache()
+    private var font = (bold: false, size: 0.0)
 
-    init(cr: OpaquePointer, fonts: ReportFonts, width: Double, height: Double, footer: String) {
+    init(cr: OpaquePointer, fonts: ReportFonts, width: Double, height: Double, footer: String, isCancelled: @escaping @Sendable () -> Bool) {
         self.cr = cr
         self.fonts = fonts
         self.width = width
         self.height = height
-        self.footer = footer
+        self.footer = CairoText.drawable(footer)
+        self.isCancelled = isCancelled
         x = margin
         y = margin
     }
@@ -243,6 +346,16 @@ private struct PDFPage {
     var bottom: Double { height - margin - 14 }
     var remaining: Double { bottom - y }
 
+    /// Throws `cancelled` once the report is cancelled (asking `isCancelled` again), `.output` when the sink
+    /// failed, `.cairo` when the cairo context is in an error state (text or a picture it refused).
+    mutating func check(_ sink: StreamSink?) throws(ReportError) {
+        if !cancelled && isCancelled() { cancelled = true }
+        if cancelled { throw .cancelled }
+        if let error = sink?.error { throw .output(error) }
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw .cairo(String(cString: cairo_status_to_string(status))) }
+    }
+
     /// Starts a new page when less than `space` points are left on this one.
     mutating func ensure(_ space: Double) {
         if y > margin && remaining < space { newPage() }
@@ -250,115 +363,169 @@ private struct PDFPage {
 
     mutating func gap(_ points: Double) { y += points }
 
-    /// Ends the page with its footer and starts the next.
+    /// Ends the page with its footer and starts the next (asking `isCancelled`).
     mutating func newPage() {
         drawFooter()
         cairo_show_page(cr)
-        releaseJPEGs()
+        releasePictures()
         number += 1
         x = margin
         y = margin
+        if !cancelled && isCancelled() { cancelled = true }
     }
 
     /// Ends the last page.
     mutating func finish() {
         drawFooter()
         cairo_show_page(cr)
-        releaseJPEGs()
+        releasePictures()
     }
 
     /// cairo writes a page's pictures when the page is shown but keeps a reference to every picture until the
-    /// document is finished; dropping the JPEG bytes from the pictures already written keeps only the current
-    /// page's photos in memory instead of every photo of the report.
-    private mutating func releaseJPEGs() {
-        for surface in jpegs {
+    /// document is finished; finishing the pictures already written (and dropping a JPEG's bytes) frees their
+    /// memory, so only the current page's pictures are held instead of every picture of the report.
+    mutating func releasePictures() {
+        for surface in pictures {
             cairo_surface_set_mime_data(surface, "image/jpeg", nil, 0, nil, nil)
             cairo_surface_finish(surface)
             cairo_surface_destroy(surface)
         }
-        jpegs.removeAll()
+        pictures.removeAll()
     }
 
-    private func drawFooter() {
+    private mutating func drawFooter() {
         setFont(size: 8, bold: false)
         cairo_set_source_rgb(cr, 0.35, 0.35, 0.35)
         let label = "Page \(number)"
-        cairo_move_to(cr, width - margin - measure(label), height - margin + 4)
+        cairo_move_to(cr, width - margin - measure(label[...]), height - margin + 4)
         cairo_show_text(cr, label)
         cairo_move_to(cr, margin, height - margin + 4)
         cairo_show_text(cr, footer)
         cairo_set_source_rgb(cr, 0, 0, 0)
     }
 
-    private func setFont(size: Double, bold: Bool) {
+    private mutating func setFont(size: Double, bold: Bool) {
         cairo_set_font_face(cr, bold ? fonts.bold : fonts.regular)
         cairo_set_font_size(cr, size)
+        font = (bold, size)
     }
 
-    private func measure(_ text: String) -> Double {
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(cr, text, &extents)
-        return extents.x_advance
+    /// The advance of `character` in the current font: the sum of its scalars' advances (cairo's text API places
+    /// glyphs by their advances, without kerning), each measured once per font and size.
+    /// - Complexity: O(scalars of the character), amortised.
+    private func advance(_ character: Character) -> Double {
+        var total = 0.0
+        for scalar in character.unicodeScalars {
+            let key = AdvanceCache.Key(bold: font.bold, size: font.size, scalar: scalar.value)
+            if let known = advances.table[key] {
+                total += known
+                continue
+            }
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cr, String(Character(scalar)), &extents)
+            advances.table[key] = extents.x_advance
+            total += extents.x_advance
+        }
+        return total
     }
 
-    /// `text` wrapped into lines of at most `width` points (at spaces; a word too long for a line is cut).
-    /// - Complexity: O(characters × words a line) measurements.
-    private func wrap(_ text: String, width: Double) -> [String] {
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-                let candidate = line.isEmpty ? String(word) : line + " " + word
-                if measure(candidate) <= width {
-                    line = candidate
+    /// The width of `text` in the current font.
+    /// - Complexity: O(length).
+    private func measure(_ text: Substring) -> Double {
+        text.reduce(0) { $0 + advance($1) }
+    }
+
+    /// `text` (already `CairoText.drawable`) wrapped into lines of at most `width` points: greedily, breaking at
+    /// the last space that leaves the line within the width (the space is dropped); a word wider than a line is
+    /// cut between characters (never inside one), and a character wider than a line has a line to itself. Line
+    /// breaks (LF, CR LF, CR) end paragraphs.
+    /// - Complexity: O(n) for n characters: each character's advance is looked up once (measured through cairo
+    ///   once per distinct character, font and size) and each character is looked at at most three times.
+    func wrap(_ text: String, width: Double) -> [Substring] {
+        var lines: [Substring] = []
+        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            var start = paragraph.startIndex
+            var used = 0.0
+            var lastSpace: String.Index?
+            var usedThroughSpace = 0.0
+            var i = paragraph.startIndex
+            while i < paragraph.endIndex {
+                let character = paragraph[i]
+                let a = advance(character)
+                let next = paragraph.index(after: i)
+                if character == " " {
+                    if used + a > width && i > start {
+                        // The space itself does not fit: the line ends before it.
+                        lines.append(paragraph[start..<i])
+                        start = next
+                        used = 0
+                        lastSpace = nil
+                    } else {
+                        used += a
+                        lastSpace = i
+                        usedThroughSpace = used
+                    }
+                    i = next
                     continue
                 }
-                if !line.isEmpty { lines.append(line) }
-                line = ""
-                var rest = Substring(word)
-                while !rest.isEmpty && measure(String(rest)) > width {
-                    var cut = rest.endIndex
-                    while cut > rest.index(after: rest.startIndex) && measure(String(rest[..<cut])) > width { cut = rest.index(before: cut) }
-                    lines.append(String(rest[..<cut]))
-                    rest = rest[cut...]
+                if used + a > width {
+                    if let space = lastSpace {
+                        // The word moves to the next line; look at this character again there.
+                        lines.append(paragraph[start..<space])
+                        start = paragraph.index(after: space)
+                        used = max(0, used - usedThroughSpace)
+                        lastSpace = nil
+                        continue
+                    }
+                    if i > start {
+                        // A word wider than the line: cut it here.
+                        lines.append(paragraph[start..<i])
+                        start = i
+                        used = 0
+                        continue
+                    }
+                    // A character wider than a whole line: it has the line to itself.
                 }
-                line = String(rest)
+                used += a
+                i = next
             }
-            lines.append(line)
+            lines.append(paragraph[start..<paragraph.endIndex])
         }
         return lines
     }
 
-    /// A paragraph of text, wrapped.
+    /// A paragraph of text, wrapped. Stops drawing when the report is cancelled.
     mutating func text(_ text: String, size: Double, bold: Bool = false, indent: Double = 0, colour: (Double, Double, Double) = (0, 0, 0)) {
         setFont(size: size, bold: bold)
         let lineHeight = size * 1.3
-        for line in wrap(text, width: contentWidth - indent) {
+        for line in wrap(CairoText.drawable(text), width: contentWidth - indent) {
             ensure(lineHeight)
+            if cancelled { break }
             setFont(size: size, bold: bold)
             cairo_set_source_rgb(cr, colour.0, colour.1, colour.2)
             cairo_move_to(cr, margin + indent, y + size)
-            cairo_show_text(cr, ReportBidi.visualOrder(line))
+            cairo_show_text(cr, ReportBidi.visualOrder(String(line)))
             y += lineHeight
         }
         cairo_set_source_rgb(cr, 0, 0, 0)
     }
 
-    /// `Label:` in bold and the value beside it, wrapped under itself.
+    /// `Label:` in bold and the value beside it, wrapped under itself. Stops drawing when the report is cancelled.
     mutating func field(_ label: String, _ value: String, labelWidth: Double = 70, size: Double = 9.5) {
         setFont(size: size, bold: false)
         let lineHeight = size * 1.35
-        let lines = wrap(value, width: contentWidth - labelWidth)
+        let lines = wrap(CairoText.drawable(value), width: contentWidth - labelWidth)
         for (index, line) in lines.enumerated() {
             ensure(lineHeight)
+            if cancelled { break }
             if index == 0 {
                 setFont(size: size, bold: true)
                 cairo_move_to(cr, margin, y + size)
-                cairo_show_text(cr, label + (label.hasPrefix(" ") ? "" : ":"))
+                cairo_show_text(cr, CairoText.drawable(label + (label.hasPrefix(" ") ? "" : ":")))
             }
             setFont(size: size, bold: false)
             cairo_move_to(cr, margin + labelWidth, y + size)
-            cairo_show_text(cr, ReportBidi.visualOrder(line))
+            cairo_show_text(cr, ReportBidi.visualOrder(String(line)))
             y += lineHeight
         }
     }
@@ -378,10 +545,12 @@ private struct PDFPage {
     /// - Complexity: O(image pixels).
     mutating func image(_ image: RGBAImage, width w: Double, height h: Double, advance: Bool = true) {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.width), Int32(image.height)) else { return }
-        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
+            cairo_surface_destroy(surface)
+            return
+        }
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return }
         image.pixels.withUnsafeBufferPointer { source in
             for row in 0..<image.height {
                 let out = UnsafeMutableRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
@@ -398,24 +567,30 @@ private struct PDFPage {
         }
         cairo_surface_mark_dirty(surface)
         paint(surface, pixelWidth: image.width, pixelHeight: image.height, width: w, height: h)
+        pictures.append(surface)
         if advance { y += h }
     }
 
     /// Draws a JPEG at the cursor, embedded as it is (cairo reads only the attached JPEG bytes; the surface's
-    /// own pixels are never written, so the kernel does not back them with memory).
-    mutating func jpeg(_ bytes: [UInt8], pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double) {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(pixelWidth), Int32(pixelHeight)) else { return }
-        defer { cairo_surface_destroy(surface) }
-        guard let copy = malloc(bytes.count) else { return }
+    /// own pixels are never written, so the kernel does not back them with memory). False when cairo cannot
+    /// make a surface of that size (nothing is drawn).
+    mutating func jpeg(_ bytes: [UInt8], pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double) -> Bool {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(pixelWidth), Int32(pixelHeight)) else { return false }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let copy = malloc(bytes.count) else {
+            cairo_surface_destroy(surface)
+            return false
+        }
         bytes.withUnsafeBytes { _ = memcpy(copy, $0.baseAddress!, bytes.count) }
         let status = cairo_surface_set_mime_data(surface, "image/jpeg", copy.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
                                                  { free($0) }, copy)
         guard status == CAIRO_STATUS_SUCCESS else {
             free(copy)
-            return
+            cairo_surface_destroy(surface)
+            return false
         }
         paint(surface, pixelWidth: pixelWidth, pixelHeight: pixelHeight, width: w, height: h)
-        jpegs.append(cairo_surface_reference(surface))
+        pictures.append(surface)
+        return true
     }
 
     private func paint(_ surface: OpaquePointer, pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double) {

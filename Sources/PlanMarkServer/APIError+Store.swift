@@ -23,6 +23,8 @@ extension APIError {
             self.init(.conflict, code: "uuid-conflict", message: error.description)
         case .unsupportedMediaType:
             self.init(.unsupportedMediaType, code: "unsupported-media-type", message: error.description)
+        case .photoTooLarge:
+            self.init(.unprocessableContent, code: "photo-too-large", message: error.description)
         case .unknownAttachment:
             self.init(.notFound, code: "unknown-attachment", message: error.description)
         case .unknownRevision:

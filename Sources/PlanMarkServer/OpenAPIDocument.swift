@@ -203,7 +203,7 @@ enum OpenAPIDocument {
                 extra: [
                     ("post", operation(
                         id: "attach",
-                        summary: "Attach a photo or document: the raw file as the body. Its type is decided by its bytes (JPEG, PNG, PDF); a declared Content-Type other than application/octet-stream must agree (415 otherwise). At most --max-attachment bytes (20 MiB by default; 413, checked before the body is read). Bytes are stored once per SHA-256.",
+                        summary: "Attach a photo or document: the raw file as the body. Its type is decided by its bytes (JPEG, PNG, PDF); a declared Content-Type other than application/octet-stream must agree (415 otherwise). At most --max-attachment bytes (20 MiB by default; 413, checked before the body is read). A JPEG or PNG whose header declares more than 100,000,000 pixels or 20,000 a side is refused (422, photo-too-large). Bytes are stored once per SHA-256.",
                         parameters: [
                             queryParameter("caption", "A caption.", ["type": "string"]),
                             queryParameter("author", "Who attached it (kept in the history).", ["type": "string"]),
@@ -211,7 +211,7 @@ enum OpenAPIDocument {
                         rawBody: ["image/jpeg", "image/png", "application/pdf", "application/octet-stream"],
                         success: [("201", response("Stored.", content: jsonContent(ref("Attachment")),
                                                    headers: [("Location", header("The attachment's URL path."))]))],
-                        errors: [400, 401, 403, 404, 413, 415, 421, 500, 503])),
+                        errors: [400, 401, 403, 404, 413, 415, 421, 422, 500, 503])),
                 ]))),
             ("/drawings/{name}/markers/{number}/attachments/{id}", withPath(["DrawingName", "MarkerNumber", "AttachmentID"], getAndHead(
                 id: "getAttachment", summary: "The attachment's bytes, as stored.",
@@ -262,7 +262,7 @@ enum OpenAPIDocument {
                                    enumeration(["room", "assignee", "status"])),
                     queryParameter("paper", "Page size (default a4).", enumeration(["a4", "letter"])),
                 ],
-                success: ok("The PDF.", pdfContent), errors: [404]))),
+                success: ok("The PDF (streamed: chunked beyond its first 256 KiB).", pdfContent), errors: [404]))),
         ]
     }
 

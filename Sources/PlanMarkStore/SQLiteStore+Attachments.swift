@@ -17,6 +17,7 @@ extension SQLiteStore {
         if let declaredType, declaredType != type {
             throw StoreError.unsupportedMediaType("the file is declared \(declaredType.contentType) but its bytes are \(type.contentType)")
         }
+        if let size = PhotoSize(of: bytes, type: type), !size.isWithinLimits { throw StoreError.photoTooLarge(size) }
         let digest = SHA256.hexDigest(of: bytes)
         return try write { db in
             let drawing = try Self.fetchDrawing(db, named: name)

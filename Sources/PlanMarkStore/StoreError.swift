@@ -22,6 +22,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case uuidConflict(uuid: MarkerUUID, drawing: String, number: Int)
     /// An attachment that is not a JPEG, PNG or PDF, or whose declared type disagrees with its bytes.
     case unsupportedMediaType(String)
+    /// A JPEG or PNG photo whose header declares more pixels than photos may have (`PhotoSize.maxPixels`,
+    /// `PhotoSize.maxSide`); checked from the header, before anything is decoded or stored.
+    case photoTooLarge(PhotoSize)
     /// The drawing has no attachment with this id on this marker.
     case unknownAttachment(drawing: String, number: Int, id: Int64)
     /// The store was written by a newer PlanMark (unknown migrations); this binary does not touch it.
@@ -73,6 +76,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .io: return "store-error"
         case .unavailable: return "store-unavailable"
         case .unknownRevision: return "unknown-revision"
+        case .photoTooLarge: return "photo-too-large"
         }
     }
 
@@ -98,6 +102,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "uuid \(uuid.text) is stored already, with other content, as marker \(number) of drawing \"\(drawing)\""
         case .unsupportedMediaType(let problem):
             return problem
+        case .photoTooLarge(let size):
+            return "the photo declares \(size) pixels; photos may have \(PhotoSize.limitsText)"
         case .unknownAttachment(let drawing, let number, let id):
             return "drawing \"\(drawing)\": marker \(number) has no attachment \(id)"
         case .newerSchema(let path, let unknown):

@@ -91,7 +91,7 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(text: error.description, code: Exit.invalid)
         case .unknownAttachment(let drawing, let number, let id):
             self.init(place: Self.drawing(drawing), message: "marker \(number) has no attachment \(id)", code: Exit.noInput)
-        case .unsupportedMediaType:
+        case .unsupportedMediaType, .photoTooLarge:
             self.init(text: error.description, code: Exit.dataError)
         case .notPNG, .invalidText, .imageChanged:
             self.init(text: error.description, code: Exit.dataError)

@@ -104,6 +104,7 @@ struct ReportCommand: ParsableCommand {
         case .font(let path, let message): return CommandFailure(place: path, message: message, code: Exit.noInput)
         case .cairo(let message): return CommandFailure(place: "cairo", message: message, code: Exit.ioError)
         case .output(let error): return CommandFailure(error)
+        case .cancelled: return CommandFailure(place: "report", message: error.description, code: Exit.ioError)
         }
     }
 }

@@ -67,7 +67,7 @@ import Testing
         ("/drawings/{name}/markers", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
         ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
         ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "head", ["200", "304", "400", "401", "404", "421", "500", "503"]),
-        ("/drawings/{name}/markers/{number}/attachments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "422", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments", "get", ["200", "400", "401", "404", "421", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments/{id}", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments/{id}", "delete", ["200", "400", "401", "403", "404", "415", "421", "500", "503"]),

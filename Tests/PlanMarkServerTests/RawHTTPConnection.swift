@@ -49,7 +49,31 @@ final class RawHTTPConnection: @unchecked Sendable {
         }
     }
 
-    deinit { Glibc.close(socket) }
+    private var closed = false
+
+    deinit { if !closed { Glibc.close(socket) } }
+
+    /// Drops the connection at once (a reset, as a client that goes away does); nothing more can be sent or read.
+    func abort() {
+        guard !closed else { return }
+        closed = true
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        Glibc.close(socket)
+    }
+
+    /// Reads what has arrived, waiting for at least one byte; empty when the server has closed the connection.
+    func readSome() async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    if self.buffered.isEmpty { _ = try self.fill() }
+                    defer { self.buffered = [] }
+                    return self.buffered
+                })
+            }
+        }
+    }
 
     /// Writes `text` (UTF-8) in full.
     func send(_ text: String) throws { try send(Array(text.utf8)) }

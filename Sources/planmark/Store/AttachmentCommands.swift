@@ -10,7 +10,8 @@ struct AttachCommand: ParsableCommand {
         abstract: "Attach a photo or document (JPEG, PNG or PDF) to a marker; prints the attachment's id.",
         discussion: """
         The type is decided by the file's first bytes, never by its name: anything else is refused with exit 65. \
-        A file over --max-attachment is refused from its size before it is read (exit 65). The bytes are \
+        A file over --max-attachment is refused from its size before it is read (exit 65); a JPEG or PNG whose \
+        header declares more than 100,000,000 pixels or 20,000 a side is refused before it is stored (exit 65). The bytes are \
         stored inside the store once per SHA-256: the same photo attached twice is kept once.
         """
     )
@@ -49,8 +50,11 @@ struct AttachCommand: ParsableCommand {
             let store = try storeOptions.open()
             _ = try store.marker(number, in: name)
             let bytes = try readFile()
-            guard AttachmentType(sniffing: bytes) != nil else {
+            guard let type = AttachmentType(sniffing: bytes) else {
                 throw CommandFailure(place: file, message: "not a JPEG, PNG or PDF (judged by its first bytes)", code: Exit.dataError)
+            }
+            if let size = PhotoSize(of: bytes, type: type), !size.isWithinLimits {
+                throw CommandFailure(place: file, message: "declares \(size) pixels; photos may have \(PhotoSize.limitsText)", code: Exit.dataError)
             }
             let attachment = try store.attach(bytes, declaredType: nil, caption: caption, toMarker: number, in: name, author: author.resolved)
             let out = StandardOutput()
