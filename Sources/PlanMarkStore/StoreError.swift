@@ -46,6 +46,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(String)
     /// The drawing has no revision with this number.
     case unknownRevision(drawing: String, number: Int)
+    /// The store this process opened was removed or replaced since (an SQLite file removed and made again, a
+    /// PostgreSQL database dropped and re-created): writes are refused until the store is opened again.
+    case storeReplaced(path: String)
 
     /// One line saying what went wrong and where.
     public var description: String {
@@ -93,6 +96,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return message
         case .unknownRevision(let drawing, let number):
             return "drawing \"\(drawing)\" has no revision \(number)"
+        case .storeReplaced(let path):
+            return "\(path): the store was removed or replaced since it was opened; nothing was changed (open it again)"
         }
     }
 }
