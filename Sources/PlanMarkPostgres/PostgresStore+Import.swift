@@ -25,7 +25,9 @@ extension PostgresStore {
     /// uuids of a chunk are looked up in three statements (not one a row) before its rows are streamed; a COPY cannot
     /// run queries, so a chunk with uuids ends the COPY under way and the next rows go in a new one.
     ///
-    /// A lost connection rolls the transaction back on the server: nothing is stored (`unavailable`).
+    /// A lost connection rolls the transaction back on the server: nothing is stored (`unavailable`). The import then
+    /// ends at once, however far it was: each COPY buffer is waited for at most as long as the connection lives and
+    /// the store's `statementTimeout` allows (`guardedWrite`), and the background validation is stopped.
     /// In single-marker mode only the last valid row is stored (it replaces the existing marker).
     /// - Complexity: O(n * k) validation for n rows and k nearby regions, O(n) bytes streamed, O(n log n) for the
     ///   server's indexes; memory O(block), not O(n).
@@ -66,6 +68,9 @@ extension PostgresStore {
             // The next validated chunk, waited for on another thread so that this event loop goes on sending the rows
             // before it meanwhile.
             func nextChunk() async throws -> ValidatedChunk? {
+                // Validation is this side's work, not the database's: it does not count against the deadline.
+                Watchdog.current?.touch()
+                defer { Watchdog.current?.touch() }
                 let result: Result<ValidatedChunk?, FormatError> = await withCheckedContinuation { continuation in
                     waiter.async {
                         do throws(FormatError) {
@@ -114,7 +119,9 @@ extension PostgresStore {
                 let buffers: [ByteBuffer] = await withCheckedContinuation { continuation in
                     waiter.async { continuation.resume(returning: encoder.encode(chunk, firstNumber: firstNumber)) }
                 }
-                for buffer in buffers { try await writer.write(buffer) }
+                // Each buffer bounded by the connection's life and the watchdog (a lost connection during COPY left
+                // postgres-nio's `write` waiting for ever).
+                for buffer in buffers { try await writer.guardedWrite(buffer, connection: connection) }
             }
 
             var next = try await nextChunk()
