@@ -134,7 +134,7 @@ extension PostgresStore {
                 }
                 // One COPY for this chunk and the following ones, up to a chunk with uuids (which needs queries).
                 do {
-                    try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger) { writer in
+                    try await Self.copy(connection, logger: logger) { writer in
                         try await send(chunk, firstNumber: first + stored, writer)
                         stored += chunk.accepted.count
                         while var following = try await nextChunk() {
@@ -160,7 +160,7 @@ extension PostgresStore {
                 try await Self.replaceAllMarkers(connection, drawingID: drawingID, by: first, at: now, author: author, logger: logger)
                 var single = chunk
                 single.accepted = [index]
-                try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger) { writer in
+                try await Self.copy(connection, logger: logger) { writer in
                     try await send(single, firstNumber: first, writer)
                 }
                 stored = 1
@@ -185,6 +185,19 @@ extension PostgresStore {
             }
             return (ImportOutcome(total: total, stored: stored, numbers: first..<(first + stored), rejected: rejected,
                                   alreadyStored: known.count), commit: true)
+        }
+    }
+
+    /// `COPY marker (CopyRowEncoder.columns) FROM STDIN` with the rows `writeData` writes, under the operation's
+    /// watchdog's `copying` (the connection is not closed during it).
+    static func copy(_ connection: PostgresConnection, logger: Logger,
+                     _ writeData: (PostgresCopyFromWriter) async throws -> Void) async throws {
+        if let watchdog = Watchdog.current {
+            try await watchdog.copying {
+                try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger, writeData: writeData)
+            }
+        } else {
+            try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger, writeData: writeData)
         }
     }
 

@@ -323,11 +323,9 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         let group = self.group
         let loop = group.next()
         let watchdog = Watchdog(timeout: statementTimeout, loop: loop)
-        let leased = NIOLockedValueBox<PostgresConnection?>(nil)
-        @Sendable func closeLeased() { leased.withLockedValue { $0 }?.closeChannel() }
         return try Blocking.run(on: group, patience: connectTimeout + statementTimeout, onOverdue: {
             // Past the connection's deadline (the event loop's timer may not have run yet): end it from here.
-            if watchdog.checkOverdue() { closeLeased() }
+            watchdog.checkOverdue()
         }) {
             try await withoutActuallyEscaping(body) { body in
                 let box = ClosureHolder(body)
@@ -345,7 +343,6 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                     do {
                         let value = try await client.withConnection { connection -> Handoff<T> in
                             guard move(from: [0], to: 1), let body = box.take() else { throw ConnectTimeout() }
-                            leased.withLockedValue { $0 = connection }
                             watchdog.arm { connection.closeChannel() }
                             defer { watchdog.disarm() }
                             do {

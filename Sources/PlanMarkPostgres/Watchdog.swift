@@ -18,6 +18,10 @@ final class Watchdog: @unchecked Sendable {
     private let lock = NIOLock()
     private var last: NIODeadline
     private var expired = false
+    /// COPYs under way (`copying`): the connection is not closed during one, see there.
+    private var copies = 0
+    /// The deadline passed during a COPY: `onExpiry` runs when it ends.
+    private var expiryDeferred = false
     private var onExpiry: (@Sendable () -> Void)?
     private var timer: Scheduled<Void>?
 
@@ -70,12 +74,39 @@ final class Watchdog: @unchecked Sendable {
             if expired { return true }
             guard onExpiry != nil, NIODeadline.now() >= last + timeout else { return false }
             expired = true
-            action = onExpiry
-            onExpiry = nil
+            if copies > 0 {
+                expiryDeferred = true
+            } else {
+                action = onExpiry
+                onExpiry = nil
+            }
             return true
         }
         action?()
         return result
+    }
+
+    /// Runs `body`, a COPY (`PostgresConnection.copyFrom`), without `onExpiry` closing the connection under it: a
+    /// deadline that passes meanwhile only ends the COPY's buffer writes (`guardedWrite`), and the connection is closed
+    /// once `body` is over.
+    ///
+    /// Why: postgres-nio 1.33 traps (`preconditionFailure`, "Invalid query state machine action") when the client
+    /// closes a connection whose COPY is sending data. A COPY ended by a failed write instead sends `CopyFail` first.
+    func copying<T>(_ body: () async throws -> T) async throws -> T {
+        lock.withLock { copies += 1 }
+        defer {
+            var action: (@Sendable () -> Void)?
+            lock.withLock {
+                copies -= 1
+                if copies == 0, expiryDeferred {
+                    expiryDeferred = false
+                    action = onExpiry
+                    onExpiry = nil
+                }
+            }
+            action?()
+        }
+        return try await body()
     }
 
     private func schedule(at deadline: NIODeadline) {
@@ -106,7 +137,7 @@ extension PostgresCopyFromWriter {
     func guardedWrite(_ buffer: ByteBuffer, connection: PostgresConnection) async throws {
         let watchdog = Watchdog.current
         watchdog?.touch()
-        if connection.isClosed { throw CopyConnectionLost() }
+        if connection.isClosed || watchdog?.hasExpired == true { throw CopyConnectionLost() }
         let loop = connection.eventLoop
         let writer = self
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -125,6 +156,7 @@ extension PostgresCopyFromWriter {
                     finish(.failure(error))
                 }
             }
+            // Ending this wait never closes the connection (see `Watchdog.copying`): the COPY then ends with CopyFail.
             let repeated = loop.scheduleRepeatedTask(initialDelay: .milliseconds(50), delay: .milliseconds(50)) { _ in
                 if connection.isClosed { finish(.failure(CopyConnectionLost())) }
                 else if watchdog?.checkOverdue() == true { finish(.failure(CopyConnectionLost())) }
