@@ -201,4 +201,33 @@ struct PostgresUnavailableTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(Date().timeIntervalSince(start) < 2 + 20)
     }
+
+    /// The database dropped and made again under the server (another PlanMark store in it): a write answers 503
+    /// `store-replaced` and is not stored in the new database.
+    @Test(.timeLimit(.minutes(3)))
+    func aDroppedAndRecreatedDatabaseIs503StoreReplaced() async throws {
+        let url = try TestDatabases.fresh()
+        let store = url.description
+        let planmark = BuiltProducts.path("planmark")
+        #expect(Self.shell([planmark, "drawing", "add", ServerFixture.samplePlan, "--name", "plan", "--regions", ServerFixture.sampleRegions,
+                            "--store", store]) == 0)
+        let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"), arguments: ["--store", store, "--port", "0"])
+        func post(_ body: String) async throws -> RawHTTPConnection.Answer {
+            let connection = try RawHTTPConnection(port: server.port)
+            try connection.send("POST /drawings/plan/markers HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n"
+                                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            return try await connection.readAnswer()
+        }
+        #expect(try await post(#"{"x":450,"y":400,"note":"first"}"#).status == 201)
+        try TestDatabases.adminURL!.execute(["DROP DATABASE \(url.database) WITH (FORCE)", "CREATE DATABASE \(url.database)"])
+        #expect(Self.shell([planmark, "drawing", "add", ServerFixture.samplePlan, "--name", "plan", "--regions", ServerFixture.sampleRegions,
+                            "--store", store]) == 0)
+        let refused = try await post(#"{"x":460,"y":400,"note":"lost"}"#)
+        #expect(refused.status == 503, "\(refused.text)")
+        #expect(refused.text.contains("store-replaced"), "\(refused.text)")
+        #expect(await server.stop() == 0)
+        let session = try HeldSession(url)
+        defer { session.close() }
+        #expect(try session.query("SELECT count(*)::text FROM marker") == ["0"])
+    }
 }
