@@ -59,6 +59,8 @@ let package = Package(
             dependencies: [
                 "PlanMarkFormats", "PlanMarkGeometry", "PlanMarkStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The pool's error type (its circuit breaker), which PostgresNIO does not re-export.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

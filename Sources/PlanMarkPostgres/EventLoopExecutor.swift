@@ -1,3 +1,5 @@
+import Dispatch
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -21,11 +23,18 @@ struct Handoff<T>: @unchecked Sendable {
 }
 
 package enum Blocking {
+    /// How long `run` waits before it calls `onOverdue` (and then again after each further `patience`), unless told.
+    package static let defaultPatience: Duration = .seconds(60)
+
     /// Runs `body` as a task on an event loop of `group` and blocks the calling thread until it finishes.
     ///
-    /// `body` need not be `Sendable`: the calling thread is parked for its whole run, so nothing else touches what it
-    /// captures. Must not be called on an event loop thread (the wait would block that loop).
-    package static func run<T>(on group: any EventLoopGroup, _ body: () async throws -> T) throws -> T {
+    /// The wait has a deadline: after each `patience` without an end, `onOverdue` runs on this thread (the store
+    /// closes the operation's connection there when it has made no progress, which fails whatever postgres-nio work
+    /// `body` waits for), and the wait goes on for the task to unwind. `body` need not be `Sendable` or escaping: the calling
+    /// thread is parked until the task has let go of it, so nothing else touches what it captures. Must not be called
+    /// on an event loop thread (the wait would block that loop).
+    package static func run<T>(on group: any EventLoopGroup, patience: Duration = Blocking.defaultPatience,
+                               onOverdue: () -> Void = {}, _ body: () async throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             // The task drops its reference to `body` before it completes the promise, so that `body` has not escaped
             // when this thread wakes up (withoutActuallyEscaping checks).
@@ -43,7 +52,17 @@ package enum Blocking {
                 body = nil
                 promise.completeWith(result)
             }
-            return try promise.futureResult.wait().value
+            let ended = DispatchSemaphore(value: 0)
+            let outcome = NIOLockedValueBox<Result<Handoff<T>, any Error>?>(nil)
+            promise.futureResult.whenComplete { result in
+                outcome.withLockedValue { $0 = result }
+                ended.signal()
+            }
+            let nanoseconds = Int(clamping: Watchdog.nanoseconds(patience))
+            while ended.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+                onOverdue()
+            }
+            return try outcome.withLockedValue { $0! }.get().value
         }
     }
 }

@@ -25,7 +25,9 @@ extension PostgresStore {
     /// uuids of a chunk are looked up in three statements (not one a row) before its rows are streamed; a COPY cannot
     /// run queries, so a chunk with uuids ends the COPY under way and the next rows go in a new one.
     ///
-    /// A lost connection rolls the transaction back on the server: nothing is stored (`unavailable`).
+    /// A lost connection rolls the transaction back on the server: nothing is stored (`unavailable`). The import then
+    /// ends at once, however far it was: each COPY buffer is waited for at most as long as the connection lives and
+    /// the store's `statementTimeout` allows (`guardedWrite`), and the background validation is stopped.
     /// In single-marker mode only the last valid row is stored (it replaces the existing marker).
     /// - Complexity: O(n * k) validation for n rows and k nearby regions, O(n) bytes streamed, O(n log n) for the
     ///   server's indexes; memory O(block), not O(n).
@@ -66,6 +68,9 @@ extension PostgresStore {
             // The next validated chunk, waited for on another thread so that this event loop goes on sending the rows
             // before it meanwhile.
             func nextChunk() async throws -> ValidatedChunk? {
+                // Validation is this side's work, not the database's: it does not count against the deadline.
+                Watchdog.current?.touch()
+                defer { Watchdog.current?.touch() }
                 let result: Result<ValidatedChunk?, FormatError> = await withCheckedContinuation { continuation in
                     waiter.async {
                         do throws(FormatError) {
@@ -114,7 +119,9 @@ extension PostgresStore {
                 let buffers: [ByteBuffer] = await withCheckedContinuation { continuation in
                     waiter.async { continuation.resume(returning: encoder.encode(chunk, firstNumber: firstNumber)) }
                 }
-                for buffer in buffers { try await writer.write(buffer) }
+                // Each buffer bounded by the connection's life and the watchdog (a lost connection during COPY left
+                // postgres-nio's `write` waiting for ever).
+                for buffer in buffers { try await writer.guardedWrite(buffer, connection: connection) }
             }
 
             var next = try await nextChunk()
@@ -127,7 +134,7 @@ extension PostgresStore {
                 }
                 // One COPY for this chunk and the following ones, up to a chunk with uuids (which needs queries).
                 do {
-                    try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger) { writer in
+                    try await Self.copy(connection, logger: logger) { writer in
                         try await send(chunk, firstNumber: first + stored, writer)
                         stored += chunk.accepted.count
                         while var following = try await nextChunk() {
@@ -153,7 +160,7 @@ extension PostgresStore {
                 try await Self.replaceAllMarkers(connection, drawingID: drawingID, by: first, at: now, author: author, logger: logger)
                 var single = chunk
                 single.accepted = [index]
-                try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger) { writer in
+                try await Self.copy(connection, logger: logger) { writer in
                     try await send(single, firstNumber: first, writer)
                 }
                 stored = 1
@@ -178,6 +185,19 @@ extension PostgresStore {
             }
             return (ImportOutcome(total: total, stored: stored, numbers: first..<(first + stored), rejected: rejected,
                                   alreadyStored: known.count), commit: true)
+        }
+    }
+
+    /// `COPY marker (CopyRowEncoder.columns) FROM STDIN` with the rows `writeData` writes, under the operation's
+    /// watchdog's `copying` (the connection is not closed during it).
+    static func copy(_ connection: PostgresConnection, logger: Logger,
+                     _ writeData: (PostgresCopyFromWriter) async throws -> Void) async throws {
+        if let watchdog = Watchdog.current {
+            try await watchdog.copying {
+                try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger, writeData: writeData)
+            }
+        } else {
+            try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger, writeData: writeData)
         }
     }
 

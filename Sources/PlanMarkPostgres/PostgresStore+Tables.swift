@@ -22,7 +22,7 @@ final class PostgresTableConnection {
         }
         let store = self.store
         do {
-            connection = try Blocking.run(on: store.group) {
+            connection = try Blocking.run(on: store.group, patience: store.connectTimeout + store.statementTimeout) {
                 let connection = try await PostgresConnection.connect(
                     on: store.group.next(), configuration: configuration, id: 1, logger: store.logger)
                 do {
@@ -69,7 +69,10 @@ final class PostgresTableConnection {
         guard let connection else { throw .io("\(store.url): the connection is closed") }
         let logger = store.logger
         do {
-            return try Blocking.run(on: store.group) { try await body(connection, logger) }
+            // The same deadline as a pooled operation's (one statement's time after the connection's): past it, the
+            // connection is closed, which fails the statement waiting on it.
+            return try Blocking.run(on: store.group, patience: store.connectTimeout + store.statementTimeout,
+                                    onOverdue: { connection.closeChannel() }) { try await body(connection, logger) }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -80,7 +83,7 @@ final class PostgresTableConnection {
     /// Runs `last` (COMMIT or ROLLBACK; errors ignored when `ignoringErrors`) and closes the connection and the pool.
     func finish(_ last: String, ignoringErrors: Bool) throws(StoreError) {
         defer {
-            if let connection { _ = try? Blocking.run(on: store.group) { try await connection.close() } }
+            if let connection { _ = try? Blocking.run(on: store.group, patience: store.connectTimeout, onOverdue: { connection.closeChannel() }) { try await connection.close() } }
             connection = nil
             store.close()
         }

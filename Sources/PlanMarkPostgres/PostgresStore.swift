@@ -6,6 +6,8 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkStore
 import PostgresNIO
+// postgres-nio's pool error (`connectionCreationCircuitBreakerTripped`), which `PostgresNIO` does not re-export.
+import _ConnectionPoolModule
 
 /// The annotation store in a PostgreSQL database, for several `planmark serve` processes on several machines.
 ///
@@ -15,8 +17,18 @@ import PostgresNIO
 /// which serialises writers of one drawing as SQLite's `BEGIN IMMEDIATE` serialises all of them.
 ///
 /// Connections come from postgres-nio's `PostgresClient`, a bounded pool (`maximumConnections`). A read whose
-/// connection is lost is run again on a new one; a write is not: it is reported as `StoreError.unavailable` (the
-/// transaction was rolled back by the server, or committed whole).
+/// connection is lost is run again on a new one; a write is not (unless the connection was lost before its
+/// transaction began): it is reported as `StoreError.unavailable` (the transaction was rolled back by the server, or
+/// committed whole).
+///
+/// No wait is unbounded: a connection is waited for at most `connectTimeout`, and an operation that holds one ends
+/// once the database has shown no progress for `statementTimeout` (`Watchdog`: its connection is closed, and the
+/// operation is `unavailable`); the thread that waits for it does so with the same deadline (`Blocking.run`).
+///
+/// The store remembers its database's identity at open (the `pg_database` oid of `current_database()`) and checks it
+/// on each new pooled connection: a database dropped and created again under the same name (whose connections were
+/// all ended by the drop) is noticed on the first connection to the new one, and every write is refused from then on
+/// with `StoreError.storeReplaced`.
 public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// Where the store is (its `description` has no password).
     public let url: PostgresURL
@@ -31,21 +43,33 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     let validatorLock = NIOLock()
     /// How long an operation waits for a connection from the pool (or for the server) before `unavailable`.
     public let connectTimeout: Duration
+    /// How long an operation holding a connection may see no progress from the database before it is `unavailable`
+    /// (its connection closed): one statement's time, or one COPY buffer's.
+    public let statementTimeout: Duration
+    /// The database's identity (`pg_database.oid`) at open, the connections checked against it, and whether a
+    /// connection found another one (guarded by the box).
+    let identity = NIOLockedValueBox(DatabaseIdentity())
     let logger: Logger
 
     /// The default pool size: connections this process keeps open at most.
     public static let defaultMaximumConnections = 16
+    /// The default `statementTimeout`.
+    public static let defaultStatementTimeout: Duration = .seconds(60)
 
     /// Opens the store in the database `url` names, applying the migrations it lacks (a database without PlanMark's
     /// tables gets them only when `create`, as a missing SQLite file is created only then); a store written by a newer
     /// PlanMark is refused.
     /// - Parameter maximumConnections: the pool's bound.
     /// - Parameter connectTimeout: how long to wait for a connection, unless `url` says (`connect_timeout`).
+    /// - Parameter statementTimeout: how long an operation may wait for the database without progress, unless `url`
+    ///   says (`statement_timeout`).
     /// - Parameter migrateUpTo: test hook: apply migrations only up to this identifier.
     public init(url: PostgresURL, create: Bool, maximumConnections: Int = PostgresStore.defaultMaximumConnections,
-                connectTimeout: Duration = .seconds(10), migrateUpTo: String? = nil, logger: Logger? = nil) throws(StoreError) {
+                connectTimeout: Duration = .seconds(10), statementTimeout: Duration = PostgresStore.defaultStatementTimeout,
+                migrateUpTo: String? = nil, logger: Logger? = nil) throws(StoreError) {
         self.url = url
         self.connectTimeout = url.connectTimeout ?? connectTimeout
+        self.statementTimeout = url.statementTimeout ?? statementTimeout
         var logger = logger ?? Logger(label: "planmark.postgres")
         if logger.logLevel > .notice { logger.logLevel = .notice }
         self.logger = logger
@@ -76,7 +100,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                 host: url.host ?? "localhost", port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
         }
         configuration.options.maximumConnections = max(1, maximumConnections)
-        configuration.options.connectTimeout = connectTimeout
+        configuration.options.connectTimeout = self.connectTimeout
         configuration.options.additionalStartupParameters = [("application_name", "planmark")]
         let client = PostgresClient(configuration: configuration, eventLoopGroup: group, backgroundLogger: Logger(label: "planmark.postgres.pool", factory: { _ in SwiftLogNoOpLogHandler() }))
         self.client = client
@@ -110,7 +134,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         let target = target ?? known.last!
         guard let targetIndex = known.firstIndex(of: target) else { throw .invalidArgument("unknown migration \(target)") }
         let url = self.url
-        try write(lockDrawing: nil) { connection, logger in
+        let oid = try write(lockDrawing: nil) { connection, logger in
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLockKey))", logger: logger)
             var hasMigrations = false
             var hasDrawing = false
@@ -145,8 +169,24 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                     "INSERT INTO planmark_migrations (position, identifier, appliedAt) VALUES (\(index + 1), \(migration.identifier), \(now))",
                     logger: logger)
             }
+            return try await Self.databaseOID(connection, logger: logger)
         }
+        identity.withLockedValue { $0.oid = oid }
     }
+
+    /// The `pg_database` oid of the database `connection` is to.
+    static func databaseOID(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        var oid: Int64 = 0
+        for try await (value) in try await connection.query(
+            "SELECT oid::int8 FROM pg_database WHERE datname = current_database()", logger: logger
+        ).decode(Int64.self) {
+            oid = value
+        }
+        return oid
+    }
+
+    /// Whether a connection found the store's database replaced (dropped and made again) since it was opened.
+    public var isReplaced: Bool { identity.withLockedValue { $0.replaced } }
 
     /// The migrations applied to this store, in order.
     public func appliedMigrations() throws(StoreError) -> [String] {
@@ -178,17 +218,17 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     // MARK: Transactions
 
     /// Runs `body` on a pooled connection outside any explicit transaction (each statement its own). A lost
-    /// connection is retried once on a new one: use it for reads only.
+    /// connection is retried (twice) on a new one: use it for reads only.
     func read<T>(_ body: (PostgresConnection, Logger) async throws -> T) throws(StoreError) -> T {
         var attempt = 0
         while true {
             do {
-                return try run { connection in try await body(connection, self.logger) }
+                return try run(writing: false) { connection in try await body(connection, self.logger) }
             } catch let error as StoreError {
                 throw error
             } catch {
                 attempt += 1
-                if attempt <= 1, Self.isConnectionLoss(error) { continue }
+                if attempt <= 2, Self.isConnectionLoss(error) { continue }
                 throw storeError(error, writing: false)
             }
         }
@@ -212,7 +252,8 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// Runs `body` in a transaction that commits when it returns and rolls back when it throws. With `lockDrawing`,
     /// the transaction first locks that drawing's row (`SELECT ... FOR UPDATE`, `unknownDrawing` when there is none)
     /// and passes it to `body`, so writers of one drawing run one at a time. A deadlock or serialisation failure
-    /// (nothing was applied) runs the whole transaction again; a lost connection is `unavailable`.
+    /// (nothing was applied) runs the whole transaction again; so does a connection lost before the transaction began
+    /// (a pooled connection the database ended meanwhile); a connection lost later is `unavailable`.
     func write<T>(lockDrawing name: String?, _ body: (PostgresConnection, Logger, Drawing?) async throws -> T) throws(StoreError) -> T {
         try writeOrRollBack(lockDrawing: name) { connection, logger, drawing in (try await body(connection, logger, drawing), true) }
     }
@@ -225,11 +266,17 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// Like `write`, but commits only when `body` says so (a dry run, an import with invalid rows).
     func writeOrRollBack<T>(lockDrawing name: String?, _ body: (PostgresConnection, Logger, Drawing?) async throws -> (T, commit: Bool)) throws(StoreError) -> T {
         var attempt = 0
+        var lostBeforeBegin = 0
         while true {
             do {
-                return try run { connection in
+                return try run(writing: true) { connection in
                     let logger = self.logger
-                    try await connection.query("BEGIN", logger: logger)
+                    do {
+                        try await connection.query("BEGIN", logger: logger)
+                    } catch {
+                        if Self.isConnectionLoss(error) { throw NotBegun(underlying: error) }
+                        throw error
+                    }
                     do {
                         var drawing: Drawing? = nil
                         if let name { drawing = try await Self.lockDrawing(connection, named: name, logger: logger) }
@@ -243,6 +290,10 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                 }
             } catch let error as StoreError {
                 throw error
+            } catch let error as NotBegun {
+                lostBeforeBegin += 1
+                if lostBeforeBegin <= 2 { continue }
+                throw storeError(error.underlying, writing: false)
             } catch {
                 attempt += 1
                 if attempt <= 3, let state = Self.sqlState(error), state == "40001" || state == "40P01" { continue }
@@ -256,11 +307,26 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// The wait for a connection is raced against a timer on the event loop rather than cancelled: while the database
     /// is down the pool keeps trying to connect, and a lease request need not end when cancelled. Whichever comes first
     /// wins (`state`); a lease that arrives after the timer hands its connection straight back, without running `body`.
-    func run<T>(_ body: (PostgresConnection) async throws -> T) throws -> T {
+    ///
+    /// A connection new to this store is first checked to be to the database the store opened (`identity`); one to
+    /// another (the database was dropped and made again) marks the store replaced, and a `writing` operation is then
+    /// refused (`storeReplaced`), as every later one is, before any connection is leased.
+    ///
+    /// While `body` runs, a `Watchdog` closes the connection once the database has shown no progress for
+    /// `statementTimeout`, and `body` then fails with `StatementTimeout`. This thread waits with a deadline too
+    /// (`connectTimeout + statementTimeout`, again and again while there is progress), and when the watchdog's has
+    /// passed, closes the connection itself (should the event loop's timer be late).
+    func run<T>(writing: Bool, _ body: (PostgresConnection) async throws -> T) throws -> T {
+        if writing, isReplaced { throw StoreError.storeReplaced(path: url.description) }
         let client = self.client
         let timeout = connectTimeout
         let group = self.group
-        return try Blocking.run(on: group) {
+        let loop = group.next()
+        let watchdog = Watchdog(timeout: statementTimeout, loop: loop)
+        return try Blocking.run(on: group, patience: connectTimeout + statementTimeout, onOverdue: {
+            // Past the connection's deadline (the event loop's timer may not have run yet): end it from here.
+            watchdog.checkOverdue()
+        }) {
             try await withoutActuallyEscaping(body) { body in
                 let box = ClosureHolder(body)
                 // 0 waiting for a connection, 1 running body, 2 timed out, 3 finished.
@@ -272,13 +338,20 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                         return true
                     }
                 }
-                let loop = group.next()
                 let promise = loop.makePromise(of: Handoff<T>.self)
                 let work = Task(executorPreference: EventLoopExecutor(loop)) {
                     do {
                         let value = try await client.withConnection { connection -> Handoff<T> in
                             guard move(from: [0], to: 1), let body = box.take() else { throw ConnectTimeout() }
-                            return Handoff(value: try await body(connection))
+                            watchdog.arm { connection.closeChannel() }
+                            defer { watchdog.disarm() }
+                            do {
+                                try await self.checkIdentity(connection, writing: writing)
+                                return Handoff(value: try await Watchdog.$current.withValue(watchdog) { try await body(connection) })
+                            } catch {
+                                if watchdog.hasExpired, !(error is StoreError) { throw StatementTimeout(underlying: error) }
+                                throw error
+                            }
                         }
                         if move(from: [1], to: 3) { promise.succeed(value) }
                     } catch {
@@ -286,7 +359,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                         if move(from: [0, 1], to: 3) { promise.fail(error) }
                     }
                 }
-                let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+                let nanoseconds = Watchdog.nanoseconds(timeout)
                 loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
                     if move(from: [0], to: 2) {
                         box.clear()
@@ -299,8 +372,52 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         }
     }
 
+    /// Checks that `connection` (when new to this store) is to the database the store opened; marks the store
+    /// replaced when not, and then refuses a `writing` operation. A connection lost meanwhile is `NotBegun` (nothing
+    /// was done on it).
+    /// - Complexity: one query for each new pooled connection; none for a connection checked before.
+    private func checkIdentity(_ connection: PostgresConnection, writing: Bool) async throws {
+        let (expected, checked, replaced) = identity.withLockedValue { ($0.oid, $0.checked.contains(connection.id), $0.replaced) }
+        if replaced {
+            if writing { throw StoreError.storeReplaced(path: url.description) }
+            return
+        }
+        guard let expected, !checked else { return }
+        let oid: Int64
+        do {
+            oid = try await Self.databaseOID(connection, logger: logger)
+        } catch {
+            if Self.isConnectionLoss(error) { throw NotBegun(underlying: error) }
+            throw error
+        }
+        let same = oid == expected
+        identity.withLockedValue { value in
+            if same {
+                // Ids only grow; forgetting them all now and then costs one query per connection.
+                if value.checked.count >= 4096 { value.checked.removeAll(keepingCapacity: true) }
+                value.checked.insert(connection.id)
+            } else {
+                value.replaced = true
+            }
+        }
+        if !same {
+            logger.error("\(url): the database was dropped and made again since this store was opened (oid \(expected), now \(oid)); writes are refused until the store is opened again")
+            if writing { throw StoreError.storeReplaced(path: url.description) }
+        }
+    }
+
     /// No connection within `connectTimeout`.
     struct ConnectTimeout: Error {}
+
+    /// The database showed no progress for `statementTimeout`; the connection was closed.
+    struct StatementTimeout: Error {
+        var underlying: any Error
+    }
+
+    /// The connection was lost before the operation did anything on it: it may run again on another.
+    struct NotBegun: Error {
+        var underlying: any Error
+    }
 
     // MARK: Errors
 
@@ -312,10 +429,12 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
 
     /// Whether `error` means the connection went away (the server restarted or was killed, the network failed).
     static func isConnectionLoss(_ error: any Error) -> Bool {
-        if error is ConnectTimeout { return false }
+        if error is ConnectTimeout || error is StatementTimeout { return false }
+        if error is NotBegun || error is CopyConnectionLost { return true }
+        if let error = error as? PostgresError, case .connectionClosed = error { return true }
         if let error = error as? PSQLError {
             switch error.code {
-            case .serverClosedConnection, .uncleanShutdown, .connectionError, .queryCancelled:
+            case .serverClosedConnection, .uncleanShutdown, .connectionError, .queryCancelled, .clientClosedConnection:
                 return true
             case .server:
                 // admin_shutdown, crash_shutdown, cannot_connect_now: the server is going away.
@@ -327,11 +446,31 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         return error is ChannelError || error is IOError
     }
 
-    /// Maps a postgres-nio or NIO error to `StoreError`, naming the store by its URL without the password.
+    /// Maps a postgres-nio or NIO error to `StoreError`, naming the store by its URL without the password. Every
+    /// error that says the database cannot be reached now (a lost or refused connection, the pool's circuit breaker,
+    /// a database that did not answer in time) is `unavailable`.
     func storeError(_ error: any Error, writing: Bool) -> StoreError {
+        Self.storeError(error, writing: writing, url: url, connectTimeout: connectTimeout, statementTimeout: statementTimeout)
+    }
+
+    /// `storeError` for a store at `url` with these timeouts.
+    static func storeError(_ error: any Error, writing: Bool, url: PostgresURL, connectTimeout: Duration, statementTimeout: Duration) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let error = error as? NotBegun {
+            return storeError(error.underlying, writing: false, url: url, connectTimeout: connectTimeout, statementTimeout: statementTimeout)
+        }
         if error is ConnectTimeout {
-            return .unavailable("\(url): no connection to the database within \(connectTimeout.components.seconds) s")
+            return .unavailable("\(url): no connection to the database within \(Self.seconds(connectTimeout)) s")
+        }
+        if error is StatementTimeout {
+            return .unavailable("\(url): the database did not answer within \(Self.seconds(statementTimeout)) s"
+                                + (writing ? " (a transaction is applied whole or not at all)" : ""))
+        }
+        if let error = error as? ConnectionPoolError {
+            if error == .connectionCreationCircuitBreakerTripped {
+                return .unavailable("\(url): the database has been unreachable for a while (no new connection could be made)")
+            }
+            return .unavailable("\(url): the connection pool is closed")
         }
         if Self.isConnectionLoss(error) {
             return .unavailable(writing
@@ -339,15 +478,24 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                 : "\(url): the connection was lost")
         }
         if let error = error as? PSQLError {
+            if error.code == .poolClosed { return .unavailable("\(url): the connection pool is closed") }
             if let message = error.serverInfo?[.message] {
                 let state = error.serverInfo?[.sqlState] ?? "?"
                 if state == "28P01" || state == "28000" { return .unavailable("\(url): the server refused the login (\(message))") }
                 if state == "3D000" { return .missingStore(path: url.description) }
+                // query_canceled (an administrator's pg_cancel_backend, a server-side statement_timeout).
+                if state == "57014" { return .unavailable("\(url): \(message)") }
                 return .io("\(url): \(message) (SQLSTATE \(state))")
             }
             return .unavailable("\(url): \(error.code.description)")
         }
         return .io("\(url): \(error)")
+    }
+
+    /// Whole seconds of `duration`, at least 1 when it is positive.
+    static func seconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds == 0 && attoseconds > 0 ? 1 : seconds
     }
 
     // MARK: Shared queries
@@ -425,6 +573,23 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         validatorLock.withLock { validatorCache.store(validator, for: drawing) }
         return validator
     }
+}
+
+extension PostgresConnection {
+    /// Closes the connection's channel now (without a `Terminate` round trip): every operation waiting on it fails.
+    func closeChannel() {
+        _ = close() as EventLoopFuture<Void>
+    }
+}
+
+/// What the store knows of its database's identity (see `PostgresStore.checkIdentity`).
+struct DatabaseIdentity: Sendable {
+    /// The `pg_database` oid at open; nil until the migrations ran.
+    var oid: Int64?
+    /// Pooled connections (by id) found to be to that database.
+    var checked: Set<Int> = []
+    /// Whether a connection found another database under the name.
+    var replaced = false
 }
 
 /// Holds a closure until it is taken or cleared (so that it has not escaped when the waiting thread goes on).

@@ -43,6 +43,11 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
     /// The `connect_timeout` values accepted, in seconds. libpq's 0 (wait for ever) is not: a store that cannot be
     /// reached must be reported.
     public static let connectTimeoutSeconds = 1...3600
+    /// How long one operation may wait for the database without progress (PlanMark's `statement_timeout`, whole
+    /// seconds in `statementTimeoutSeconds`; libpq has no such parameter); nil when the URL does not say.
+    public var statementTimeout: Duration?
+    /// The `statement_timeout` values accepted, in seconds.
+    public static let statementTimeoutSeconds = 1...86400
 
     /// Whether `text` names a PostgreSQL store rather than an SQLite file.
     public static func isPostgres(_ text: String) -> Bool {
@@ -102,6 +107,7 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         var sslMode = SSLMode.prefer
         var socketFolder: String? = nil
         var connectTimeout: Duration? = nil
+        var statementTimeout: Duration? = nil
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = String(parts[0])
@@ -130,10 +136,15 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
                     throw .init("connect_timeout: \"\(value)\" is not a number of seconds in \(Self.connectTimeoutSeconds)")
                 }
                 connectTimeout = .seconds(seconds)
+            case "statement_timeout":
+                guard let seconds = Int(value), Self.statementTimeoutSeconds.contains(seconds) else {
+                    throw .init("statement_timeout: \"\(value)\" is not a number of seconds in \(Self.statementTimeoutSeconds)")
+                }
+                statementTimeout = .seconds(seconds)
             case "application_name":
                 continue
             default:
-                throw .init("the query parameter \"\(key)\" is not supported (sslmode, host, port, user, password, dbname, connect_timeout, application_name)")
+                throw .init("the query parameter \"\(key)\" is not supported (sslmode, host, port, user, password, dbname, connect_timeout, statement_timeout, application_name)")
             }
         }
         if host == nil && socketFolder == nil { host = "localhost" }
@@ -149,6 +160,7 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         self.database = database.isEmpty ? resolvedUser : database
         self.sslMode = sslMode
         self.connectTimeout = connectTimeout
+        self.statementTimeout = statementTimeout
     }
 
     /// The URL without its password: what logs, errors and `drawing list` show.
@@ -166,6 +178,7 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         var parameters: [String] = []
         if sslMode != .prefer { parameters.append("sslmode=\(sslMode.rawValue)") }
         if let connectTimeout { parameters.append("connect_timeout=\(connectTimeout.components.seconds)") }
+        if let statementTimeout { parameters.append("statement_timeout=\(statementTimeout.components.seconds)") }
         if !parameters.isEmpty { text += (socketFolder == nil ? "?" : "&") + parameters.joined(separator: "&") }
         return text
     }

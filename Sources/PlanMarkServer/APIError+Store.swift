@@ -3,8 +3,9 @@ import PlanMarkStore
 
 extension APIError {
     /// The HTTP form of a store error: unknown names 404, refused markers 422 with the validator's
-    /// reason as the code, refusals 409 with their rule's code (`StoreRefusal.code`, `name-taken`), a store locked past the busy timeout 503 with `Retry-After: 1`,
-    /// other store failures 500. Errors that carry server paths answer with a generic message and keep
+    /// reason as the code, refusals 409 with their rule's code (`StoreRefusal.code`, `name-taken`), a store
+    /// locked past the busy timeout 503 with `Retry-After: 1`, a store removed or replaced while open 503
+    /// `store-replaced`, other store failures 500. Errors that carry server paths answer with a generic message and keep
     /// the description as `detail` for the log.
     init(_ error: StoreError) {
         switch error {
@@ -43,6 +44,9 @@ extension APIError {
             self = .unavailable(code: "store-busy", message: "the store is locked by another writer; retry shortly", detail: error.description)
         case .unavailable:
             self = .unavailable(code: "store-unavailable", message: "the database is unreachable; nothing was changed; retry shortly", detail: error.description)
+        case .storeReplaced:
+            self = .unavailable(code: "store-replaced", message: "the store was removed or replaced while the server ran; nothing was changed; the server must be restarted",
+                                retryAfter: 60, detail: error.description)
         case .missingImage, .notPNG:
             self.init(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
         case .missingStore, .newerSchema, .io:

@@ -50,6 +50,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(String)
     /// The drawing has no revision with this number.
     case unknownRevision(drawing: String, number: Int)
+    /// The store this process opened was removed or replaced since (an SQLite file removed and made again, a
+    /// PostgreSQL database dropped and re-created): writes are refused until the store is opened again.
+    case storeReplaced(path: String)
 
     /// The stable code of the error (kebab case): the service's `error.code`, listed in its OpenAPI document. A
     /// refused marker position answers the validator's reason (`outside-allowed-area` ...), a refusal its rule's.
@@ -77,6 +80,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unavailable: return "store-unavailable"
         case .unknownRevision: return "unknown-revision"
         case .photoTooLarge: return "photo-too-large"
+        case .storeReplaced: return "store-replaced"
         }
     }
 
@@ -128,6 +132,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return message
         case .unknownRevision(let drawing, let number):
             return "drawing \"\(drawing)\" has no revision \(number)"
+        case .storeReplaced(let path):
+            return "\(path): the store was removed or replaced since it was opened; nothing was changed (open it again)"
         }
     }
 }

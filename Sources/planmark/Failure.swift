@@ -97,7 +97,7 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(text: error.description, code: Exit.dataError)
         case .invalidArgument:
             self.init(text: error.description, code: Exit.usage)
-        case .io, .busy, .unavailable:
+        case .io, .busy, .unavailable, .storeReplaced:
             self.init(text: error.description, code: Exit.ioError)
         case .unknownRevision(let drawing, let number):
             self.init(place: Self.drawing(drawing), message: "no revision \(number)", code: Exit.noInput)

@@ -55,7 +55,7 @@ struct PostgresURLTests {
         ("mysql://ana@db/plans", "the URL must start with postgres:// or postgresql://"),
         ("postgres://ana@db:0/plans", "the port \"0\" is not a number in 1...65535"),
         ("postgres://ana@db/plans?sslmode=sometimes", "sslmode: \"sometimes\" is not one of disable, allow, prefer, require, verify-ca, verify-full"),
-        ("postgres://ana@db/plans?options=-c", "the query parameter \"options\" is not supported (sslmode, host, port, user, password, dbname, connect_timeout, application_name)"),
+        ("postgres://ana@db/plans?options=-c", "the query parameter \"options\" is not supported (sslmode, host, port, user, password, dbname, connect_timeout, statement_timeout, application_name)"),
         ("postgres://ana:%zz@db/plans", "the password: a '%' not followed by two hexadecimal digits"),
     ])
     func badURLsNameThePartThatIsWrong(text: String, message: String) {

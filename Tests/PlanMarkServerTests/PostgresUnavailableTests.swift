@@ -1,4 +1,6 @@
 import Foundation
+import PlanMarkPostgres
+import PlanMarkStoreTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -49,7 +51,7 @@ struct PostgresUnavailableTests {
         #expect(shell(["/bin/bash", script] + arguments) == 0, "postgres-cluster.sh \(arguments)")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(10)))
     func databaseDownAnswers503AndTheLogNeverHasThePassword() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgdown-\(UUID().uuidString)")
         let port = try Self.freePort()
@@ -102,5 +104,130 @@ struct PostgresUnavailableTests {
         #expect(text.hasPrefix("planmark-server: postgres://planmark@127.0.0.1:\(port)/postgres?connect_timeout=1: "), "\(text)")
         #expect(text.contains("within 1 s"), "\(text)")
         #expect(!text.contains("Hunter2"))
+    }
+
+    /// While the database is down every request answers 503 `store-unavailable` (each within connect_timeout), and the
+    /// outage is one error line an interval in the log, not one a request.
+    @Test(.timeLimit(.minutes(10)))
+    func anOutageIs503ForEveryRequestAndLoggedOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgout-\(UUID().uuidString)")
+        let port = try Self.freePort()
+        Self.cluster(["start", folder.path, String(port)])
+        var stopped = false
+        defer { if !stopped { Self.cluster(["stop", folder.path]) } }
+        let url = "postgres://planmark@127.0.0.1:\(port)/postgres?connect_timeout=1"
+        #expect(Self.shell([BuiltProducts.path("planmark"), "drawing", "add", ServerFixture.samplePlan, "--name", "plan",
+                            "--regions", ServerFixture.sampleRegions, "--store", url]) == 0)
+        let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"), arguments: ["--store", url, "--port", "0"])
+        @Sendable func get() async throws -> RawHTTPConnection.Answer {
+            let connection = try RawHTTPConnection(port: server.port)
+            try connection.send("GET /drawings HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n")
+            return try await connection.readAnswer()
+        }
+        #expect(try await get().status == 200)
+        Self.cluster(["stop", folder.path])
+        stopped = true
+        let requests = 12
+        let answers = try await withThrowingTaskGroup(of: RawHTTPConnection.Answer.self) { group in
+            for _ in 0..<requests { group.addTask { try await get() } }
+            var answers: [RawHTTPConnection.Answer] = []
+            for try await answer in group { answers.append(answer) }
+            return answers
+        }
+        #expect(answers.map(\.status) == Array(repeating: 503, count: requests))
+        #expect(answers.allSatisfy { $0.text.contains("store-unavailable") })
+        #expect(await server.stop() == 0)
+        // One line for the lost idle connection at most, one for the refused new ones: not one a request.
+        let lines = server.stderr.split(separator: "\n").filter { $0.contains("store-unavailable") }
+        #expect(lines.count >= 1 && lines.count <= 2, "\(lines)")
+    }
+
+    /// `planmark import` whose database is stopped (`pg_ctl stop -m immediate`) in the middle of its COPY, while
+    /// postgres-nio waits for the socket to drain: exit 74 within connect_timeout, not a hang.
+    @Test(.timeLimit(.minutes(10)))
+    func importExits74WhenTheDatabaseStopsMidCopy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgimp-\(UUID().uuidString)")
+        let port = try Self.freePort()
+        Self.cluster(["start", folder.path, String(port)])
+        var stopped = false
+        defer { if !stopped { Self.cluster(["stop", folder.path]) } }
+        let admin = try PostgresURL("postgres://planmark@127.0.0.1:\(port)/postgres")
+        let url = admin.description + "?connect_timeout=2"
+        let planmark = BuiltProducts.path("planmark")
+        for name in ["A", "B"] {
+            #expect(Self.shell([planmark, "drawing", "add", ServerFixture.samplePlan, "--name", name, "--regions", ServerFixture.sampleRegions,
+                                "--store", url]) == 0)
+        }
+        let files = folder.appendingPathComponent("files")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let one = files.appendingPathComponent("one.csv").path
+        try "x,y\n450,400\n".write(toFile: one, atomically: true, encoding: .utf8)
+        #expect(Self.shell([planmark, "import", "B", one, "--store", url]) == 0)
+        // A uuid held by an open transaction: the COPY waits at the uuid index, the server stops reading.
+        let held = "6f1c1d9e-1b7a-4c53-9a43-2f1e6c1d0a78"
+        let holder = try HeldSession(admin)
+        defer { holder.close() }
+        try holder.query("BEGIN")
+        try holder.query("UPDATE marker SET uuid = '\(held)' WHERE drawingId = (SELECT id FROM drawing WHERE name = 'B')")
+        // Outside any transaction, so that each look at pg_stat_activity is a new one.
+        let watcher = try HeldSession(admin)
+        defer { watcher.close() }
+        var text = "x,y,uuid\n250,200,\(held)\n"
+        for k in 0..<400_000 { text += "\(250 + k % 300),\(200 + (k / 300) % 250),\n" }
+        let many = files.appendingPathComponent("many.csv").path
+        try text.write(toFile: many, atomically: true, encoding: .utf8)
+        let process = try BoundedProcess(planmark, ["import", "A", many, "--skip-invalid", "--store", url])
+        var clientPort: Int?
+        #expect(try waitUntil(seconds: 300) {
+            let rows = try watcher.query("""
+                SELECT client_port::text FROM pg_stat_activity
+                WHERE application_name = 'planmark' AND wait_event_type = 'Lock' AND query LIKE 'COPY%'
+                """)
+            clientPort = rows.first.flatMap { $0.flatMap { Int($0) } }
+            return clientPort != nil
+        }, "the COPY never waited on the held uuid")
+        guard let clientPort else { _ = process.wait(seconds: 0); return }
+        #expect(waitUntil(seconds: 300) { (tcpQueues(localPort: clientPort)?.tx ?? 0) >= 256 * 1024 }, "planmark's socket never filled")
+        let start = Date()
+        Self.cluster(["stop", folder.path])
+        stopped = true
+        let result = process.wait(seconds: 2 + 20)
+        guard let result else {
+            Issue.record("planmark import was still running 22 s after its database stopped (connect_timeout=2)")
+            return
+        }
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("planmark: postgres://planmark@127.0.0.1:\(port)/postgres?connect_timeout=2: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(Date().timeIntervalSince(start) < 2 + 20)
+    }
+
+    /// The database dropped and made again under the server (another PlanMark store in it): a write answers 503
+    /// `store-replaced` and is not stored in the new database.
+    @Test(.timeLimit(.minutes(10)))
+    func aDroppedAndRecreatedDatabaseIs503StoreReplaced() async throws {
+        let url = try TestDatabases.fresh()
+        let store = url.description
+        let planmark = BuiltProducts.path("planmark")
+        #expect(Self.shell([planmark, "drawing", "add", ServerFixture.samplePlan, "--name", "plan", "--regions", ServerFixture.sampleRegions,
+                            "--store", store]) == 0)
+        let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"), arguments: ["--store", store, "--port", "0"])
+        func post(_ body: String) async throws -> RawHTTPConnection.Answer {
+            let connection = try RawHTTPConnection(port: server.port)
+            try connection.send("POST /drawings/plan/markers HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n"
+                                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            return try await connection.readAnswer()
+        }
+        #expect(try await post(#"{"x":450,"y":400,"note":"first"}"#).status == 201)
+        try TestDatabases.adminURL!.execute(["DROP DATABASE \(url.database) WITH (FORCE)", "CREATE DATABASE \(url.database)"])
+        #expect(Self.shell([planmark, "drawing", "add", ServerFixture.samplePlan, "--name", "plan", "--regions", ServerFixture.sampleRegions,
+                            "--store", store]) == 0)
+        let refused = try await post(#"{"x":460,"y":400,"note":"lost"}"#)
+        #expect(refused.status == 503, "\(refused.text)")
+        #expect(refused.text.contains("store-replaced"), "\(refused.text)")
+        #expect(await server.stop() == 0)
+        let session = try HeldSession(url)
+        defer { session.close() }
+        #expect(try session.query("SELECT count(*)::text FROM marker") == ["0"])
     }
 }

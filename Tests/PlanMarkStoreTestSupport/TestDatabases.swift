@@ -88,3 +88,123 @@ extension PostgresURL {
         }
     }
 }
+
+/// A connection of the test's own (outside any store) that stays open across calls: to hold a transaction (and its
+/// locks) while a store works, and to watch the cluster (`pg_stat_activity`).
+public final class HeldSession: @unchecked Sendable {
+    private let connection: PostgresConnection
+    private let logger = Logger(label: "planmark.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// Opens a connection to `url`.
+    public init(_ url: PostgresURL) throws {
+        var configuration: PostgresConnection.Configuration
+        if let folder = url.socketFolder {
+            configuration = .init(unixSocketPath: folder + "/.s.PGSQL.\(url.port)", username: url.user, password: url.password, database: url.database)
+        } else {
+            configuration = .init(host: url.host ?? "localhost", port: url.port, username: url.user, password: url.password,
+                                  database: url.database, tls: .disable)
+        }
+        let logger = self.logger
+        connection = try Blocking.run(on: MultiThreadedEventLoopGroup.singleton, patience: .seconds(30)) {
+            try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        }
+    }
+
+    /// Runs `sql`; the rows' first column as text (NULL as nil).
+    @discardableResult
+    public func query(_ sql: String) throws -> [String?] {
+        let connection = self.connection
+        let logger = self.logger
+        return try Blocking.run(on: MultiThreadedEventLoopGroup.singleton, patience: .seconds(30), onOverdue: { _ = connection.close() as EventLoopFuture<Void> }) {
+            var values: [String?] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
+                values.append(try row.makeRandomAccess()[0].decode(String?.self))
+            }
+            return values
+        }
+    }
+
+    /// Closes the connection (a transaction open on it is rolled back by the server) and waits until it is.
+    public func close() {
+        let connection = self.connection
+        _ = try? Blocking.run(on: MultiThreadedEventLoopGroup.singleton, patience: .seconds(30)) {
+            try await (connection.close() as EventLoopFuture<Void>).get()
+        }
+    }
+
+    deinit { close() }
+}
+
+/// Polls `condition` every 20 ms until it holds or `seconds` pass; whether it held. For states no event announces (a
+/// backend waiting on a lock, a socket's queue): the last resort, bounded.
+public func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
+
+/// Bytes queued in the kernel for the loopback TCP socket whose local port is `port` (IPv4): sent but not yet taken by
+/// the peer (`tx_queue`) and received but not yet read (`rx_queue`), from /proc/net/tcp; nil when there is no such
+/// socket (or no /proc).
+public func tcpQueues(localPort port: Int) -> (tx: Int, rx: Int)? {
+    guard let text = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n").dropFirst() {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count > 4, let colon = fields[1].lastIndex(of: ":"),
+              Int(fields[1][fields[1].index(after: colon)...], radix: 16) == port, fields[3] == "01" else { continue }
+        let queues = fields[4].split(separator: ":")
+        guard queues.count == 2, let tx = Int(queues[0], radix: 16), let rx = Int(queues[1], radix: 16) else { continue }
+        return (tx, rx)
+    }
+    return nil
+}
+
+/// A child process whose end is waited for with a deadline.
+public final class BoundedProcess: @unchecked Sendable {
+    public let process = Process()
+    private let ended = DispatchSemaphore(value: 0)
+    private let errorPipe = Pipe()
+    private let outputPipe = Pipe()
+    private var errorData = Data()
+    private var outputData = Data()
+    private let readers = DispatchGroup()
+
+    /// Starts `executable` with `arguments`; standard input is empty.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        process.standardError = errorPipe
+        process.standardOutput = outputPipe
+        process.standardInput = FileHandle.nullDevice
+        process.terminationHandler = { [ended] _ in ended.signal() }
+        try process.run()
+        readers.enter()
+        DispatchQueue.global().async { [self] in
+            errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
+            readers.leave()
+        }
+        readers.enter()
+        DispatchQueue.global().async { [self] in
+            outputData = outputPipe.fileHandleForReading.readDataToEndOfFile()
+            readers.leave()
+        }
+    }
+
+    /// Waits at most `seconds` for the process to end: its status, stdout and stderr; nil when it had not ended (it is
+    /// then killed).
+    public func wait(seconds: Double) -> (status: Int32, stdout: String, stderr: String)? {
+        if ended.wait(timeout: .now() + seconds) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            _ = ended.wait(timeout: .now() + 10)
+            return nil
+        }
+        _ = readers.wait(timeout: .now() + 10)
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PlanMarkPostgres
+import PlanMarkStoreTestSupport
+import Testing
+
+/// `planmark import` into a PostgreSQL store whose connection dies in the middle of the COPY: the command ends with
+/// exit 74 within the store's bound instead of waiting for ever, and nothing is stored.
+@Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
+struct PostgresOutageCommandTests {
+    /// A uuid another transaction holds (uncommitted) in the tests below.
+    static let heldUUID = "6f1c1d9e-1b7a-4c53-9a43-2f1e6c1d0a77"
+
+    /// A store on a fresh database with drawings A and B (a marker in B), and a CSV for A of `rows` rows whose first row
+    /// has `heldUUID`: a COPY of it waits at the uuid index for `holder`, which has given B's marker that uuid without
+    /// committing, so the server stops reading while `planmark import` goes on sending.
+    static func blockedImport(rows: Int) throws -> (sandbox: StoreSandbox, url: PostgresURL, store: String, csv: String, holder: HeldSession) {
+        let url = try TestDatabases.fresh()
+        let store = url.description + "?connect_timeout=2"
+        let sandbox = try StoreSandbox()
+        let regions = try sandbox.file("regions.geojson", StoreSandbox.regions)
+        for name in ["A", "B"] {
+            let added = try CLIRunner.run(["drawing", "add", try sandbox.png(), "--name", name, "--regions", regions, "--store", store], in: sandbox.folder)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let one = try CLIRunner.run(["import", "B", try sandbox.file("one.csv", "x,y\n100,100\n"), "--store", store], in: sandbox.folder)
+        #expect(one.status == 0, "\(one.stderr)")
+        let holder = try HeldSession(url)
+        try holder.query("BEGIN")
+        try holder.query("UPDATE marker SET uuid = '\(heldUUID)' WHERE drawingId = (SELECT id FROM drawing WHERE name = 'B')")
+        var text = "x,y,uuid\n20,20,\(heldUUID)\n"
+        text.reserveCapacity(rows * 12)
+        for k in 0..<rows { text += "\(20 + k % 300),\(20 + (k / 300) % 260),\n" }
+        return (sandbox, url, store, try sandbox.file("many.csv", text), holder)
+    }
+
+    /// The backend running `planmark`'s COPY once it waits on a lock: its pid and its client's port. `watcher` must
+    /// not be in a transaction (which would see one snapshot of pg_stat_activity).
+    static func blockedCopy(_ watcher: HeldSession) throws -> (pid: String, port: Int)? {
+        let rows = try watcher.query("""
+            SELECT pid || ' ' || client_port FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = 'planmark' AND wait_event_type = 'Lock' AND query LIKE 'COPY%'
+            """)
+        guard let row = rows.first ?? nil else { return nil }
+        let parts = row.split(separator: " ")
+        guard parts.count == 2, let port = Int(parts[1]) else { return nil }
+        return (String(parts[0]), port)
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func importExits74WhenItsConnectionIsEndedMidCopy() throws {
+        let (sandbox, url, store, csv, holder) = try Self.blockedImport(rows: 400_000)
+        defer { holder.close() }
+        let watcher = try HeldSession(url)
+        defer { watcher.close() }
+        let process = try BoundedProcess(CLIRunner.binary.path, ["import", "A", csv, "--store", store])
+        var copy: (pid: String, port: Int)?
+        #expect(try waitUntil(seconds: 300) { copy = try Self.blockedCopy(watcher); return copy != nil }, "the COPY never waited on the held uuid")
+        guard let copy else {
+            let activity = try watcher.query("SELECT application_name || ' ' || state || ' ' || coalesce(wait_event_type, '-') || ' ' || left(query, 40) FROM pg_stat_activity WHERE datname = current_database()")
+            Issue.record("\(activity) \(String(describing: process.wait(seconds: 0)))")
+            return
+        }
+        // The server has stopped reading; wait until planmark's socket is full too (postgres-nio then waits for the
+        // channel to become writable: where the connection's end used to be lost).
+        #expect(waitUntil(seconds: 300) { (tcpQueues(localPort: copy.port)?.tx ?? 0) >= 256 * 1024 }, "planmark's socket never filled")
+        let ended = Date()
+        try watcher.query("SELECT pg_terminate_backend(\(copy.pid))::text")
+        let result = process.wait(seconds: 2 + 20)
+        let elapsed = Date().timeIntervalSince(ended)
+        guard let result else {
+            Issue.record("planmark import was still running 22 s after its connection was ended (connect_timeout=2)")
+            return
+        }
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("planmark: postgres://"), "\(result.stderr)")
+        #expect(result.stderr.contains("the connection was lost"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(elapsed < 2 + 20)
+        try holder.query("ROLLBACK")
+        #expect(try holder.query("SELECT count(*)::text FROM marker m JOIN drawing d ON d.id = m.drawingId WHERE d.name = 'A'") == ["0"])
+        _ = sandbox
+    }
+}
