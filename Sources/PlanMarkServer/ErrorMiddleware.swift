@@ -17,6 +17,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 logger.log(level: level, "\(request.method) \(request.uri.path): \(error.code): \(detail)")
             }
             return error.response()
+        } catch is CancellationError {
+            // The client went away (no one reads this answer) or the server is stopping.
+            logger.debug("\(request.method) \(request.uri.path): cancelled")
+            return APIError.requestCancelled.response()
         } catch let error as any HTTPResponseError {
             return Self.apiError(for: error.status).response()
         } catch {
