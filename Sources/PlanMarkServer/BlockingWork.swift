@@ -8,7 +8,7 @@ enum BlockingWork {
     static let width = 32
 
     /// The lanes the work runs on.
-    static let lanes = WorkLanes(label: "planmark.server.blocking", width: width)
+    static let lanes = WorkLanes.shared(label: "planmark-store", width: width)
 
     /// Runs `body` on a lane and returns its result or rethrows its error.
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -10,22 +10,26 @@ import Synchronization
 ///
 /// - At most `limit` connections are open at once; one more is answered 503 `too-many-connections`
 ///   (`Retry-After`, `Connection: close`) at once, without waiting for its request, and closed.
-/// - A connection that has not sent a whole request head within `headTimeout` of being opened, or of its
-///   previous answer (an idle kept-alive connection), is closed. A request whose head has arrived is not
-///   timed (its body and its answer may take as long as they take).
+/// - A new connection that has not sent a whole request head within `headTimeout` is closed, and so is a kept-alive
+///   connection that has not sent its next whole head within `idleTimeout` of its previous answer. A request whose
+///   head has arrived is not timed (its body and its answer may take as long as they take).
 /// - A client that closes its side of the connection (or the connection) is gone: the requests it has in
 ///   flight are cancelled (`ConnectionWatch`), so their heavy jobs stop.
 final class Connections: Sendable {
     /// The most open connections.
     let limit: Int
-    /// How long a connection may take to send a whole request head.
+    /// How long a new connection may take to send a whole request head.
     let headTimeout: Duration
+    /// How long a kept-alive connection may take to send its next whole request head after an answer.
+    let idleTimeout: Duration
     private let open = Mutex<[ObjectIdentifier: ConnectionWatch]>([:])
 
-    /// A cap of `limit` (at least 1) connections and a head timeout of `headTimeout`.
-    init(limit: Int, headTimeout: Duration) {
+    /// A cap of `limit` (at least 1) connections, a head timeout of `headTimeout` for new connections and of
+    /// `idleTimeout` for kept-alive ones.
+    init(limit: Int, headTimeout: Duration, idleTimeout: Duration) {
         self.limit = max(1, limit)
         self.headTimeout = headTimeout
+        self.idleTimeout = idleTimeout
     }
 
     /// Connections open now.
@@ -155,7 +159,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             requests = max(0, requests - 1)  // (an answer to a head that did not parse has no head counted)
-            if requests == 0 { armHeadTimer(context) }
+            if requests == 0 { armHeadTimer(context, timeout: connections.idleTimeout) }
         }
         context.write(data, promise: promise)
     }
@@ -168,7 +172,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         self.watch = watch
-        armHeadTimer(context)
+        armHeadTimer(context, timeout: connections.headTimeout)
     }
 
     private func stop(_ context: ChannelHandlerContext) {
@@ -181,10 +185,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func armHeadTimer(_ context: ChannelHandlerContext) {
+    private func armHeadTimer(_ context: ChannelHandlerContext, timeout: Duration) {
         headTimer?.cancel()
         let channel = context.channel
-        headTimer = context.eventLoop.scheduleTask(in: TimeAmount(connections.headTimeout)) {
+        headTimer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             channel.close(promise: nil)
         }
     }

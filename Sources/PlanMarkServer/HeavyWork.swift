@@ -26,7 +26,7 @@ final class HeavyWork: Sendable {
         self.limit = max(1, limit)
         self.queueLimit = max(0, queueLimit)
         self.logger = logger
-        executor = LanesExecutor(WorkLanes(label: "planmark.server.heavy", width: self.limit, qos: .utility))
+        executor = LanesExecutor(WorkLanes.shared(label: "planmark-heavy", width: self.limit))
     }
 
     /// Jobs running or waiting now.

@@ -68,7 +68,7 @@ enum OpenAPIDocument {
         (405 with Allow). HEAD is answered wherever GET is. Unknown query parameters and body fields are 400. \
         On any path: beyond --max-connections open connections a new one is answered 503 too-many-connections (with \
         Retry-After) before its request is read, and closed; a connection that sends no whole request head within \
-        --head-timeout seconds is closed without an answer.
+        --head-timeout seconds (--idle-timeout after an answer) is closed without an answer.
         """
 
     // MARK: Paths

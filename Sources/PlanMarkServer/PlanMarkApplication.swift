@@ -74,7 +74,7 @@ public enum PlanMarkApplication {
     /// `host:port` when run. `onListening` receives the bound port (useful with port 0).
     ///
     /// Each connection is counted against `maxConnections` and closed when it sends no whole request head
-    /// within `headTimeout` (`Connections`); each request runs in a task cancelled when its client goes away
+    /// within `headTimeout` (`idleTimeout` after an answer) (`Connections`); each request runs in a task cancelled when its client goes away
     /// or `shutdownGrace` after the server is told to stop (`CancellingResponder`).
     public static func application(
         configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
@@ -94,7 +94,8 @@ public enum PlanMarkApplication {
         let boundPort = BoundPort(configuration.port)
         let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort,
                             tileCache: tileCache, page: page)
-        let connections = Connections(limit: configuration.maxConnections, headTimeout: .seconds(configuration.headTimeout))
+        let connections = Connections(limit: configuration.maxConnections, headTimeout: .seconds(configuration.headTimeout),
+                                      idleTimeout: .seconds(configuration.idleTimeout))
         return Application(
             responder: CancellingResponder(router: router.buildResponder(), connections: connections,
                                            shutdownGrace: .seconds(configuration.shutdownGrace)),

@@ -36,9 +36,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maxHeavyJobs: Int
     /// The most heavy jobs waiting for a place; more are refused with 503 `server-busy` and `Retry-After`.
     public var heavyQueue: Int
-    /// Seconds a connection may take to send a whole request head (after it opens, or after its previous
-    /// answer); then it is closed.
+    /// Seconds a new connection may take to send a whole request head; then it is closed.
     public var headTimeout: Double
+    /// Seconds a kept-alive connection may take to send its next whole request head after an answer; then it is closed.
+    public var idleTimeout: Double
     /// The most connections open at once; one more is answered 503 `too-many-connections` and closed.
     public var maxConnections: Int
     /// Seconds requests in flight may still run after SIGTERM (or SIGINT); then they are cancelled (heavy
@@ -64,6 +65,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public static let defaultHeavyQueue = 8
     /// The default request-head timeout: 10 seconds.
     public static let defaultHeadTimeout = 10.0
+    /// The default idle timeout of kept-alive connections: 60 seconds.
+    public static let defaultIdleTimeout = 60.0
     /// The default connection cap: the open-files limit (`ulimit -n`) less 128 kept for the store, tiles
     /// and logs, at least 16 (896 under the common limit of 1,024).
     public static var defaultMaxConnections: Int {
@@ -87,7 +90,7 @@ public struct ServerConfiguration: Sendable, Hashable {
                 maxAttachmentBytes: Int = ServerConfiguration.defaultMaxAttachmentBytes, tileCacheDirectory: String? = nil,
                 tileCacheBytes: Int = ServerConfiguration.defaultTileCacheBytes, maxHeavyJobs: Int? = nil,
                 heavyQueue: Int = ServerConfiguration.defaultHeavyQueue, headTimeout: Double = ServerConfiguration.defaultHeadTimeout,
-                maxConnections: Int? = nil, shutdownGrace: Double = ServerConfiguration.defaultShutdownGrace) {
+                idleTimeout: Double = ServerConfiguration.defaultIdleTimeout, maxConnections: Int? = nil, shutdownGrace: Double = ServerConfiguration.defaultShutdownGrace) {
         self.host = host
         self.port = port
         self.token = token
@@ -103,6 +106,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxHeavyJobs = maxHeavyJobs ?? Self.defaultMaxHeavyJobs
         self.heavyQueue = heavyQueue
         self.headTimeout = headTimeout
+        self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections ?? Self.defaultMaxConnections
         self.shutdownGrace = shutdownGrace
     }
@@ -121,6 +125,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard heavyQueue >= 0 else { throw .invalidLimit(option: "--heavy-queue", heavyQueue) }
         guard maxConnections > 0 else { throw .invalidLimit(option: "--max-connections", maxConnections) }
         guard headTimeout.isFinite, headTimeout > 0, headTimeout <= 86_400 else { throw .invalidSeconds(option: "--head-timeout", headTimeout) }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else { throw .invalidSeconds(option: "--idle-timeout", idleTimeout) }
         guard shutdownGrace.isFinite, shutdownGrace >= 0, shutdownGrace <= 86_400 else {
             throw .invalidSeconds(option: "--shutdown-grace", shutdownGrace)
         }
@@ -157,7 +162,7 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
     /// A limit (`--max-vertices`, `--max-markers`, `--max-validations`, `--max-attachment`, `--tile-cache-size`,
     /// `--max-heavy-jobs`, `--max-connections`) is not positive, or `--heavy-queue` is negative.
     case invalidLimit(option: String, Int)
-    /// A time (`--head-timeout`, `--shutdown-grace`) is not a number of seconds in range.
+    /// A time (`--head-timeout`, `--idle-timeout`, `--shutdown-grace`) is not a number of seconds in range.
     case invalidSeconds(option: String, Double)
     /// An `--allowed-host` value is not `NAME` or `NAME:PORT`.
     case invalidAllowedHost(String)
@@ -180,7 +185,7 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
         case .invalidLimit(let option, let value):
             return "\(option): \(value) is not a " + (option == "--heavy-queue" ? "number >= 0" : "positive number")
         case .invalidSeconds(let option, let value):
-            return "\(option): \(value) is not a number of seconds in " + (option == "--head-timeout" ? "(0, 86400]" : "[0, 86400]")
+            return "\(option): \(value) is not a number of seconds in " + (option == "--shutdown-grace" ? "[0, 86400]" : "(0, 86400]")
         case .invalidAllowedHost(let name):
             return "--allowed-host: \"\(name)\" is not NAME or NAME:PORT (port 1...65535)"
         case .invalidToken:

@@ -1,42 +1,48 @@
-import Dispatch
+import NIOPosix
 import Synchronization
 
-/// Runs blocking jobs on at most `width` threads at once, first come first served.
+/// Runs blocking jobs on `width` threads of its own, first come first served.
 ///
-/// Each lane is a serial Dispatch queue. libdispatch gives a serial queue that has work a thread of its
-/// own ("overcommit"), whereas the threads of concurrent queues are shared by every concurrent queue of the
-/// process and capped at the number of cores: with one concurrent queue for everything, two reports held
-/// both threads of a 2-core machine and every store call waited behind them (a marker GET took 57 s).
-/// Separate `WorkLanes` (store calls, heavy jobs) therefore never wait for each other's threads; they
-/// share only the cores, as any two threads do.
+/// The threads are plain threads (NIO's thread pool), not Dispatch's: the threads of Dispatch's concurrent
+/// queues are shared by every concurrent queue of the process and capped at the number of cores, so that with
+/// one concurrent queue for everything two reports held both threads of a 2-core machine and every store call
+/// waited behind them (a marker GET took 57 s); and Dispatch's overcommitting serial queues, busy, keep the
+/// process's other Dispatch work from getting threads. Separate `WorkLanes` (store calls, heavy jobs) never wait
+/// for each other's threads; they share only the cores, as any two threads do.
+///
+/// Lanes live as long as the process: `shared(label:width:)` keeps one per label and width (servers in one
+/// process with the same heavy-job limit share its threads; each keeps its own count of jobs).
 final class WorkLanes: Sendable {
     typealias Job = @Sendable () -> Void
 
     /// The most jobs running at once.
     let width: Int
-    private let lanes: [DispatchQueue]
-    private let state: Mutex<State>
+    private let pool: NIOThreadPool
 
-    private struct State {
-        var jobs = JobQueue()
-        var idle: [Int]
-    }
-
-    /// `width` (at least 1) lanes named `label.N`.
-    init(label: String, width: Int, qos: DispatchQoS = .userInitiated) {
+    private init(label: String, width: Int) {
         self.width = max(1, width)
-        lanes = (0..<self.width).map { DispatchQueue(label: "\(label).\($0)", qos: qos) }
-        state = Mutex(State(idle: Array((0..<self.width).reversed())))
+        pool = NIOThreadPool(numberOfThreads: self.width)
+        pool.start()
     }
 
-    /// Queues `job`; it runs as soon as a lane is free.
+    private static let made = Mutex<[String: WorkLanes]>([:])
+
+    /// The process's lanes named `label` with `width` (at least 1) threads, made on first use.
+    /// - Complexity: O(1) amortised.
+    static func shared(label: String, width: Int) -> WorkLanes {
+        made.withLock { made in
+            let key = "\(label)/\(max(1, width))"
+            if let lanes = made[key] { return lanes }
+            let lanes = WorkLanes(label: label, width: width)
+            made[key] = lanes
+            return lanes
+        }
+    }
+
+    /// Queues `job`; it runs as soon as a thread is free.
     /// - Complexity: O(1) amortised.
     func submit(_ job: @escaping Job) {
-        let lane = state.withLock { state -> Int? in
-            state.jobs.append(job)
-            return state.idle.popLast()
-        }
-        if let lane { lanes[lane].async { self.drain(lane) } }
+        pool.submit { _ in job() }  // (the pool is never shut down, so every job runs)
     }
 
     /// Runs `body` on a lane and returns its result or rethrows its error.
@@ -44,45 +50,6 @@ final class WorkLanes: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             submit { continuation.resume(with: Result { try body() }) }
         }
-    }
-
-    /// Jobs queued and not started.
-    var waiting: Int { state.withLock { $0.jobs.count } }
-
-    /// Runs queued jobs until there are none; the lane is then idle (decided under the lock, so a job
-    /// queued meanwhile either finds this lane idle or is taken by this loop).
-    private func drain(_ lane: Int) {
-        while let job = state.withLock({ state -> Job? in
-            if let job = state.jobs.popFirst() { return job }
-            state.idle.append(lane)
-            return nil
-        }) {
-            job()
-        }
-    }
-}
-
-/// A first-in first-out queue of jobs.
-private struct JobQueue {
-    private var items: [WorkLanes.Job?] = []
-    private var head = 0
-
-    var count: Int { items.count - head }
-
-    /// - Complexity: O(1) amortised.
-    mutating func append(_ job: @escaping WorkLanes.Job) { items.append(job) }
-
-    /// - Complexity: O(1) amortised (the taken front is dropped once it is half the storage).
-    mutating func popFirst() -> WorkLanes.Job? {
-        guard head < items.count else { return nil }
-        let job = items[head]
-        items[head] = nil
-        head += 1
-        if head >= 32 && head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return job
     }
 }
 

@@ -91,9 +91,13 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     var heavyQueue = ServerConfiguration.defaultHeavyQueue
 
     @Option(name: .long, help: ArgumentHelp(
-        "Close a connection that has not sent a whole request head this many seconds after it opened or after its last answer (default 10).",
-        valueName: "seconds"))
+        "Close a new connection that has not sent a whole request head within this many seconds (default 10).", valueName: "seconds"))
     var headTimeout = ServerConfiguration.defaultHeadTimeout
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Close a kept-alive connection that has not sent its next whole request head this many seconds after its last answer (default 60).",
+        valueName: "seconds"))
+    var idleTimeout = ServerConfiguration.defaultIdleTimeout
 
     @Option(name: .long, help: ArgumentHelp(
         "The most connections open at once; more are answered 503 and closed (default: the open-files limit less 128).", valueName: "count"))
@@ -139,7 +143,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
                 host: host, port: port, token: try resolvedToken(), maxBodyBytes: maxBody, corsOrigin: corsOrigin,
                 allowedHosts: allowedHost, maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations,
                 maxAttachmentBytes: maxAttachment, tileCacheDirectory: tileCache, tileCacheBytes: tileCacheSize,
-                maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue, headTimeout: headTimeout, maxConnections: maxConnections,
+                maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue, headTimeout: headTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections,
                 shutdownGrace: shutdownGrace)
             try configuration.validate()
         } catch {

@@ -31,12 +31,13 @@ import Glibc
 
     /// The application over `fixture`'s store with the given limits, logging to `recorder`.
     static func application(_ fixture: ServerFixture, recorder: LogRecorder, level: Logger.Level = .info, maxHeavyJobs: Int = 2,
-                            heavyQueue: Int = 8, headTimeout: Double = 10, maxConnections: Int = 1000,
+                            heavyQueue: Int = 8, headTimeout: Double = ServerFixture.headTimeout, idleTimeout: Double = ServerFixture.headTimeout,
+                            maxConnections: Int = 1000,
                             shutdownGrace: Double = 10) throws -> some ApplicationProtocol {
         try PlanMarkApplication.application(
             configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, allowedHosts: [ServerFixture.testClientHost], maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue,
-                headTimeout: headTimeout, maxConnections: maxConnections, shutdownGrace: shutdownGrace),
+                headTimeout: headTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections, shutdownGrace: shutdownGrace),
             store: StoreAccess(fixture.store), logger: recorder.logger(level: level))
     }
 
@@ -184,14 +185,14 @@ import Glibc
     // MARK: Item 9: slow clients
 
     /// A half-sent request head is closed after `--head-timeout`; beyond `--max-connections` a new connection is
-    /// answered 503 `too-many-connections` at once, without sending anything; connections idle past the head
-    /// timeout are closed, and the server takes new ones again.
+    /// answered 503 `too-many-connections` at once, without sending anything; kept-alive connections idle past
+    /// `--idle-timeout` are closed, and the server takes new ones again.
     @Test(.timeLimit(.minutes(5)))
     func slowClientsAreClosedAndConnectionsCapped() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let recorder = LogRecorder()
-        try await Self.application(fixture, recorder: recorder, headTimeout: 1, maxConnections: 4).test(.live) { client in
+        try await Self.application(fixture, recorder: recorder, headTimeout: 1, idleTimeout: 2, maxConnections: 4).test(.live) { client in
             let port = try #require(client.port)
             let slow = try RawHTTPConnection(port: port)
             try slow.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1")
@@ -215,7 +216,7 @@ import Glibc
             #expect(answer.header("retry-after") != nil)
             #expect(try await refused.readToEnd().isEmpty)
 
-            // Idle past the head timeout, the four are closed.
+            // Idle past the idle timeout, the four are closed.
             for connection in open { #expect(try await connection.readToEnd().isEmpty) }
             // The server counts them out as it closes them, just after the clients see the close: bounded retry.
             var status = 0
@@ -312,6 +313,9 @@ import Glibc
 
     @Test func newLimitsAreChecked() {
         #expect(throws: ServerConfigurationError.invalidSeconds(option: "--head-timeout", 0)) { try ServerConfiguration(headTimeout: 0).validate() }
+        #expect(throws: ServerConfigurationError.invalidSeconds(option: "--idle-timeout", .infinity)) {
+            try ServerConfiguration(idleTimeout: .infinity).validate()
+        }
         #expect(throws: ServerConfigurationError.invalidSeconds(option: "--shutdown-grace", -1)) {
             try ServerConfiguration(shutdownGrace: -1).validate()
         }
