@@ -34,6 +34,9 @@ let package = Package(
         // a service group for the live server), which replace HummingbirdTesting and its HTTP client stack.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0", traits: []),
+        // Already in the graph through Hummingbird; named for the server's own channel handlers (connection cap,
+        // request-head timeout, the request target's authority).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         // The PostgreSQL store only (its pool, COPY).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
@@ -101,7 +104,14 @@ let package = Package(
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkReport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 // Graceful shutdown (SIGTERM) stops the reports being made.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -67,7 +67,8 @@ public struct TilePyramid: Sendable {
     /// Decodes the PNG file at `path` band by band and calls `emit` with every tile from several
     /// threads at once (see `makeTilesConcurrently(of:emit:)`). The image is never held whole (except an
     /// interlaced PNG, which is decoded whole first).
-    /// - Throws: `RenderError` for the input (its size must be the scheme's), or what `emit` throws.
+    /// - Throws: `RenderError` for the input (its size must be the scheme's), what `emit` throws, or `CancellationError`
+    ///   when the calling task is cancelled (checked between bands of 256 rows).
     /// - Complexity: O(width × height) time; memory a few bands of 256 rows per level.
     public func makeTilesConcurrently(ofPNGFile path: String, decoder: PNGDecoder = PNGDecoder(), emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws {
         let session = try PNGReadSession(path: path, decoder: decoder)
@@ -96,6 +97,8 @@ public struct TilePyramid: Sendable {
         let builder = PyramidBuilder(scheme: scheme, lowest: scheme.minZoom) { try pipeline.submit($0) }
         if try session.beginRows(header) {
             try BandReader(session: session, width: header.width, height: header.height).read { rows, count in
+                // Run in a task (the service's tile requests), a cancelled one stops between bands.
+                try Task.checkCancellation()
                 try builder.feed(rows: rows, count: count)
             }
         } else {

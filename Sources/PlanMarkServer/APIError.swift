@@ -93,6 +93,9 @@ extension APIError {
                         headers: [.allow: list])
     }
 
+    /// 503 for a request cancelled because the server is stopping (or its client went away, when no one reads it).
+    static let requestCancelled = APIError.unavailable(code: "request-cancelled", message: "the request was cancelled: the server is stopping; retry shortly")
+
     /// 401 for a missing or wrong bearer token.
     static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "a valid 'Authorization: Bearer TOKEN' header is required")
 }

@@ -1,17 +1,17 @@
-import Dispatch
-
-/// Runs blocking work (SQLite transactions that may wait for a lock, PNG decoding and encoding) on
-/// Dispatch threads, so Swift concurrency's few cooperative threads keep serving requests.
+/// Runs short blocking work (store calls, which may wait for a lock; tile file reads and writes) on
+/// threads of its own, so Swift concurrency's few cooperative threads keep serving requests, and so that
+/// it never waits behind CPU-heavy jobs (renders, reports, tile pyramids), which run on `HeavyWork`'s.
 enum BlockingWork {
-    /// The queue the work runs on; concurrent, so reads proceed while a write waits for the lock.
-    static let queue = DispatchQueue(label: "planmark.server.blocking", qos: .userInitiated, attributes: .concurrent)
+    /// The most store calls and file operations at once; more wait their turn. A write that waits for
+    /// another process's lock holds its lane for up to the busy timeout, so there are more lanes than
+    /// SQLite readers (GRDB's pool has 5) and PostgreSQL connections.
+    static let width = 32
 
-    /// Runs `body` on `queue` and returns its result or rethrows its error.
+    /// The lanes the work runs on.
+    static let lanes = WorkLanes.shared(label: "planmark-store", width: width)
+
+    /// Runs `body` on a lane and returns its result or rethrows its error.
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try body() })
-            }
-        }
+        try await lanes.run(body)
     }
 }

@@ -33,6 +33,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 }
             }
             return error.response()
+        } catch is CancellationError {
+            // The client went away (no one reads this answer) or the server is stopping.
+            logger.debug("\(request.method) \(request.uri.path): cancelled")
+            return APIError.requestCancelled.response()
         } catch let error as any HTTPResponseError {
             return Self.apiError(for: error.status).response()
         } catch {

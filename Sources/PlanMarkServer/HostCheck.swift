@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Synchronization
 
@@ -94,13 +95,21 @@ final class BoundPort: Sendable {
     func set(_ port: Int) { storage.store(port, ordering: .releasing) }
 }
 
-/// Refuses requests whose `Host` is not this server: 400 without a (well-formed) `Host`, 421 for
-/// another name or port. Runs before everything else, CORS preflights and `/health` included.
+/// Refuses requests whose `Host` is not this server: 400 without a (well-formed) `Host` or with more than one,
+/// 421 for another name or port. An absolute-form request target (`GET http://name:port/path`) names the host
+/// instead of `Host` (`RequestTargetAuthority` puts it there). Runs before everything else, CORS preflights and
+/// `/health` included.
 struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: HostPolicy
     let boundPort: BoundPort
 
+    /// The first `Host` header becomes the request's authority; any other stays a header field.
+    static var hostField: HTTPField.Name { HTTPField.Name("Host")! }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.headers.contains(Self.hostField) {
+            return APIError(.badRequest, code: "duplicate-host", message: "the request has more than one Host header").response()
+        }
         guard let text = request.head.authority else {
             return APIError(.badRequest, code: "missing-host", message: "a Host header is required").response()
         }

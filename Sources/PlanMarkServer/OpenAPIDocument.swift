@@ -65,7 +65,10 @@ enum OpenAPIDocument {
         server path. With or without a token the server refuses: a Host that is not the server (421; 400 without a \
         Host), writes whose body is not sent as Content-Type: application/json (415), writes carrying an Origin header \
         that is neither the server's own nor the configured CORS origin (403), and any method a path does not list \
-        (405 with Allow). HEAD is answered wherever GET is. Unknown query parameters and body fields are 400.
+        (405 with Allow). HEAD is answered wherever GET is. Unknown query parameters and body fields are 400. \
+        On any path: beyond --max-connections open connections a new one is answered 503 too-many-connections (with \
+        Retry-After) before its request is read, and closed; a connection that sends no whole request head within \
+        --head-timeout seconds (--idle-timeout after an answer) is closed without an answer.
         """
 
     // MARK: Paths
@@ -327,17 +330,17 @@ enum OpenAPIDocument {
 
     /// The error answers: status, component name, description, headers.
     static let errorResponses: [(status: Int, name: String, description: String, headers: [(String, Doc)])] = [
-        (400, "BadRequest", "Malformed JSON, an invalid field or parameter (the message names it), an unknown query parameter, a body that could not be read to its end, or no Host header.", []),
+        (400, "BadRequest", "Malformed JSON, an invalid field or parameter (the message names it), an unknown query parameter, a body that could not be read to its end, no Host header (missing-host), or more than one (duplicate-host).", []),
         (401, "Unauthorized", "Missing or wrong bearer token.", [("WWW-Authenticate", header())]),
         (403, "ForbiddenOrigin", "A write from a page on another origin (an Origin header that is neither the server's nor --cors-origin).", []),
         (404, "NotFound", "Unknown drawing, marker, attachment or endpoint.", []),
         (409, "Conflict", "Refused by the store's state: a status change the workflow does not allow (code transition-refused, naming the current and the requested status) or ready to open without a reason (reason-required); a uuid stored already with other content (uuid-conflict) or of the store's own form for a number not given yet (uuid-not-issued); a drawing name taken (name-taken); a drawing removal while it has markers without force=true (drawing-has-markers).", []),
         (413, "TooLarge", "The body is over the limit (--max-body, 1 MiB by default; attachments --max-attachment, 20 MiB by default, checked from Content-Length before the body is read, and while a chunked body arrives); for /validate also more region vertices (--max-vertices, default 200000) or markers (--max-markers, default 100000) than the server takes.", []),
         (415, "UnsupportedMediaType", "The body was not sent as Content-Type: application/json; for an attachment, its bytes are not a JPEG, PNG or PDF, or its declared Content-Type disagrees with them.", []),
-        (421, "MisdirectedRequest", "The Host header names neither the address the server listens on nor an --allowed-host.", []),
+        (421, "MisdirectedRequest", "The Host header (or the host of an absolute-form request target, which takes its place) names neither the address the server listens on nor an --allowed-host.", []),
         (422, "Refused", "The position was refused (code outside-drawing, outside-allowed-area or invalid-coordinate; review.png: marker-off-drawing). Nothing was stored.", []),
         (500, "ServerError", "The store or the drawing's image failed (details in the server log only).", []),
-        (503, "Unavailable", "The store stayed locked past the busy timeout (store-busy), or /validate is at its concurrency limit (too-many-validations). Retry after Retry-After seconds.", [("Retry-After", header("Seconds to wait.", ["type": "string", "pattern": "^[0-9]+$"]))]),
+        (503, "Unavailable", "The store stayed locked past the busy timeout (store-busy); the database is unreachable (store-unavailable); the SQLite store file or its WAL was removed or replaced while the server ran (store-replaced: nothing was changed; the server must be restarted on the new file); /validate is at its concurrency limit (too-many-validations); review.png, report.pdf and tiles: as many images, reports and tile pyramids run and wait as --max-heavy-jobs and --heavy-queue allow (server-busy); the request was cancelled because the server is stopping (request-cancelled). Retry after Retry-After seconds.", [("Retry-After", header("Seconds to wait.", ["type": "string", "pattern": "^[0-9]+$"]))]),
     ]
 
     // MARK: Schemas

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PlanMarkRender
 import PlanMarkStore
@@ -27,6 +28,8 @@ public enum PlanMarkApplication {
                        renderer: ReviewRenderer, boundPort: BoundPort,
                        validationLimiter: ConcurrencyLimiter? = nil, tileCache: TileCache? = nil,
                        page: ReviewPageFiles? = nil) -> Router<BasicRequestContext> {
+        // Renders, reports and tile pyramids share one bound; store calls run on threads of their own.
+        let heavy = HeavyWork(limit: configuration.maxHeavyJobs, queueLimit: configuration.heavyQueue, logger: logger)
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: HeadResponseMiddleware())
         router.add(middleware: RequestLogMiddleware(logger: logger))
@@ -43,11 +46,12 @@ public enum PlanMarkApplication {
             router.add(middleware: BearerTokenMiddleware(token: token))
         }
         router.add(middleware: MethodNotAllowedMiddleware(routes: PlanMarkRoutes.table))
-        let cache = tileCache ?? TileCache(root: configuration.tileCacheDirectory ?? defaultTileCache(store), limitBytes: configuration.tileCacheBytes)
+        let cache = tileCache ?? TileCache(root: configuration.tileCacheDirectory ?? defaultTileCache(store), limitBytes: configuration.tileCacheBytes,
+                                           heavy: heavy)
         let routes = PlanMarkRoutes(
             store: store, bodies: RequestBodyReader(limit: configuration.maxBodyBytes),
             attachmentBodies: RequestBodyReader(limit: configuration.maxAttachmentBytes),
-            review: ReviewImageService(renderer: renderer),
+            review: ReviewImageService(renderer: renderer, heavy: heavy),
             validate: ValidateEndpoint(maxVertices: configuration.maxVertices, maxMarkers: configuration.maxMarkers,
                                        limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)),
             tiles: TileEndpoint(cache: cache, privateCaching: configuration.token != nil))
@@ -68,6 +72,10 @@ public enum PlanMarkApplication {
 
     /// The application: checks the configuration (a token is required beyond loopback), then binds
     /// `host:port` when run. `onListening` receives the bound port (useful with port 0).
+    ///
+    /// Each connection is counted against `maxConnections` and closed when it sends no whole request head
+    /// within `headTimeout` (`idleTimeout` after an answer) (`Connections`); each request runs in a task cancelled when its client goes away
+    /// or `shutdownGrace` after the server is told to stop (`CancellingResponder`).
     public static func application(
         configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
         renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil,
@@ -86,8 +94,12 @@ public enum PlanMarkApplication {
         let boundPort = BoundPort(configuration.port)
         let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort,
                             tileCache: tileCache, page: page)
+        let connections = Connections(limit: configuration.maxConnections, headTimeout: .seconds(configuration.headTimeout),
+                                      idleTimeout: .seconds(configuration.idleTimeout))
         return Application(
-            router: router,
+            responder: CancellingResponder(router: router.buildResponder(), connections: connections,
+                                           shutdownGrace: .seconds(configuration.shutdownGrace)),
+            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [connections.handler()])),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "planmark"),
             onServerRunning: { channel in

@@ -55,7 +55,7 @@ struct PlanMarkRoutes: Sendable {
             try await review.respond(to: request, name: try Self.name(context), store: store)
         }
         router.get("/drawings/:name/report.pdf") { request, context in
-            try await ReportEndpoint.respond(to: request, name: try Self.name(context), store: store, gate: review.gate, logger: context.logger)
+            try await ReportEndpoint.respond(to: request, name: try Self.name(context), store: store, heavy: review.heavy, logger: context.logger)
         }
         router.get("/drawings/:name/tiles/:z/:x/{y}.png") { request, context in
             try await tiles.respond(to: request, name: try Self.name(context), context: context, store: store)

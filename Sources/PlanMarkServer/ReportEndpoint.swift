@@ -6,8 +6,8 @@ import PlanMarkStore
 
 /// `GET /drawings/{name}/report.pdf`: the punch-list report (`planmark report`) as a PDF.
 ///
-/// Built on a blocking-work thread under the review images' gate (a report decodes the drawing, as a render
-/// does), so at most that many renders and reports run at once. The PDF is streamed: cairo's output goes through
+/// Built as a heavy job (`HeavyWork`, bounded with renders and tile pyramids: a report decodes the drawing, as a
+/// render does; 503 `server-busy` when they are all taken), never on the threads store calls use. The PDF is streamed: cairo's output goes through
 /// a `ReportPipe` of at most 1 MiB to the response as it is made, so the service never holds a whole report. A
 /// report that ends within its first 256 KiB is answered whole (with `Content-Length`, and with the proper JSON
 /// error when it fails); a longer one is sent chunked, and a failure after its first bytes closes the connection
@@ -20,7 +20,7 @@ enum ReportEndpoint {
     /// Query: the marker filters of `GET .../markers` (`status`, `category`, `assignee`, `priority`, `room`,
     /// `overdue`, `q`), `groupBy=room|assignee|status`, `paper=a4|letter`.
     /// A report that stops early is logged (`report of drawing "NAME" stopped: ...`, info) with `logger`.
-    static func respond(to request: Request, name: String, store: StoreAccess, gate: AsyncGate,
+    static func respond(to request: Request, name: String, store: StoreAccess, heavy: HeavyWork,
                         logger: Logger = Logger(label: "planmark-server")) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys.union(["groupBy", "paper"]))
@@ -39,7 +39,7 @@ enum ReportEndpoint {
         }
         let options = ReportOptions(filter: filter, grouping: grouping, paper: paper)
         let pipe = ReportPipe()
-        make(name: name, options: options, store: store, gate: gate, into: pipe, logger: logger)
+        make(name: name, options: options, store: store, heavy: heavy, into: pipe, logger: logger)
         let headers: HTTPFields = [.contentType: "application/pdf", .cacheControl: "no-store"]
         let ended = await withTaskCancellationHandler { await pipe.waitForStart() } onCancel: { pipe.cancel() }
         if ended {
@@ -81,31 +81,32 @@ enum ReportEndpoint {
     }
 
     /// Starts making the report into `pipe` in a task of its own (it outlives the handler while the response is
-    /// sent), under `gate`, on a blocking-work thread; graceful shutdown cancels the pipe.
-    static func make(name: String, options: ReportOptions, store: StoreAccess, gate: AsyncGate, into pipe: ReportPipe, logger: Logger) {
+    /// sent), as a heavy job; graceful shutdown cancels the pipe, and so does the handler's task being cancelled.
+    static func make(name: String, options: ReportOptions, store: StoreAccess, heavy: HeavyWork, into pipe: ReportPipe, logger: Logger) {
         Task {
             await withGracefulShutdownHandler {
                 do {
-                    try await gate.run {
+                    try await heavy.run("report of drawing \"\(name)\"") {
                         if pipe.isCancelled { throw ReportPipeEnd.cancelled }
-                        try await BlockingWork.run {
-                            do {
-                                let report = try PunchListReport.load(from: store.store, drawing: name, options: options)
-                                try ReportPDFWriter().write(report, store: store.store, isCancelled: { pipe.isCancelled }) { bytes in
-                                    guard pipe.write(bytes) else { throw ReportPipeEnd.cancelled }
-                                }
-                            } catch let error as StoreError {
-                                throw ReportPipeEnd.failed(APIError(error))
-                            } catch let error as ReportError {
-                                switch error {
-                                case .cancelled: throw ReportPipeEnd.cancelled
-                                case .output(let end as ReportPipeEnd): throw end
-                                default: throw ReportPipeEnd.failed(apiError(error))
-                                }
+                        do {
+                            let report = try PunchListReport.load(from: store.store, drawing: name, options: options)
+                            try ReportPDFWriter().write(report, store: store.store, isCancelled: { pipe.isCancelled }) { bytes in
+                                guard pipe.write(bytes) else { throw ReportPipeEnd.cancelled }
+                            }
+                        } catch let error as StoreError {
+                            throw ReportPipeEnd.failed(APIError(error))
+                        } catch let error as ReportError {
+                            switch error {
+                            case .cancelled: throw ReportPipeEnd.cancelled
+                            case .output(let end as ReportPipeEnd): throw end
+                            default: throw ReportPipeEnd.failed(apiError(error))
                             }
                         }
                     }
                     pipe.finish(.success(()))
+                } catch let error as APIError {
+                    // The heavy jobs are all taken (503 server-busy).
+                    pipe.finish(.failure(.failed(error)))
                 } catch let end as ReportPipeEnd {
                     if case .cancelled = end {
                         logger.info("report of drawing \"\(name)\" stopped: its client went away, or the service is stopping")

@@ -6,18 +6,19 @@ import PlanMarkStore
 
 /// `GET /drawings/{name}/review.png`: the drawing rendered with its regions and numbered markers.
 ///
-/// Renders run on blocking-work threads, at most `maxConcurrentRenders` at once (a render holds the
-/// decoded drawing in memory); more wait their turn.
+/// Renders are heavy jobs (`HeavyWork`: bounded with reports and tile pyramids, 503 `server-busy` beyond its
+/// queue; a render holds the decoded drawing in memory), cancelled between their stages (decode, draw,
+/// encode) when the client goes away.
 struct ReviewImageService: Sendable {
     /// The renderer.
     let renderer: ReviewRenderer
-    /// Limits simultaneous renders.
-    let gate: AsyncGate
+    /// The bound on renders, reports and tile pyramids.
+    let heavy: HeavyWork
 
-    /// Creates the service allowing `maxConcurrentRenders` renders at once.
-    init(renderer: ReviewRenderer = ReviewRenderer(), maxConcurrentRenders: Int = 2) {
+    /// Creates the service running renders as `heavy` jobs.
+    init(renderer: ReviewRenderer = ReviewRenderer(), heavy: HeavyWork) {
         self.renderer = renderer
-        gate = AsyncGate(limit: maxConcurrentRenders)
+        self.heavy = heavy
     }
 
     /// Query: `around=N` (marker number), `margin=PX` (default 200), `scale=F` in (0, 1], `legend=true|false`,
@@ -56,36 +57,36 @@ struct ReviewImageService: Sendable {
         let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale,
                                     filters: filter.summary, roomAreas: RoomAreas.of(regions, drawing: drawing), markerSize: markerSize)
         let renderer = self.renderer
-        let png = try await gate.run {
-            try await BlockingWork.run { () throws -> [UInt8] in
-                let validator = MarkerValidator(regions: regions, size: drawing.size)
-                let reviewMarkers = markers.map { ReviewMarker(stored: $0, validator: validator, today: filter.today) }
-                let image: RGBAImage
-                do throws(RenderError) {
-                    image = try PNGDecoder().decode(data: imageBytes, source: "drawing \"\(drawing.name)\"")
-                } catch {
-                    throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read",
-                                   detail: error.description)
-                }
-                do {
-                    let rendered = try renderer.render(drawing: image, regions: regions, markers: reviewMarkers, options: options)
-                    return try PNGEncoder().encode(rendered)
-                } catch let error as ReviewError {
-                    switch error {
-                    case .markerNotFound, .markerOffDrawing:
-                        throw APIError(.unprocessableContent, code: "marker-off-drawing", message: error.description)
-                    case .invalidScale, .invalidMargin:
-                        throw APIError.invalidField("scale", error.description)
-                    case .invalidMarkerSize:
-                        throw APIError.invalidField("markerSize", error.description)
-                    case .fontNotFound, .fontUnreadable:
-                        throw APIError(.internalServerError, code: "render-failed", message: "the review image could not be drawn",
-                                       detail: error.description)
-                    }
-                } catch let error as RenderError {
+        let png = try await heavy.run("review image of drawing \"\(name)\"") { () throws -> [UInt8] in
+            let validator = MarkerValidator(regions: regions, size: drawing.size)
+            let reviewMarkers = markers.map { ReviewMarker(stored: $0, validator: validator, today: filter.today) }
+            let image: RGBAImage
+            do throws(RenderError) {
+                image = try PNGDecoder().decode(data: imageBytes, source: "drawing \"\(drawing.name)\"")
+            } catch {
+                throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read",
+                               detail: error.description)
+            }
+            do {
+                try Task.checkCancellation()
+                let rendered = try renderer.render(drawing: image, regions: regions, markers: reviewMarkers, options: options)
+                try Task.checkCancellation()
+                return try PNGEncoder().encode(rendered)
+            } catch let error as ReviewError {
+                switch error {
+                case .markerNotFound, .markerOffDrawing:
+                    throw APIError(.unprocessableContent, code: "marker-off-drawing", message: error.description)
+                case .invalidScale, .invalidMargin:
+                    throw APIError.invalidField("scale", error.description)
+                case .invalidMarkerSize:
+                    throw APIError.invalidField("markerSize", error.description)
+                case .fontNotFound, .fontUnreadable:
                     throw APIError(.internalServerError, code: "render-failed", message: "the review image could not be drawn",
                                    detail: error.description)
                 }
+            } catch let error as RenderError {
+                throw APIError(.internalServerError, code: "render-failed", message: "the review image could not be drawn",
+                               detail: error.description)
             }
         }
         return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],

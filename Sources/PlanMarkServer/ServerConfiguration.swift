@@ -32,6 +32,19 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var tileCacheDirectory: String?
     /// The most bytes of tiles the cache keeps; least recently used pyramids are evicted beyond it.
     public var tileCacheBytes: Int
+    /// The most CPU-heavy jobs (review images, reports, tile pyramids) running at once.
+    public var maxHeavyJobs: Int
+    /// The most heavy jobs waiting for a place; more are refused with 503 `server-busy` and `Retry-After`.
+    public var heavyQueue: Int
+    /// Seconds a new connection may take to send a whole request head; then it is closed.
+    public var headTimeout: Double
+    /// Seconds a kept-alive connection may take to send its next whole request head after an answer; then it is closed.
+    public var idleTimeout: Double
+    /// The most connections open at once; one more is answered 503 `too-many-connections` and closed.
+    public var maxConnections: Int
+    /// Seconds requests in flight may still run after SIGTERM (or SIGINT); then they are cancelled (heavy
+    /// jobs stop at their next check) and the server stops.
+    public var shutdownGrace: Double
 
     /// The default body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
@@ -46,6 +59,28 @@ public struct ServerConfiguration: Sendable, Hashable {
     public static var defaultMaxValidations: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// The default tile cache bound: 1 GiB.
     public static let defaultTileCacheBytes = 1 << 30
+    /// The default number of heavy jobs at once: the number of cores.
+    public static var defaultMaxHeavyJobs: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// The default number of heavy jobs waiting: 8.
+    public static let defaultHeavyQueue = 8
+    /// The default request-head timeout: 10 seconds.
+    public static let defaultHeadTimeout = 10.0
+    /// The default idle timeout of kept-alive connections: 60 seconds.
+    public static let defaultIdleTimeout = 60.0
+    /// The default connection cap: the open-files limit (`ulimit -n`) less 128 kept for the store, tiles
+    /// and logs, at least 16 (896 under the common limit of 1,024).
+    public static var defaultMaxConnections: Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return 4096 }
+        return max(16, Int(min(limit.rlim_cur, 1 << 20)) - 128)
+    }
+    /// The default shutdown grace: 10 seconds.
+    public static let defaultShutdownGrace = 10.0
 
     /// Creates a configuration; the defaults serve loopback port 8080 without a token.
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
@@ -53,7 +88,9 @@ public struct ServerConfiguration: Sendable, Hashable {
                 allowedHosts: [String] = [], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
                 maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
                 maxAttachmentBytes: Int = ServerConfiguration.defaultMaxAttachmentBytes, tileCacheDirectory: String? = nil,
-                tileCacheBytes: Int = ServerConfiguration.defaultTileCacheBytes) {
+                tileCacheBytes: Int = ServerConfiguration.defaultTileCacheBytes, maxHeavyJobs: Int? = nil,
+                heavyQueue: Int = ServerConfiguration.defaultHeavyQueue, headTimeout: Double = ServerConfiguration.defaultHeadTimeout,
+                idleTimeout: Double = ServerConfiguration.defaultIdleTimeout, maxConnections: Int? = nil, shutdownGrace: Double = ServerConfiguration.defaultShutdownGrace) {
         self.host = host
         self.port = port
         self.token = token
@@ -66,6 +103,12 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxAttachmentBytes = maxAttachmentBytes
         self.tileCacheDirectory = tileCacheDirectory
         self.tileCacheBytes = tileCacheBytes
+        self.maxHeavyJobs = maxHeavyJobs ?? Self.defaultMaxHeavyJobs
+        self.heavyQueue = heavyQueue
+        self.headTimeout = headTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections ?? Self.defaultMaxConnections
+        self.shutdownGrace = shutdownGrace
     }
 
     /// Checks the configuration before anything is bound: a port in range, positive limits, a
@@ -78,6 +121,14 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard maxValidations > 0 else { throw .invalidLimit(option: "--max-validations", maxValidations) }
         guard maxAttachmentBytes > 0 else { throw .invalidLimit(option: "--max-attachment", maxAttachmentBytes) }
         guard tileCacheBytes > 0 else { throw .invalidLimit(option: "--tile-cache-size", tileCacheBytes) }
+        guard maxHeavyJobs > 0 else { throw .invalidLimit(option: "--max-heavy-jobs", maxHeavyJobs) }
+        guard heavyQueue >= 0 else { throw .invalidLimit(option: "--heavy-queue", heavyQueue) }
+        guard maxConnections > 0 else { throw .invalidLimit(option: "--max-connections", maxConnections) }
+        guard headTimeout.isFinite, headTimeout > 0, headTimeout <= 86_400 else { throw .invalidSeconds(option: "--head-timeout", headTimeout) }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else { throw .invalidSeconds(option: "--idle-timeout", idleTimeout) }
+        guard shutdownGrace.isFinite, shutdownGrace >= 0, shutdownGrace <= 86_400 else {
+            throw .invalidSeconds(option: "--shutdown-grace", shutdownGrace)
+        }
         if let tileCacheDirectory, tileCacheDirectory.isEmpty { throw .invalidTileCache }
         for name in allowedHosts where HostAuthority(allowedHost: name) == nil { throw .invalidAllowedHost(name) }
         if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) { throw .invalidToken }
@@ -108,8 +159,11 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
     case invalidPort(Int)
     /// The body limit is not positive.
     case invalidBodyLimit(Int)
-    /// A limit (`--max-vertices`, `--max-markers`, `--max-validations`, `--max-attachment`, `--tile-cache-size`) is not positive.
+    /// A limit (`--max-vertices`, `--max-markers`, `--max-validations`, `--max-attachment`, `--tile-cache-size`,
+    /// `--max-heavy-jobs`, `--max-connections`) is not positive, or `--heavy-queue` is negative.
     case invalidLimit(option: String, Int)
+    /// A time (`--head-timeout`, `--idle-timeout`, `--shutdown-grace`) is not a number of seconds in range.
+    case invalidSeconds(option: String, Double)
     /// An `--allowed-host` value is not `NAME` or `NAME:PORT`.
     case invalidAllowedHost(String)
     /// The token is empty or contains white space.
@@ -129,7 +183,9 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
         case .invalidBodyLimit(let limit):
             return "--max-body: \(limit) is not a positive number of bytes"
         case .invalidLimit(let option, let value):
-            return "\(option): \(value) is not a positive number"
+            return "\(option): \(value) is not a " + (option == "--heavy-queue" ? "number >= 0" : "positive number")
+        case .invalidSeconds(let option, let value):
+            return "\(option): \(value) is not a number of seconds in " + (option == "--shutdown-grace" ? "[0, 86400]" : "(0, 86400]")
         case .invalidAllowedHost(let name):
             return "--allowed-host: \"\(name)\" is not NAME or NAME:PORT (port 1...65535)"
         case .invalidToken:

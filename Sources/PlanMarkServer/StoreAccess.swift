@@ -1,4 +1,11 @@
 import PlanMarkStore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The annotation store as the service uses it: every call runs on a blocking-work thread and store
 /// errors become API errors.
@@ -6,22 +13,89 @@ import PlanMarkStore
 /// `AnnotationStore` is not declared `Sendable`; the service requires an implementation that is safe
 /// to call from several threads at once (SQLiteStore is: its only state is a GRDB `DatabasePool`,
 /// which serialises writers and runs readers concurrently; PostgresStore is: a bounded connection pool).
+///
+/// An SQLite store's file is checked before every call (`StoreFileIdentity`): once it has been removed or
+/// replaced (or its WAL has), every call is refused with 503 `store-replaced` instead of writing to a file
+/// that no one will open again.
 public struct StoreAccess: @unchecked Sendable {
     /// The store.
     let store: any AnnotationStore
+    /// The SQLite store's file as it was opened; nil for other stores.
+    let identity: StoreFileIdentity?
 
     /// Wraps a thread-safe store.
-    public init(_ store: any AnnotationStore) { self.store = store }
+    public init(_ store: any AnnotationStore) {
+        self.store = store
+        identity = (store as? SQLiteStore).flatMap { StoreFileIdentity(path: $0.path) }
+    }
 
     /// Runs `body` with the store off the cooperative threads; store errors become API errors.
     func run<T: Sendable>(_ body: @escaping @Sendable (any AnnotationStore) throws(StoreError) -> T) async throws -> T {
         let store = self
         return try await BlockingWork.run { () throws -> T in
+            try store.identity?.check()
             do throws(StoreError) {
                 return try body(store.store)
             } catch {
                 throw APIError(error)
             }
         }
+    }
+}
+
+/// The device and inode of an SQLite store's file, and of its `-wal` file, as the server opened them.
+///
+/// SQLite keeps writing through its open descriptors when the files are removed or replaced (by another
+/// `store init`, a restore from backup ...): the writes would go to files no one will open again. While the
+/// server holds the store open, SQLite keeps the WAL file (it is removed only when the last connection
+/// closes), so a WAL that disappears or changes is a replaced store too. A WAL not there at the first check
+/// is taken as it is when first seen.
+final class StoreFileIdentity: Sendable {
+    /// A file's device and inode.
+    struct FileID: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The store file's path.
+    let path: String
+    /// The store file when opened.
+    let file: FileID
+    private let wal: Mutex<FileID?>
+
+    /// The identity of the store at `path` now; nil when it cannot be read (the store's own errors say why).
+    init?(path: String) {
+        guard let file = Self.identity(of: path) else { return nil }
+        self.path = path
+        self.file = file
+        wal = Mutex(Self.identity(of: path + "-wal"))
+    }
+
+    /// Throws 503 `store-replaced` when the file or its WAL is not the one opened.
+    /// - Complexity: two `stat` calls.
+    func check() throws(APIError) {
+        let now = Self.identity(of: path)
+        let walNow = Self.identity(of: path + "-wal")
+        let walChanged = wal.withLock { recorded -> Bool in
+            guard let known = recorded else {
+                recorded = walNow
+                return false
+            }
+            return walNow != known
+        }
+        guard now == file, !walChanged else {
+            let what = now == nil ? "was removed" : now != file ? "was replaced" : walNow == nil ? "lost its WAL file" : "has another WAL file"
+            throw APIError.unavailable(
+                code: "store-replaced",
+                message: "the store file was removed or replaced while the server ran; nothing was changed; restart the server",
+                detail: "\(path) \(what) since the server opened it")
+        }
+    }
+
+    /// Device and inode of the file at `path`; nil when there is none.
+    static func identity(of path: String) -> FileID? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 }

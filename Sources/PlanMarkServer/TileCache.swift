@@ -16,8 +16,9 @@ import PlanMarkRender
 ///   temporary folder renamed into place when complete: a reader sees the whole pyramid or none of it,
 ///   and two processes making the same pyramid make identical bytes (the later rename finds the folder
 ///   there and throws its own copy away).
-/// - Single flight: concurrent requests for one SHA-256 wait for the one job; at most `maxBuilds` pyramids
-///   are made at once (each holds its decoded drawing in memory), on blocking-work threads.
+/// - Single flight: concurrent requests for one SHA-256 wait for the one job, a heavy job (`HeavyWork`: bounded
+///   with renders and reports, 503 `server-busy` beyond its queue), cancelled (between bands of the image) when
+///   every request waiting for it has gone.
 /// - Bounded: after a pyramid is made, whole pyramids are evicted, least recently used first, until the
 ///   files under ROOT add up to at most `limitBytes` (the pyramid just made stays even when it alone is larger).
 ///   Use is tracked per process; a pyramid on disk that this process has not used yet counts from its
@@ -29,12 +30,15 @@ actor TileCache {
     nonisolated let root: String
     /// The most bytes of tiles kept.
     nonisolated let limitBytes: Int
-    /// Limits simultaneous pyramid builds.
-    private let builds: AsyncGate
+    /// Bounds pyramid builds (with renders and reports).
+    private let heavy: HeavyWork
     /// The pyramids on disk this cache knows: size and last use (a tick of `clock`, or a folder time).
     private var pyramids: [String: (bytes: Int, lastUse: Int)] = [:]
     /// Jobs in flight by SHA-256; each returns the pyramid's size in bytes and whether it made it.
     private var jobs: [String: Task<(Int, Bool), any Error>] = [:]
+    /// The requests waiting for each job (tokens).
+    private var waiters: [String: Set<Int>] = [:]
+    private var nextWaiter = 0
     /// Ticks of use, above any folder time (seconds since 1970) found at the first scan.
     private var clock = 1 << 40
     /// The first scan of ROOT (sizes of the pyramids there).
@@ -45,11 +49,12 @@ actor TileCache {
     /// The default bound: 1 GiB (about 20 A0 sheets of line drawing at 300 dpi).
     static let defaultLimitBytes = 1 << 30
 
-    /// Creates a cache in `root` (made when first needed) keeping at most `limitBytes` of tiles.
-    init(root: String, limitBytes: Int = TileCache.defaultLimitBytes, maxBuilds: Int = 1) {
+    /// Creates a cache in `root` (made when first needed) keeping at most `limitBytes` of tiles, making pyramids as
+    /// `heavy` jobs (default: one at a time, 64 waiting).
+    init(root: String, limitBytes: Int = TileCache.defaultLimitBytes, heavy: HeavyWork? = nil) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         self.limitBytes = limitBytes
-        builds = AsyncGate(limit: maxBuilds)
+        self.heavy = heavy ?? HeavyWork(limit: 1, queueLimit: 64)
     }
 
     /// `ROOT/<sha>/<z>/<x>/<y>.png`.
@@ -78,30 +83,62 @@ actor TileCache {
     }
 
     /// Makes the pyramid of `sha` unless it is on disk with a whole `check` tile; joins the job in flight if any.
+    /// The job is cancelled when every request waiting for it has been cancelled (their clients went away).
     private func make(sha: String, scheme: TileScheme, check: String, image: @escaping @Sendable () async throws -> [UInt8]) async throws {
         await scanOnce()
-        if let job = jobs[sha] {
-            _ = try await job.value
-            return
-        }
-        let root = self.root, builds = self.builds
-        let job = Task { () async throws -> (Int, Bool) in
-            if let size = try await BlockingWork.run({ try Self.existing(root: root, sha: sha, check: check) }) { return (size, false) }
-            return try await builds.run {
-                let bytes = try await image()
-                return (try await BlockingWork.run { try Self.build(root: root, sha: sha, scheme: scheme, png: bytes) }, true)
+        let job: Task<(Int, Bool), any Error>
+        if let running = jobs[sha] {
+            job = running
+        } else {
+            let root = self.root, heavy = self.heavy
+            job = Task { () async throws -> (Int, Bool) in
+                do {
+                    let result = try await Self.existingOrBuilt(root: root, sha: sha, scheme: scheme, check: check, heavy: heavy, image: image)
+                    jobs[sha] = nil
+                    pyramids[sha] = (result.0, tick())
+                    if result.1 { built += 1 }
+                    try await evict(keeping: sha)
+                    return result
+                } catch {
+                    jobs[sha] = nil
+                    throw error
+                }
             }
+            jobs[sha] = job
         }
-        jobs[sha] = job
+        nextWaiter += 1
+        let token = nextWaiter
+        waiters[sha, default: []].insert(token)
+        defer { leave(sha, token, cancelling: false) }
         do {
-            let (size, made) = try await job.value
-            jobs[sha] = nil
-            pyramids[sha] = (size, tick())
-            if made { built += 1 }
-            try await evict(keeping: sha)
-        } catch {
-            jobs[sha] = nil
-            throw error
+            _ = try await withTaskCancellationHandler {
+                try await job.value
+            } onCancel: {
+                Task { await self.leave(sha, token, cancelling: true) }
+            }
+        } catch is CancellationError where !Task.isCancelled {
+            // Another request's job, cancelled when its clients went away just as this one joined: make it again.
+            try await make(sha: sha, scheme: scheme, check: check, image: image)
+        }
+    }
+
+    /// Forgets waiter `token` of `sha`'s job; with `cancelling`, cancels the job when no one waits for it any more.
+    private func leave(_ sha: String, _ token: Int, cancelling: Bool) {
+        guard waiters[sha]?.remove(token) != nil else { return }
+        if waiters[sha]?.isEmpty == true {
+            waiters[sha] = nil
+            if cancelling { jobs[sha]?.cancel() }
+        }
+    }
+
+    /// The size of `sha`'s pyramid on disk, or of the one made now as a heavy job (made: true).
+    private static func existingOrBuilt(root: String, sha: String, scheme: TileScheme, check: String, heavy: HeavyWork,
+                                        image: @escaping @Sendable () async throws -> [UInt8]) async throws -> (Int, Bool) {
+        if let size = try await BlockingWork.run({ try Self.existing(root: root, sha: sha, check: check) }) { return (size, false) }
+        return try await heavy.run("tile pyramid of image \(sha.prefix(12))") { () async throws -> (Int, Bool) in
+            let bytes = try await image()
+            try Task.checkCancellation()
+            return (try Self.build(root: root, sha: sha, scheme: scheme, png: bytes), true)
         }
     }
 
@@ -223,6 +260,9 @@ actor TileCache {
                 return TileFiles.usage(of: "\(root)/\(sha)").bytes
             }
             return tally.total
+        } catch let error as CancellationError {
+            TileFiles.removeTree(temporary)
+            throw error
         } catch let error as RenderError {
             TileFiles.removeTree(temporary)
             throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)

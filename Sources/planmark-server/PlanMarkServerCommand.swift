@@ -20,7 +20,8 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         commandName: "planmark-server",
         abstract: "Serve a PlanMark store to map clients over HTTP (JSON, GeoJSON, PNG).",
         discussion: """
-        Stops on SIGINT or SIGTERM: no new connections, requests in flight finish, the store is closed.
+        Stops on SIGINT or SIGTERM: no new connections, requests in flight finish (those still running after \
+        --shutdown-grace seconds are cancelled), the store is closed.
         Without a token the service still refuses: writes not sent as application/json (415), a Host \
         that is not this server (421; see --allowed-host), and writes from a page on another origin (403).
         GET / is the review page (the project's HTML and ES modules with Leaflet from --leaflet-dir), served \
@@ -81,6 +82,31 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         "The most bytes of tiles cached; least recently used pyramids are removed beyond it (default 1 GiB).", valueName: "bytes"))
     var tileCacheSize = ServerConfiguration.defaultTileCacheBytes
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The most review images, reports and tile pyramids made at once (default: the number of cores).", valueName: "count"))
+    var maxHeavyJobs: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The most review images, reports and tile pyramids waiting for a place; more get 503 server-busy (default 8).", valueName: "count"))
+    var heavyQueue = ServerConfiguration.defaultHeavyQueue
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Close a new connection that has not sent a whole request head within this many seconds (default 10).", valueName: "seconds"))
+    var headTimeout = ServerConfiguration.defaultHeadTimeout
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Close a kept-alive connection that has not sent its next whole request head this many seconds after its last answer (default 60).",
+        valueName: "seconds"))
+    var idleTimeout = ServerConfiguration.defaultIdleTimeout
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The most connections open at once; more are answered 503 and closed (default: the open-files limit less 128).", valueName: "count"))
+    var maxConnections: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds requests in flight may still run after SIGTERM or SIGINT before they are cancelled (default 10).", valueName: "seconds"))
+    var shutdownGrace = ServerConfiguration.defaultShutdownGrace
+
     @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on an SQLite store before 503 (default 10).", valueName: "seconds"))
     var busyTimeout: Double = SQLiteStore.busyTimeout
 
@@ -116,7 +142,9 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
             configuration = ServerConfiguration(
                 host: host, port: port, token: try resolvedToken(), maxBodyBytes: maxBody, corsOrigin: corsOrigin,
                 allowedHosts: allowedHost, maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations,
-                maxAttachmentBytes: maxAttachment, tileCacheDirectory: tileCache, tileCacheBytes: tileCacheSize)
+                maxAttachmentBytes: maxAttachment, tileCacheDirectory: tileCache, tileCacheBytes: tileCacheSize,
+                maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue, headTimeout: headTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections,
+                shutdownGrace: shutdownGrace)
             try configuration.validate()
         } catch {
             printError("planmark-server: \(error.description)")

@@ -51,9 +51,15 @@ struct ServerFixture {
         try PlanMarkApplication.application(
             configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, token: token, maxBodyBytes: maxBody, corsOrigin: corsOrigin, allowedHosts: allowedHosts,
-                maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations, maxAttachmentBytes: maxAttachment),
+                maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations, maxAttachmentBytes: maxAttachment,
+                headTimeout: Self.headTimeout, idleTimeout: Self.headTimeout),
             store: StoreAccess(store ?? self.store), logger: logger, tileCache: tileCache)
     }
+
+    /// The live servers' request-head and idle timeouts: long, because the tests share one process whose
+    /// cooperative threads some tests block for a while (a client task then sends its request late); the
+    /// timeouts themselves are tested with their own values (ServerRobustnessTests).
+    static let headTimeout = 300.0
 
     /// Removes the folder.
     func remove() { try? FileManager.default.removeItem(at: folder) }
