@@ -127,7 +127,7 @@ enum ReportEndpoint {
         switch end {
         case .failed(let error): return error
         case .cancelled:
-            return .unavailable(code: "report-cancelled", message: "the report was cancelled (the service is stopping); retry shortly")
+            return .requestCancelled
         }
     }
 

@@ -142,14 +142,7 @@ final class ReportPipe: Sendable {
             }
             if wakeMaker { space.signal() }
             if let taken { return taken }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state -> Bool in
-                    if state.head < state.chunks.count || state.end != nil { return true }
-                    state.sender = continuation
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
+            await waitForChunkOrEnd()
         }
     }
 
@@ -164,14 +157,19 @@ final class ReportPipe: Sendable {
                 return nil
             }
             if let ended { return ended }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state -> Bool in
-                    if state.head < state.chunks.count || state.end != nil { return true }
-                    state.sender = continuation
-                    return false
-                }
-                if ready { continuation.resume() }
+            await waitForChunkOrEnd()
+        }
+    }
+
+    /// Parks the sender until a chunk is queued or the stream has ended (at once when one is already there).
+    private func waitForChunkOrEnd() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.head < state.chunks.count || state.end != nil { return true }
+                state.sender = continuation
+                return false
             }
+            if ready { continuation.resume() }
         }
     }
 }
