@@ -63,19 +63,22 @@ public struct TestDatabaseError: Error, CustomStringConvertible {
 }
 
 extension PostgresURL {
+    /// One plain connection's configuration (the Unix socket when the URL names its folder; no TLS), for the
+    /// tests' own sessions.
+    var testConnectionConfiguration: PostgresConnection.Configuration {
+        if let folder = socketFolder {
+            return .init(unixSocketPath: folder + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        }
+        return .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: .disable)
+    }
+
     /// Runs `statements` on one new connection (not a pool), then closes it: for CREATE DATABASE and the template.
     public func execute(_ statements: [String]) throws {
         let url = self
         let group = MultiThreadedEventLoopGroup.singleton
         // On an event loop, not the cooperative pool: the caller (a test) may hold one of its two threads.
         try Blocking.run(on: group) {
-            var configuration: PostgresConnection.Configuration
-            if let folder = url.socketFolder {
-                configuration = .init(unixSocketPath: folder + "/.s.PGSQL.\(url.port)", username: url.user, password: url.password, database: url.database)
-            } else {
-                configuration = .init(host: url.host ?? "localhost", port: url.port, username: url.user, password: url.password,
-                                      database: url.database, tls: .disable)
-            }
+            let configuration = url.testConnectionConfiguration
             let logger = Logger(label: "planmark.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
             do {
@@ -97,13 +100,7 @@ public final class HeldSession: @unchecked Sendable {
 
     /// Opens a connection to `url`.
     public init(_ url: PostgresURL) throws {
-        var configuration: PostgresConnection.Configuration
-        if let folder = url.socketFolder {
-            configuration = .init(unixSocketPath: folder + "/.s.PGSQL.\(url.port)", username: url.user, password: url.password, database: url.database)
-        } else {
-            configuration = .init(host: url.host ?? "localhost", port: url.port, username: url.user, password: url.password,
-                                  database: url.database, tls: .disable)
-        }
+        let configuration = url.testConnectionConfiguration
         let logger = self.logger
         connection = try Blocking.run(on: MultiThreadedEventLoopGroup.singleton, patience: .seconds(30)) {
             try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
