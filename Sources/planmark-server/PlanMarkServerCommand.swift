@@ -21,7 +21,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         abstract: "Serve a PlanMark store to map clients over HTTP (JSON, GeoJSON, PNG).",
         discussion: """
         Stops on SIGINT or SIGTERM: no new connections, requests in flight finish (those still running after \
-        --shutdown-grace seconds are cancelled), the store is closed.
+        --shutdown-grace seconds are cancelled, and answers still being sent then are cut off), the store is closed.
         Without a token the service still refuses: writes not sent as application/json (415), a Host \
         that is not this server (421; see --allowed-host), and writes from a page on another origin (403).
         GET / is the review page (the project's HTML and ES modules with Leaflet from --leaflet-dir), served \

@@ -91,13 +91,18 @@ enum DeclaredPhoto {
         }
     }
 
-    /// Markers with notes of one 1 MB word each: a report of thousands of pages, long enough to be caught while it
-    /// is being made.
-    static func longReportFixture(markers: Int = 6) throws -> ServerFixture {
+    /// A report far larger than everything between the server and a client that does not read (the pipe's 1 MiB,
+    /// the kernel's socket buffers: on Linux up to `tcp_wmem` 4 MiB plus `tcp_rmem` 32 MiB; 30 markers make 60 MiB),
+    /// so that its maker is always still at work, waiting for the client, when the test acts, however loaded the
+    /// machine is: `count` markers, each with the same 2 MiB JPEG (stored once; cairo embeds it, unread, on each
+    /// page it is shown on).
+    static func photoReportFixture(count: Int = 30) throws -> ServerFixture {
         let fixture = try ServerFixture()
-        for index in 0..<markers {
-            let word = String(repeating: "abcdefghij", count: (1 << 20) / 10)
-            _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450 + Double(index), y: 400), note: "<<\(word)>>", author: nil)
+        let photo = DeclaredPhoto.jpeg(width: 64, height: 48, filler: 2 << 20)
+        for index in 0..<count {
+            _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450 + Double(index % 10), y: 400 + Double(index / 10)),
+                                            note: "Marker note \(index + 1)", author: nil)
+            _ = try fixture.store.attach(photo, declaredType: nil, caption: nil, toMarker: index + 1, in: "plan", author: nil)
         }
         return fixture
     }
@@ -107,7 +112,7 @@ enum DeclaredPhoto {
     /// with its render places free (a second report is made and sent whole).
     @Test(.timeLimit(.minutes(5)))
     func reportAbandonedByItsClientStops() async throws {
-        let fixture = try Self.longReportFixture()
+        let fixture = try Self.photoReportFixture()
         defer { fixture.remove() }
         let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"),
                                              arguments: ["--store", fixture.storePath, "--port", "0"])
@@ -128,16 +133,17 @@ enum DeclaredPhoto {
         #expect(await server.stop() == 0)
     }
 
-    /// SIGTERM while a long report is being sent: the server stops the report and exits 0 within the shutdown (on
-    /// main it waited for the report's end: hours for these notes); the client sees the transfer broken before its
-    /// last chunk, never a whole-looking shorter PDF. (The report's maker may not get to log that it stopped: the
-    /// process can end first.)
+    /// SIGTERM while a long report is being sent to a client that has stopped reading: the server stops the report,
+    /// closes the connection after the shutdown grace (2 s here) and exits 0 (on main it waited for the report's
+    /// end, holding it whole; before the grace closed answers being sent, it waited for the client for ever); the
+    /// client then reads what was sent: the transfer broken before its last chunk, never a whole-looking shorter PDF.
+    /// (The report's maker may not get to log that it stopped: the process can end first.)
     @Test(.timeLimit(.minutes(5)))
     func sigtermStopsAReportBeingMade() async throws {
-        let fixture = try Self.longReportFixture()
+        let fixture = try Self.photoReportFixture()
         defer { fixture.remove() }
         let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"),
-                                             arguments: ["--store", fixture.storePath, "--port", "0"])
+                                             arguments: ["--store", fixture.storePath, "--port", "0", "--shutdown-grace", "2"])
         let port = server.port
         let connection = try RawHTTPConnection(port: port)
         try connection.send("GET /drawings/plan/report.pdf HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
@@ -164,15 +170,9 @@ enum DeclaredPhoto {
     /// PDF twice). The README's limits table states the bound.
     @Test(.timeLimit(.minutes(10)))
     func largeReportIsStreamedInBoundedMemory() async throws {
-        let fixture = try ServerFixture()
-        defer { fixture.remove() }
-        let photo = DeclaredPhoto.jpeg(width: 64, height: 48, filler: 2 << 20)
         let count = 60
-        for index in 0..<count {
-            _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450 + Double(index % 10), y: 400 + Double(index / 10)),
-                                            note: "Marker note \(index + 1)", author: nil)
-            _ = try fixture.store.attach(photo, declaredType: nil, caption: nil, toMarker: index + 1, in: "plan", author: nil)
-        }
+        let fixture = try Self.photoReportFixture(count: count)
+        defer { fixture.remove() }
         let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"),
                                              arguments: ["--store", fixture.storePath, "--port", "0"])
         let port = server.port
