@@ -10,13 +10,7 @@ import Glibc
 /// `planmark-server` on a PostgreSQL store whose server goes away: reads and writes answer 503 (`store-unavailable`),
 /// and the password in the store URL appears in no log line. A throwaway cluster of its own
 /// (`Drawings/postgres-cluster.sh`), stopped in the middle of the test.
-/// Whether a PostgreSQL cluster can be started (a test cluster is set, or CI is, where a missing one is a failure).
-let postgresClusterAvailable: Bool = {
-    let environment = ProcessInfo.processInfo.environment
-    return (environment["PLANMARK_TEST_POSTGRES"].map { !$0.isEmpty } ?? false) || environment["CI"] == "true"
-}()
-
-@Suite(.enabled(if: postgresClusterAvailable, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
+@Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
 struct PostgresUnavailableTests {
 
     /// A TCP port on loopback that nothing listens on now (the system's choice for a socket bound to port 0).
