@@ -167,7 +167,7 @@ enum DeclaredPhoto {
     /// The server's peak memory (VmHWM) over a report of 60 markers, each with the same 2 MiB JPEG (stored once;
     /// cairo embeds it on each page it is shown on): the PDF is over 120 MB, sent chunked, and read whole it is a
     /// PDF with every marker; the server's peak grows by less than 40 MiB, a third of the PDF (on main it held the
-    /// PDF twice). The README's limits table states the bound.
+    /// PDF twice). The limits table (docs/limits.md) states the bound.
     @Test(.timeLimit(.minutes(10)))
     func largeReportIsStreamedInBoundedMemory() async throws {
         let count = 60
