@@ -54,7 +54,7 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     /// The word is drawn from the letters `jqxz` between `<<` and `>>`; no other text of the report (labels, the
     /// footer `A ... Page N`) has those letters, so dropping every other character between the brackets leaves
     /// exactly the word.
-    @Test(.enabled(if: enabled, "poppler-utils is not installed"), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: enabled, "poppler-utils is not installed"), .hangGuard)
     func oneMegabyteWordIsWrappedWhole() throws {
         guard popplerPresent() else { return }
         let sandbox = try StoreSandbox.withDrawing()

@@ -45,7 +45,7 @@ struct PostgresUnavailableTests {
         #expect(shell(["/bin/bash", script] + arguments) == 0, "postgres-cluster.sh \(arguments)")
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func databaseDownAnswers503AndTheLogNeverHasThePassword() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgdown-\(UUID().uuidString)")
         let port = try Self.freePort()
@@ -102,7 +102,7 @@ struct PostgresUnavailableTests {
 
     /// While the database is down every request answers 503 `store-unavailable` (each within connect_timeout), and the
     /// outage is one error line an interval in the log, not one a request.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func anOutageIs503ForEveryRequestAndLoggedOnce() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgout-\(UUID().uuidString)")
         let port = try Self.freePort()
@@ -138,7 +138,7 @@ struct PostgresUnavailableTests {
 
     /// `planmark import` whose database is stopped (`pg_ctl stop -m immediate`) in the middle of its COPY, while
     /// postgres-nio waits for the socket to drain: exit 74 within connect_timeout, not a hang.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func importExits74WhenTheDatabaseStopsMidCopy() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgimp-\(UUID().uuidString)")
         let port = try Self.freePort()
@@ -198,7 +198,7 @@ struct PostgresUnavailableTests {
 
     /// The database dropped and made again under the server (another PlanMark store in it): a write answers 503
     /// `store-replaced` and is not stored in the new database.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func aDroppedAndRecreatedDatabaseIs503StoreReplaced() async throws {
         let url = try TestDatabases.fresh()
         let store = url.description

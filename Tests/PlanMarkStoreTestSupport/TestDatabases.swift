@@ -33,10 +33,8 @@ public enum TestDatabases {
 
     /// Prints `untestedNotice` on stdout when the process exits (after the test library's own summary).
     private static let noticeAtExit: Void = {
-        atexit {
-            fputs("\(TestDatabases.untestedNotice)\n", stdout)
-            fflush(stdout)
-        }
+        // `print` goes through stdout's buffer, which `exit` flushes after these handlers: the line comes last.
+        atexit { print(TestDatabases.untestedNotice) }
     }()
 
     private static let counter = NIOLockedValueBox(0)
