@@ -169,6 +169,8 @@ let package = Package(
             // Browser/: the review page's Selenium script, run by ReviewPageBrowserTests.
             exclude: ["Browser"]
         ),
+        // The documentation's links (README.md, CONTRIBUTING.md, docs/*.md) and the README's length; Foundation only.
+        .testTarget(name: "DocumentationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,22 +3,13 @@ import PlanMarkStore
 import PostgresNIO
 
 extension PostgresStore {
-    /// Attaches a JPEG, PNG or PDF to a marker (see `SQLiteStore.attach`): the type comes from the bytes; a
+    /// Attaches a JPEG, PNG or PDF to a marker (the contract: `AnnotationStore.attach`): the type comes from the bytes; a
     /// `declaredType` that disagrees is refused. The bytes are stored once per SHA-256 in `attachmentBlob`, inside the
     /// database. One history entry.
     /// - Complexity: O(size) for the digest and the copy into the store.
     public func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in name: String,
                        author: String?) throws(StoreError) -> Attachment {
-        try TextField.check(caption, field: "caption")
-        try TextField.check(author, field: "author")
-        guard let type = AttachmentType(sniffing: bytes) else {
-            throw StoreError.unsupportedMediaType("the file is not a JPEG, PNG or PDF (judged by its first bytes)")
-        }
-        if let declaredType, declaredType != type {
-            throw StoreError.unsupportedMediaType("the file is declared \(declaredType.contentType) but its bytes are \(type.contentType)")
-        }
-        if let size = PhotoSize(of: bytes, type: type), !size.isWithinLimits { throw StoreError.photoTooLarge(size) }
-        let digest = SHA256.hexDigest(of: bytes)
+        let (type, digest) = try StoreRules.attachment(bytes, declaredType: declaredType, caption: caption, author: author)
         return try write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             let marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)

@@ -8,17 +8,9 @@ extension PostgresStore {
     /// them), its first revision and its regions, in one transaction.
     /// - Complexity: O(image bytes + region vertices).
     public func addDrawing(_ new: NewDrawing, regions: [Region]) throws(StoreError) -> Drawing {
-        try new.validate()
-        try SQLiteStore.checkText(of: regions)
-        let bytes: [UInt8]
-        if let given = new.imageBytes { bytes = given } else { bytes = try SQLiteStore.readImage(path: new.imagePath) }
-        let header = try PNGHeader(bytes: bytes, path: new.imagePath)
-        let digest = SHA256.hexDigest(of: bytes)
-        var drawing = Drawing(
-            name: new.name, imagePath: SQLiteStore.absolutePath(new.imagePath), imageSHA256: digest,
-            width: header.width, height: header.height, zoom: new.zoom, crs: new.crs,
-            singleMarker: new.singleMarker, createdAt: .now(), uuidSeed: DerivedUUID.newSeed()
-        )
+        let checked = try StoreRules.drawing(new, regions: regions)
+        var drawing = checked.drawing
+        let bytes = checked.bytes, digest = checked.drawing.imageSHA256
         return try write(lockDrawing: nil) { connection, logger in
             // Two servers adding one name at once: the unique index decides; the loser sees the name taken.
             let inserted = try await connection.query("""

@@ -2,7 +2,7 @@ import PlanMarkStore
 import PostgresNIO
 
 extension PostgresStore {
-    /// The drawing's history, oldest first (see `SQLiteStore.history(of:number:)`): for the whole drawing, an import
+    /// The drawing's history, oldest first (the contract: `AnnotationStore.history(of:number:)`): for the whole drawing, an import
     /// is one entry covering its number range; for one marker (removed ones included), an import's entry is expanded
     /// to that marker, with its values at creation. A number never given is `unknownMarker`.
     /// - Complexity: O(log h + e) for the e entries returned.
@@ -23,15 +23,10 @@ extension PostgresStore {
             guard number >= 1 && number < drawing.nextNumber else {
                 throw StoreError.unknownMarker(drawing: name, number: number)
             }
-            var entries = try await Self.historyEntries(connection, drawingID: drawingID, number: number, logger: logger)
+            let entries = try await Self.historyEntries(connection, drawingID: drawingID, number: number, logger: logger)
             guard let rangeIndex = entries.firstIndex(where: { $0.lastNumber != nil }) else { return entries }
             let current = try await Self.findMarker(connection, drawingID: drawingID, uuidSeed: drawing.uuidSeed, number: number, logger: logger)
-            var entry = entries[rangeIndex]
-            entry.number = number
-            entry.lastNumber = nil
-            entry.new = SQLiteStore.stateAtCreation(current: current?.state, laterEntries: Array(entries[(rangeIndex + 1)...]))
-            entries[rangeIndex] = entry
-            return entries
+            return StoreRules.expandingImport(entries, at: rangeIndex, number: number, current: current?.state)
         }
     }
 

@@ -6,7 +6,7 @@ import PlanMarkStore
 import PostgresNIO
 
 extension PostgresStore {
-    /// Imports markers atomically, as `SQLiteStore.importMarkers` does (the same outcome, errors and history).
+    /// Imports markers atomically, as the contract `AnnotationStore.importMarkers` says (the same outcome, errors and history on every back end).
     ///
     /// 1. Reads the input into memory (`MarkerRowSource.readInput`), outside any transaction.
     /// 2. In one transaction that first locks the drawing's row (`writeOrRollBack(lockDrawing:)`): parses and

@@ -9,20 +9,20 @@ extension PostgresStore {
     /// servers never give one number twice and a rolled-back insert gives none away. In single-marker mode the
     /// existing markers are removed first (their history says which replaced them).
     ///
-    /// Offline capture, as `SQLiteStore.addMarker`: a `uuid` stored already for this drawing, with the same position
+    /// Offline capture, as the contract `AnnotationStore.addMarker` says: a `uuid` stored already for this drawing, with the same position
     /// and fields as when that marker was created, returns the stored marker and stores nothing; with other content
     /// (or on another drawing) it is `uuidConflict`. The lookup runs under the drawing's lock, so clients sending the
     /// same item to one drawing at once store it once; the unique uuid index settles a race between two drawings.
     /// - Complexity: O(log n) for the lookup and the insert, plus O(region vertices) when the regions changed since
     ///   this process last validated on the drawing.
     public func addMarker(to name: String, _ new: NewMarker, author: String?) throws(StoreError) -> MarkerCreation {
-        try SQLiteStore.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
+        try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
         return try write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             if let uuid = new.uuid, let stored = try await Self.fetchMarker(connection, uuid: uuid, logger: logger) {
                 guard stored.drawingID == drawingID,
-                      SQLiteStore.sameContent(new, try await Self.creationState(connection, of: stored, logger: logger)) else {
+                      StoreRules.sameContent(new, try await Self.creationState(connection, of: stored, logger: logger)) else {
                     throw try await Self.uuidConflict(connection, uuid: uuid, stored: stored, logger: logger)
                 }
                 return MarkerCreation(marker: stored, created: false)
@@ -42,7 +42,7 @@ extension PostgresStore {
                                 uuid: new.uuid ?? DerivedUUID.make(seed: drawing.uuidSeed, number: number), ref: new.ref,
                                 position: new.position, status: new.status, note: new.note, author: author,
                                 category: new.category, priority: new.priority, assignee: new.assignee, due: new.due,
-                                capturedAt: new.capturedAt, rooms: SQLiteStore.rooms(verdict.hits, validator: validator),
+                                capturedAt: new.capturedAt, rooms: StoreRules.rooms(verdict.hits, validator: validator),
                                 createdAt: now, updatedAt: now)
             marker.uuidIsDerived = new.uuid == nil
             if drawing.singleMarker {
@@ -116,139 +116,35 @@ extension PostgresStore {
         }
     }
 
-    /// Counts of the markers `filter` takes: by status, priority, room and assignee, and overdue.
-    /// - Complexity: O(n) for the drawing's n markers.
-    public func summary(of name: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary {
-        var summary = MarkerSummary()
-        try forEachMarker(in: name, filter: filter) { marker in
-            summary.add(marker, today: filter.today)
-            return true
-        }
-        return summary
-    }
-
-    /// Moves a marker; the new position is validated like a new marker's and its rooms recomputed.
-    /// - Complexity: as `updateMarker`.
-    public func moveMarker(_ number: Int, in name: String, to position: PixelPoint, author: String?) throws(StoreError) -> Marker {
-        try updateMarker(number, in: name, MarkerChange(position: position), author: author)
-    }
-
-    /// Changes a marker's status as the workflow allows; the same status is refused (`already closed`).
-    /// - Complexity: as `updateMarker`.
-    public func setStatus(_ status: MarkerStatus, reason: String?, ofMarker number: Int, in name: String,
-                          author: String?) throws(StoreError) -> Marker {
-        let updated = try updateMarkers([number], in: name, MarkerChange(status: status, reason: reason), author: author, refuseSameStatus: true)
-        guard let marker = updated.first else { throw .unknownMarker(drawing: name, number: number) }
-        return marker
-    }
-
-    /// Changes a marker's note (nil clears it).
-    /// - Complexity: as `updateMarker`.
-    public func setNote(_ note: String?, ofMarker number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
-        try updateMarker(number, in: name, MarkerChange(note: .some(note)), author: author)
-    }
-
-    /// Applies every field of `change` in one transaction, or none (see `SQLiteStore.updateMarker`): one history entry
-    /// records all the fields that changed, with their exact old values; a change that changes nothing writes nothing.
-    /// - Complexity: O(log n), plus O(region vertices) when the regions changed since the last validation.
-    public func updateMarker(_ number: Int, in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker {
-        let updated = try updateMarkers([number], in: name, change, author: author, refuseSameStatus: false)
-        guard let marker = updated.first else { throw .unknownMarker(drawing: name, number: number) }
-        return marker
-    }
-
     /// Applies `change` to every marker of `numbers` (in that order) in one transaction, or to none.
     /// - Complexity: O(k log n) for k numbers (two statements each), plus O(region vertices) when the regions changed.
     public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker] {
-        try updateMarkers(numbers, in: name, change, author: author, refuseSameStatus: false)
-    }
-
-    func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?,
-                       refuseSameStatus: Bool) throws(StoreError) -> [Marker] {
         try TextField.check(author, field: "author")
         try TextField.check(change.reason, field: "reason")
-        try SQLiteStore.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
+        try StoreRules.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
         return try write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
             var updated: [Marker] = []
             updated.reserveCapacity(numbers.count)
             for number in numbers {
                 var marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
-                try await apply(change, to: &marker, connection: connection, drawing: drawing, author: author,
-                                refuseSameStatus: refuseSameStatus, logger: logger)
+                try await apply(change, to: &marker, connection: connection, drawing: drawing, author: author, logger: logger)
                 updated.append(marker)
             }
             return updated
         }
     }
 
-    /// Applies `change` to `marker` and records it: `SQLiteStore.apply`, statement for statement.
+    /// Applies `change` to `marker` and records it (the rules are `MarkerEdit`'s).
     /// - Complexity: O(log n), plus O(region vertices) to validate a position when the validator is not cached.
     func apply(_ change: MarkerChange, to marker: inout Marker, connection: PostgresConnection, drawing: Drawing, author: String?,
-               refuseSameStatus: Bool, logger: Logger) async throws {
-        var old = MarkerState(), new = MarkerState()
-        if let position = change.position, position != marker.position || marker.needsPlacement != nil {
-            let validator = try await currentValidator(connection, for: drawing, logger: logger)
-            let verdict = validator.validate(position)
-            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
-            let rooms = SQLiteStore.rooms(verdict.hits, validator: validator)
-            old.x = marker.position.x; old.y = marker.position.y; old.rooms = marker.rooms
-            new.x = position.x; new.y = position.y; new.rooms = rooms
-            if let reason = marker.needsPlacement { old.needsPlacement = .some(reason); new.needsPlacement = .some(nil) }
-            marker.position = position
-            marker.rooms = rooms
-            marker.needsPlacement = nil
-        }
-        if let status = change.status {
-            if status == marker.status {
-                if refuseSameStatus {
-                    throw StoreError.refused(.alreadyInStatus(drawing: drawing.name, number: marker.number, status: status))
-                }
-            } else {
-                guard marker.status.allows(status) else {
-                    throw StoreError.transitionRefused(drawing: drawing.name, number: marker.number, from: marker.status, to: status)
-                }
-                let reason = change.reason.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-                if marker.status.needsReason(toChangeTo: status) && reason == nil {
-                    throw StoreError.refused(.reasonRequired(drawing: drawing.name, number: marker.number))
-                }
-                old.status = marker.status
-                new.status = status
-                new.reason = reason
-                marker.status = status
-            }
-        }
-        if case .some(let note) = change.note, note != marker.note {
-            old.note = .some(marker.note); new.note = .some(note); marker.note = note
-        }
-        if case .some(let category) = change.category, category != marker.category {
-            old.category = .some(marker.category); new.category = .some(category); marker.category = category
-        }
-        if let priority = change.priority, priority != marker.priority {
-            old.priority = marker.priority; new.priority = priority; marker.priority = priority
-        }
-        if case .some(let assignee) = change.assignee, assignee != marker.assignee {
-            old.assignee = .some(marker.assignee); new.assignee = .some(assignee); marker.assignee = assignee
-        }
-        if case .some(let due) = change.due, due != marker.due {
-            old.due = .some(marker.due); new.due = .some(due); marker.due = due
-        }
-        guard old != MarkerState() else { return }
-        marker.updatedAt = .now()
+               logger: Logger) async throws {
+        let validator = MarkerEdit.places(change, marker) ? try await currentValidator(connection, for: drawing, logger: logger) : nil
+        guard let edit = try MarkerEdit.make(change, to: marker, drawing: drawing.name, validator: validator, now: .now()) else { return }
+        marker = edit.marker
         try await Self.updateMarkerRow(connection, marker, logger: logger)
-        let action: HistoryAction
-        if let status = new.status {
-            switch status {
-            case .closed: action = .resolved
-            case .open: action = .reopened
-            default: action = .status
-            }
-        } else if new.x != nil {
-            action = .moved
-        } else {
-            action = .edited
-        }
-        try await Self.record(connection, marker, action, at: marker.updatedAt, author: author, old: old, new: new, logger: logger)
+        try await Self.record(connection, marker, edit.action, at: marker.updatedAt, author: author, old: edit.old, new: edit.new,
+                              logger: logger)
     }
 
     /// Removes a marker with its attachments; the history keeps its last values and the number is never given again.
@@ -337,7 +233,7 @@ extension PostgresStore {
         return nil
     }
 
-    /// The marker with `uuid`, on any drawing (`SQLiteStore.fetchMarker(_:uuid:)`): a client's uuid by the uuid index,
+    /// The marker with `uuid`, on any drawing: a client's uuid by the uuid index,
     /// one the store made (`DerivedUUID`) by its drawing's seed and number. A store-made uuid of a removed marker is
     /// `uuidConflict`; of a number not given yet it is refused.
     /// - Complexity: O(log n + log d).
@@ -379,7 +275,7 @@ extension PostgresStore {
         let entries = try await historyEntries(connection, drawingID: marker.drawingID, number: marker.number, logger: logger)
         guard let index = entries.lastIndex(where: { $0.action == .created }) else { return marker.state }
         if let recorded = entries[index].new, entries[index].lastNumber == nil, recorded.uuid != nil { return recorded }
-        return SQLiteStore.stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state
+        return StoreRules.stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state
     }
 
     /// Inserts `marker`; false when another marker has its uuid already (nothing inserted).

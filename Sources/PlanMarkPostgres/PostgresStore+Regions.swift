@@ -11,10 +11,10 @@ extension PostgresStore {
     ///   markers and their history entries are written with one statement each (arrays, `unnest`).
     public func replaceRegions(of name: String, with regions: [Region], force: Bool, author: String?) throws(StoreError) -> RegionsReplacement {
         try TextField.check(author, field: "author")
-        try SQLiteStore.checkText(of: regions)
+        try StoreRules.checkText(of: regions)
         return try write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
-            let validator = SQLiteStore.validator(for: drawing, regions: regions)
+            let validator = StoreRules.validator(for: drawing, regions: regions)
             var outside: [Int] = []
             var changedNumbers: [Int] = []
             var changedOld: [String] = []
@@ -25,7 +25,7 @@ extension PostgresStore {
                 "SELECT number, x, y, rooms FROM marker WHERE drawingId = \(drawingID) ORDER BY number", logger: logger
             ).decode((Int, Double, Double, String).self) {
                 if validator.validate(PixelPoint(x: x, y: y), hits: &hits) != nil { outside.append(number) }
-                let rooms = SQLiteStore.rooms(hits, validator: validator)
+                let rooms = StoreRules.rooms(hits, validator: validator)
                 let old = RoomList.rooms(fromJSON: roomsText)
                 if rooms != old {
                     changedNumbers.append(number)

@@ -13,16 +13,12 @@ extension PostgresStore {
     /// bytes once per SHA-256 (`image`), the revision row, the regions and the drawing's image columns. No marker is
     /// dropped: one that does not validate is kept at its transformed position with `needsPlacement` set to the
     /// reason; one that had rooms and lands in none is `outside-rooms`. A flagged marker that validates now is placed
-    /// again. The same behaviour as `SQLiteStore.reviseDrawing`.
+    /// again. The behaviour the contract `AnnotationStore.reviseDrawing` states.
     /// - Complexity: O(m * k) validation for m markers and k nearby regions, O(m log m) writes, O(v log v) for
     ///   v region vertices.
     public func reviseDrawing(_ name: String, _ new: NewRevision, dryRun: Bool, author: String?) throws(StoreError) -> RevisionOutcome {
-        try TextField.check(author, field: "author")
-        if let regions = new.regions { try SQLiteStore.checkText(of: regions) }
-        let bytes: [UInt8]
-        if let given = new.imageBytes { bytes = given } else { bytes = try SQLiteStore.readImage(path: new.imagePath) }
-        let header = try PNGHeader(bytes: bytes, path: new.imagePath)
-        let digest = SHA256.hexDigest(of: bytes)
+        let sheet = try RevisionSheet(new, author: author)
+        let bytes = sheet.bytes, digest = sheet.sha256, header = sheet.header
         let transform = new.alignment.transform
         return try writeOrRollBack(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
@@ -34,15 +30,9 @@ extension PostgresStore {
                     try RevisionCarry.region(region, drawing: name, through: transform)
                 }
             }
-            var target = drawing
-            target.width = header.width
-            target.height = header.height
-            let validator = SQLiteStore.validator(for: target, regions: regions)
             let now = Timestamp.now()
             let previous = drawing.revision
-            let revision = Revision(number: previous + 1, imagePath: SQLiteStore.absolutePath(new.imagePath), imageSHA256: digest,
-                                    width: header.width, height: header.height, createdAt: now, author: author,
-                                    transform: transform, maxResidual: new.alignment.maxResidual)
+            let (revision, validator) = sheet.revision(after: drawing, regions: regions, new, at: now, author: author)
             // Columns of the marker update and the history insert, one element per marker, by number.
             var numbers: [Int] = []
             var xs: [Double] = []
@@ -59,10 +49,8 @@ extension PostgresStore {
                 "SELECT number, x, y, rooms, needsPlacement FROM marker WHERE drawingId = \(drawingID) ORDER BY number", logger: logger
             ).decode((Int, Double, Double, String, String?).self) {
                 let old = PixelPoint(x: x, y: y)
-                let position = try RevisionCarry.position(old, marker: number, drawing: name, through: transform)
-                var reason = validator.validate(position, hits: &hits)?.rawValue
-                let roomsText = RoomList.jsonText(SQLiteStore.rooms(hits, validator: validator))
-                if reason == nil && roomsText == "[]" && rooms != "[]" { reason = "outside-rooms" }
+                let (position, roomsText, reason) = try RevisionCarry.placement(of: number, at: old, rooms: rooms, drawing: name,
+                                                                                through: transform, validator: validator, hits: &hits)
                 if roomsText != rooms { roomsChanged += 1 }
                 if let reason { unplaced.append(UnplacedMarker(number: number, from: old, to: position, reason: reason)) }
                 numbers.append(number)
@@ -72,8 +60,8 @@ extension PostgresStore {
                 flagged.append(reason != nil)
                 reasons.append(reason ?? "")
                 let either = oldReason != nil || reason != nil
-                oldStates.append(SQLiteStore.stateJSON(old, rooms: rooms, reason: either ? .some(oldReason) : nil, revision: previous))
-                newStates.append(SQLiteStore.stateJSON(position, rooms: roomsText, reason: either ? .some(reason) : nil, revision: revision.number))
+                oldStates.append(StoreRules.stateJSON(old, rooms: rooms, reason: either ? .some(oldReason) : nil, revision: previous))
+                newStates.append(StoreRules.stateJSON(position, rooms: roomsText, reason: either ? .some(reason) : nil, revision: revision.number))
             }
             let outcome = RevisionOutcome(revision: revision, previous: previous, residuals: new.alignment.residuals,
                                           carried: numbers.count, roomsChanged: roomsChanged, unplaced: unplaced,
@@ -172,7 +160,7 @@ extension PostgresStore {
             return (revision, nil)
         }
         if let stored { return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: stored)) }
-        let bytes = try SQLiteStore.readImage(path: revision.imagePath)
+        let bytes = try StoreRules.readImage(path: revision.imagePath)
         guard SHA256.hexDigest(of: bytes) == revision.imageSHA256 else {
             throw .imageChanged(drawing: name, path: revision.imagePath)
         }

@@ -11,7 +11,7 @@ import _ConnectionPoolModule
 
 /// The annotation store in a PostgreSQL database, for several `planmark serve` processes on several machines.
 ///
-/// The same contract as `SQLiteStore`: every write is validated by the geometry core and runs in one transaction;
+/// The contract `AnnotationStore`: every write is validated by the geometry core and runs in one transaction;
 /// marker numbers come from the drawing row's counter (`UPDATE ... RETURNING` under its row lock), so two servers
 /// never give one number twice. Each write transaction first locks its drawing's row (`SELECT ... FOR UPDATE`),
 /// which serialises writers of one drawing as SQLite's `BEGIN IMMEDIATE` serialises all of them.
@@ -569,7 +569,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// - Complexity: O(1) on a hit; O(region vertices) to rebuild.
     func currentValidator(_ connection: PostgresConnection, for drawing: Drawing, logger: Logger) async throws -> MarkerValidator {
         if let cached = validatorLock.withLock({ validatorCache.validator(for: drawing) }) { return cached }
-        let validator = SQLiteStore.validator(for: drawing, regions: try await Self.fetchRegions(connection, drawingID: drawing.id!, logger: logger))
+        let validator = StoreRules.validator(for: drawing, regions: try await Self.fetchRegions(connection, drawingID: drawing.id!, logger: logger))
         validatorLock.withLock { validatorCache.store(validator, for: drawing) }
         return validator
     }

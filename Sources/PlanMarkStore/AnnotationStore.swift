@@ -37,17 +37,8 @@ public protocol AnnotationStore: AnyObject {
     func marker(_ number: Int, in drawing: String) throws(StoreError) -> Marker
     /// Calls `body` with each marker `filter` takes, by number, until it returns false.
     func forEachMarker(in drawing: String, filter: MarkerFilter, _ body: (Marker) -> Bool) throws(StoreError)
-    /// Counts of the markers `filter` takes.
-    func summary(of drawing: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary
-    /// Moves a marker (validated like a new one).
-    func moveMarker(_ number: Int, in drawing: String, to position: PixelPoint, author: String?) throws(StoreError) -> Marker
-    /// Changes a marker's status as the workflow allows (`transitionRefused` otherwise; the same status is refused too).
-    func setStatus(_ status: MarkerStatus, reason: String?, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
-    /// Changes a marker's note.
-    func setNote(_ note: String?, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
-    /// Applies every field of `change` in one transaction, or none, with one history entry.
-    func updateMarker(_ number: Int, in drawing: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker
-    /// Applies `change` to every marker of `numbers` in one transaction, or to none; one history entry a marker.
+    /// Applies `change` to every marker of `numbers` in one transaction, or to none; one history entry a marker (the
+    /// rules: `MarkerEdit`). A change that changes nothing writes nothing.
     func updateMarkers(_ numbers: [Int], in drawing: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker]
     /// Attaches a JPEG, PNG or PDF (decided by `bytes`; a `declaredType` that disagrees is refused). Bytes are
     /// stored once per SHA-256.
@@ -84,6 +75,51 @@ public protocol AnnotationStore: AnyObject {
 }
 
 extension AnnotationStore {
+    /// Counts of the markers `filter` takes: by status, priority, room and assignee, and overdue.
+    /// - Complexity: O(n) for the drawing's n markers (`forEachMarker`).
+    public func summary(of drawing: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary {
+        var summary = MarkerSummary()
+        try forEachMarker(in: drawing, filter: filter) { marker in
+            summary.add(marker, today: filter.today)
+            return true
+        }
+        return summary
+    }
+
+    /// Applies every field of `change` to marker `number` in one transaction, or none: a refused position or status
+    /// (or any failure) leaves the marker and its history as they were. One history entry records all the fields
+    /// that changed, with their exact old values; a change that changes nothing writes nothing. Setting the status a
+    /// marker has already is no change.
+    /// - Complexity: as `updateMarkers` for one marker.
+    public func updateMarker(_ number: Int, in drawing: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker {
+        guard let marker = try updateMarkers([number], in: drawing, change, author: author).first else {
+            throw .unknownMarker(drawing: drawing, number: number)
+        }
+        return marker
+    }
+
+    /// Moves a marker; the new position is validated like a new marker's and its rooms recomputed.
+    /// - Complexity: as `updateMarker`.
+    public func moveMarker(_ number: Int, in drawing: String, to position: PixelPoint, author: String?) throws(StoreError) -> Marker {
+        try updateMarker(number, in: drawing, MarkerChange(position: position), author: author)
+    }
+
+    /// Changes a marker's status as the workflow allows (`transitionRefused` otherwise); the same status is refused
+    /// (`already-in-status`).
+    /// - Complexity: as `updateMarker`.
+    public func setStatus(_ status: MarkerStatus, reason: String?, ofMarker number: Int, in drawing: String,
+                          author: String?) throws(StoreError) -> Marker {
+        var change = MarkerChange(status: status, reason: reason)
+        change.refusesSameStatus = true
+        return try updateMarker(number, in: drawing, change, author: author)
+    }
+
+    /// Changes a marker's note (nil clears it).
+    /// - Complexity: as `updateMarker`.
+    public func setNote(_ note: String?, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker {
+        try updateMarker(number, in: drawing, MarkerChange(note: .some(note)), author: author)
+    }
+
     /// Validates and stores a new marker with only a position and a note; returns it with its number.
     public func addMarker(to drawing: String, at position: PixelPoint, note: String?, author: String?) throws(StoreError) -> Marker {
         try addMarker(to: drawing, NewMarker(position: position, note: note), author: author).marker

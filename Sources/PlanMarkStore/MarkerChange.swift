@@ -20,6 +20,9 @@ public struct MarkerChange: Hashable, Sendable {
     public var assignee: String??
     /// A new due date: nil leaves it, `.some(nil)` clears it.
     public var due: DueDate??
+    /// Whether setting the status the marker has already is refused (`already-in-status`, as `setStatus` asks)
+    /// rather than no change.
+    package var refusesSameStatus = false
 
     /// Describes a change.
     public init(position: PixelPoint? = nil, status: MarkerStatus? = nil, reason: String? = nil, note: String?? = nil,

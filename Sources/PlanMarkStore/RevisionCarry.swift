@@ -30,4 +30,52 @@ package enum RevisionCarry {
             throw .refused(.regionInvalidAfterTransform(drawing: drawing, region: region.id, problem: String(describing: error)))
         }
     }
+
+    /// Where marker `number`, at `old` in the rooms `oldRooms` (stored JSON), goes on the new sheet: its carried
+    /// position, its rooms there (JSON) and why it needs placing again (nil when `validator` takes it;
+    /// `outside-rooms` when it had rooms and lands in none). `hits` is scratch space, reused from marker to marker.
+    /// - Complexity: `MarkerValidator.validate`'s.
+    package static func placement(of number: Int, at old: PixelPoint, rooms oldRooms: String, drawing: String,
+                                  through transform: AffineMap, validator: MarkerValidator,
+                                  hits: inout [RegionHit]) throws(StoreError) -> (position: PixelPoint, rooms: String, reason: String?) {
+        let position = try self.position(old, marker: number, drawing: drawing, through: transform)
+        var reason = validator.validate(position, hits: &hits)?.rawValue
+        let rooms = RoomList.jsonText(StoreRules.rooms(hits, validator: validator))
+        if reason == nil && rooms == "[]" && oldRooms != "[]" { reason = "outside-rooms" }
+        return (position, rooms, reason)
+    }
+}
+
+/// A revision's new sheet, checked before any transaction: the author's and the regions' text, the image (the bytes
+/// given, or the file read), its PNG header and its SHA-256.
+package struct RevisionSheet: Sendable {
+    /// The image, byte for byte.
+    package let bytes: [UInt8]
+    /// Its size, from the PNG header.
+    package let header: PNGHeader
+    /// Its SHA-256, hex.
+    package let sha256: String
+
+    /// - Complexity: O(image bytes + region count).
+    package init(_ new: NewRevision, author: String?) throws(StoreError) {
+        try TextField.check(author, field: "author")
+        if let regions = new.regions { try StoreRules.checkText(of: regions) }
+        if let given = new.imageBytes { bytes = given } else { bytes = try StoreRules.readImage(path: new.imagePath) }
+        header = try PNGHeader(bytes: bytes, path: new.imagePath)
+        sha256 = SHA256.hexDigest(of: bytes)
+    }
+
+    /// The revision that follows `drawing`'s current one with this sheet (`new`'s path and alignment), and the
+    /// validator of the new sheet's size with `regions`.
+    /// - Complexity: O(v log v) for the regions' v vertices (the validator's index).
+    package func revision(after drawing: Drawing, regions: [Region], _ new: NewRevision, at now: Timestamp,
+                          author: String?) -> (Revision, MarkerValidator) {
+        var target = drawing
+        target.width = header.width
+        target.height = header.height
+        let revision = Revision(number: drawing.revision + 1, imagePath: StoreRules.absolutePath(new.imagePath), imageSHA256: sha256,
+                                width: header.width, height: header.height, createdAt: now, author: author,
+                                transform: new.alignment.transform, maxResidual: new.alignment.maxResidual)
+        return (revision, StoreRules.validator(for: target, regions: regions))
+    }
 }

@@ -9,16 +9,7 @@ extension SQLiteStore {
     /// - Complexity: O(size) for the digest and the copy into the store.
     public func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in name: String,
                        author: String?) throws(StoreError) -> Attachment {
-        try TextField.check(caption, field: "caption")
-        try TextField.check(author, field: "author")
-        guard let type = AttachmentType(sniffing: bytes) else {
-            throw StoreError.unsupportedMediaType("the file is not a JPEG, PNG or PDF (judged by its first bytes)")
-        }
-        if let declaredType, declaredType != type {
-            throw StoreError.unsupportedMediaType("the file is declared \(declaredType.contentType) but its bytes are \(type.contentType)")
-        }
-        if let size = PhotoSize(of: bytes, type: type), !size.isWithinLimits { throw StoreError.photoTooLarge(size) }
-        let digest = SHA256.hexDigest(of: bytes)
+        let (type, digest) = try StoreRules.attachment(bytes, declaredType: declaredType, caption: caption, author: author)
         return try write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             let marker = try Self.fetchMarker(db, drawing, number)

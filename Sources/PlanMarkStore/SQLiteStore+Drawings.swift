@@ -15,17 +15,9 @@ extension SQLiteStore {
     /// (content-addressed: one copy per SHA-256) and its regions in one transaction.
     /// - Complexity: O(image bytes + region vertices).
     public func addDrawing(_ new: NewDrawing, regions: [Region]) throws(StoreError) -> Drawing {
-        try new.validate()
-        try Self.checkText(of: regions)
-        let bytes: [UInt8]
-        if let given = new.imageBytes { bytes = given } else { bytes = try Self.readImage(path: new.imagePath) }
-        let header = try PNGHeader(bytes: bytes, path: new.imagePath)
-        let digest = SHA256.hexDigest(of: bytes)
-        var drawing = Drawing(
-            name: new.name, imagePath: Self.absolutePath(new.imagePath), imageSHA256: digest,
-            width: header.width, height: header.height, zoom: new.zoom, crs: new.crs,
-            singleMarker: new.singleMarker, createdAt: .now(), uuidSeed: DerivedUUID.newSeed()
-        )
+        let checked = try StoreRules.drawing(new, regions: regions)
+        var drawing = checked.drawing
+        let bytes = checked.bytes, digest = checked.drawing.imageSHA256
         return try write { db in
             if try Drawing.filter(Column("name") == new.name).fetchCount(db) > 0 {
                 throw StoreError.duplicateDrawing(new.name)
@@ -56,7 +48,7 @@ extension SQLiteStore {
         if let stored { return DrawingImage(sha256: drawing.imageSHA256, bytes: [UInt8](stored)) }
         let bytes: [UInt8]
         do throws(StoreError) {
-            bytes = try Self.readImage(path: drawing.imagePath)
+            bytes = try StoreRules.readImage(path: drawing.imagePath)
         } catch {
             throw .imageChanged(drawing: name, path: drawing.imagePath)
         }
@@ -64,24 +56,6 @@ extension SQLiteStore {
             throw .imageChanged(drawing: name, path: drawing.imagePath)
         }
         return DrawingImage(sha256: drawing.imageSHA256, bytes: bytes)
-    }
-
-    /// Reads a whole image file.
-    package static func readImage(path: String) throws(StoreError) -> [UInt8] {
-        do {
-            return try InputFile.readAll(path: path)
-        } catch {
-            if error.kind == .missingInput { throw .missingImage(path: path) }
-            throw .io("\(path): \(error.message)")
-        }
-    }
-
-    /// Refuses region ids and names that cannot be stored exactly.
-    package static func checkText(of regions: [Region]) throws(StoreError) {
-        for region in regions {
-            try TextField.check(region.id, field: "region id")
-            try TextField.check(region.name, field: "region \(region.id): name")
-        }
     }
 
     /// Every drawing with its counts, by name.
@@ -111,22 +85,5 @@ extension SQLiteStore {
         let markers = try Int.fetchOne(db, sql: "SELECT count(*) FROM marker WHERE drawingId = ?", arguments: [drawing.id]) ?? 0
         let regions = try Int.fetchOne(db, sql: "SELECT count(*) FROM region WHERE drawingId = ?", arguments: [drawing.id]) ?? 0
         return DrawingSummary(drawing: drawing, markerCount: markers, regionCount: regions)
-    }
-
-    /// `path` made absolute against the current directory (lexically; the file is not resolved).
-    package static func absolutePath(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let directory = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var parts = directory.split(separator: "/").map(String.init)
-        for part in path.split(separator: "/") {
-            switch part {
-            case ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(String(part))
-            }
-        }
-        return "/" + parts.joined(separator: "/")
     }
 }

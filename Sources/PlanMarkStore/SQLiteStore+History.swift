@@ -14,33 +14,12 @@ extension SQLiteStore {
             guard number >= 1 && number < drawing.nextNumber else {
                 throw StoreError.unknownMarker(drawing: name, number: number)
             }
-            var entries = try Self.historyEntries(db, drawingID: drawing.id!, number: number)
+            let entries = try Self.historyEntries(db, drawingID: drawing.id!, number: number)
             guard let rangeIndex = entries.firstIndex(where: { $0.lastNumber != nil }) else { return entries }
             let current = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?",
                                               arguments: [drawing.id!, number])
-            var entry = entries[rangeIndex]
-            entry.number = number
-            entry.lastNumber = nil
-            entry.new = Self.stateAtCreation(current: current?.state, laterEntries: Array(entries[(rangeIndex + 1)...]))
-            entries[rangeIndex] = entry
-            return entries
+            return StoreRules.expandingImport(entries, at: rangeIndex, number: number, current: current?.state)
         }
-    }
-
-    /// A marker's values when it was created: its current values (or those its removal recorded) with
-    /// the old values of every later change put back, newest first.
-    /// - Complexity: O(e) for e later entries.
-    package static func stateAtCreation(current: MarkerState?, laterEntries: [HistoryEntry]) -> MarkerState? {
-        var state = current
-        for entry in laterEntries.reversed() {
-            if entry.action == .removed {
-                state = entry.old
-                continue
-            }
-            guard let restored = state, let old = entry.old else { continue }
-            state = restored.overlaid(with: old)
-        }
-        return state
     }
 
     /// Marker `number`'s entries, oldest first: its own, and the import range that created it. Two index

@@ -47,7 +47,7 @@ extension SQLiteStore {
         }
         return try writeOrRollBack(foreignKeys: false) { db in
             var drawing = try Self.fetchDrawing(db, named: name)
-            let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
+            let validator = StoreRules.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
             // The page cache: with SQLite's default 2 MiB, the B-tree's inner pages were spilled to the WAL and
             // written again and again (a million markers: 533 MB of WAL for a 78 MB table). From 16 MiB on they
             // stay cached and each full leaf is spilled once (78 MB of WAL); pages spilled during the

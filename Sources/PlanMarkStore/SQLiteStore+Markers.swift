@@ -14,12 +14,12 @@ extension SQLiteStore {
     /// - Complexity: O(log n) for the lookup and the insert, plus O(region vertices) when the regions
     ///   changed since the last write.
     public func addMarker(to name: String, _ new: NewMarker, author: String?) throws(StoreError) -> MarkerCreation {
-        try Self.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
+        try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
         return try write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             if let uuid = new.uuid, let stored = try Self.fetchMarker(db, uuid: uuid) {
-                guard stored.drawingID == drawing.id!, Self.sameContent(new, try Self.creationState(db, of: stored)) else {
+                guard stored.drawingID == drawing.id!, StoreRules.sameContent(new, try Self.creationState(db, of: stored)) else {
                     let owner = stored.drawingID == drawing.id! ? name : (try Drawing.fetchOne(db, key: stored.drawingID)?.name ?? "?")
                     throw StoreError.uuidConflict(uuid: uuid, drawing: owner, number: stored.number)
                 }
@@ -33,7 +33,7 @@ extension SQLiteStore {
                                 uuid: new.uuid ?? DerivedUUID.make(seed: drawing.uuidSeed, number: drawing.nextNumber), ref: new.ref,
                                 position: new.position, status: new.status, note: new.note, author: author,
                                 category: new.category, priority: new.priority, assignee: new.assignee, due: new.due,
-                                capturedAt: new.capturedAt, rooms: Self.rooms(verdict.hits, validator: validator),
+                                capturedAt: new.capturedAt, rooms: StoreRules.rooms(verdict.hits, validator: validator),
                                 createdAt: now, updatedAt: now)
             marker.uuidIsDerived = new.uuid == nil
             if drawing.singleMarker {
@@ -116,60 +116,19 @@ extension SQLiteStore {
         }
     }
 
-    /// Counts of the markers `filter` takes: by status, priority, room and assignee, and overdue.
-    /// - Complexity: O(n) for the drawing's n markers.
-    public func summary(of name: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary {
-        var summary = MarkerSummary()
-        try forEachMarker(in: name, filter: filter) { marker in
-            summary.add(marker, today: filter.today)
-            return true
-        }
-        return summary
-    }
-
-    /// Moves a marker; the new position is validated like a new marker's and its rooms recomputed.
-    public func moveMarker(_ number: Int, in name: String, to position: PixelPoint, author: String?) throws(StoreError) -> Marker {
-        try updateMarker(number, in: name, MarkerChange(position: position), author: author)
-    }
-
-    /// Changes a marker's status as the workflow allows; the same status is refused (`already closed`).
-    public func setStatus(_ status: MarkerStatus, reason: String?, ofMarker number: Int, in name: String,
-                          author: String?) throws(StoreError) -> Marker {
-        try updateMarkers([number], in: name, MarkerChange(status: status, reason: reason), author: author, refuseSameStatus: true)[0]
-    }
-
-    /// Changes a marker's note (nil clears it).
-    public func setNote(_ note: String?, ofMarker number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
-        try updateMarker(number, in: name, MarkerChange(note: .some(note)), author: author)
-    }
-
-    /// Applies every field of `change` in one transaction, or none: a refused position or status (or any
-    /// failure) leaves the marker and its history as they were. One history entry records all the fields
-    /// that changed, with their exact old values; a change that changes nothing writes nothing. Setting
-    /// the status a marker has already is no change.
-    /// - Complexity: O(log n), plus O(region vertices) when the regions changed since the last write.
-    public func updateMarker(_ number: Int, in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker {
-        try updateMarkers([number], in: name, change, author: author, refuseSameStatus: false)[0]
-    }
-
     /// Applies `change` to every marker of `numbers` (in that order) in one transaction, or to none.
     /// - Complexity: O(k log n) for k numbers, plus O(region vertices) when the regions changed since the last write.
     public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker] {
-        try updateMarkers(numbers, in: name, change, author: author, refuseSameStatus: false)
-    }
-
-    func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?,
-                       refuseSameStatus: Bool) throws(StoreError) -> [Marker] {
         try TextField.check(author, field: "author")
         try TextField.check(change.reason, field: "reason")
-        try Self.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
+        try StoreRules.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
         return try write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             var updated: [Marker] = []
             updated.reserveCapacity(numbers.count)
             for number in numbers {
                 var marker = try Self.fetchMarker(db, drawing, number)
-                try Self.apply(change, to: &marker, db: db, drawing: drawing, author: author, refuseSameStatus: refuseSameStatus,
+                try Self.apply(change, to: &marker, db: db, drawing: drawing, author: author,
                                validator: { db throws in try self.currentValidator(db, for: drawing) })
                 updated.append(marker)
             }
@@ -177,72 +136,14 @@ extension SQLiteStore {
         }
     }
 
-    /// Applies `change` to `marker` and records it (see `updateMarker`).
+    /// Applies `change` to `marker` and records it (see `updateMarker`; the rules are `MarkerEdit`'s).
     static func apply(_ change: MarkerChange, to marker: inout Marker, db: Database, drawing: Drawing, author: String?,
-                      refuseSameStatus: Bool, validator: (Database) throws -> MarkerValidator) throws {
-        var old = MarkerState(), new = MarkerState()
-        if let position = change.position, position != marker.position || marker.needsPlacement != nil {
-            let validator = try validator(db)
-            let verdict = validator.validate(position)
-            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: position) }
-            let rooms = Self.rooms(verdict.hits, validator: validator)
-            old.x = marker.position.x; old.y = marker.position.y; old.rooms = marker.rooms
-            new.x = position.x; new.y = position.y; new.rooms = rooms
-            if let reason = marker.needsPlacement { old.needsPlacement = .some(reason); new.needsPlacement = .some(nil) }
-            marker.position = position
-            marker.rooms = rooms
-            marker.needsPlacement = nil
-        }
-        if let status = change.status {
-            if status == marker.status {
-                if refuseSameStatus {
-                    throw StoreError.refused(.alreadyInStatus(drawing: drawing.name, number: marker.number, status: status))
-                }
-            } else {
-                guard marker.status.allows(status) else {
-                    throw StoreError.transitionRefused(drawing: drawing.name, number: marker.number, from: marker.status, to: status)
-                }
-                let reason = change.reason.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-                if marker.status.needsReason(toChangeTo: status) && reason == nil {
-                    throw StoreError.refused(.reasonRequired(drawing: drawing.name, number: marker.number))
-                }
-                old.status = marker.status
-                new.status = status
-                new.reason = reason
-                marker.status = status
-            }
-        }
-        if case .some(let note) = change.note, note != marker.note {
-            old.note = .some(marker.note); new.note = .some(note); marker.note = note
-        }
-        if case .some(let category) = change.category, category != marker.category {
-            old.category = .some(marker.category); new.category = .some(category); marker.category = category
-        }
-        if let priority = change.priority, priority != marker.priority {
-            old.priority = marker.priority; new.priority = priority; marker.priority = priority
-        }
-        if case .some(let assignee) = change.assignee, assignee != marker.assignee {
-            old.assignee = .some(marker.assignee); new.assignee = .some(assignee); marker.assignee = assignee
-        }
-        if case .some(let due) = change.due, due != marker.due {
-            old.due = .some(marker.due); new.due = .some(due); marker.due = due
-        }
-        guard old != MarkerState() else { return }
-        marker.updatedAt = .now()
+                      validator: (Database) throws -> MarkerValidator) throws {
+        let validator = MarkerEdit.places(change, marker) ? try validator(db) : nil
+        guard let edit = try MarkerEdit.make(change, to: marker, drawing: drawing.name, validator: validator, now: .now()) else { return }
+        marker = edit.marker
         try marker.update(db)
-        let action: HistoryAction
-        if let status = new.status {
-            switch status {
-            case .closed: action = .resolved
-            case .open: action = .reopened
-            default: action = .status
-            }
-        } else if new.x != nil {
-            action = .moved
-        } else {
-            action = .edited
-        }
-        try record(db, marker, action, at: marker.updatedAt, author: author, old: old, new: new)
+        try record(db, marker, edit.action, at: marker.updatedAt, author: author, old: edit.old, new: edit.new)
     }
 
     /// Removes a marker with its attachments; the history keeps its last values and the number is never given again.
@@ -259,19 +160,6 @@ extension SQLiteStore {
     }
 
     // MARK: Helpers
-
-    /// Refuses text that cannot be stored exactly and a category over 100 characters.
-    package static func checkFields(note: String??, category: String??, assignee: String??, ref: String?) throws(StoreError) {
-        if case .some(let note) = note { try TextField.check(note, field: "note") }
-        if case .some(let assignee) = assignee { try TextField.check(assignee, field: "assignee") }
-        try TextField.check(ref, field: "ref")
-        if case .some(let category?) = category {
-            try TextField.check(category, field: "category")
-            if category.count > Marker.maxCategoryLength {
-                throw StoreError.invalidText(field: "category", problem: "is \(category.count) characters long; at most \(Marker.maxCategoryLength)")
-            }
-        }
-    }
 
     static func fetchMarker(_ db: Database, _ drawing: Drawing, _ number: Int) throws -> Marker {
         guard let marker = try Marker.fetchOne(try db.cachedStatement(sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?"),
@@ -310,17 +198,7 @@ extension SQLiteStore {
         let entries = try historyEntries(db, drawingID: marker.drawingID, number: marker.number)
         guard let index = entries.lastIndex(where: { $0.action == .created }) else { return marker.state }
         if let recorded = entries[index].new, entries[index].lastNumber == nil, recorded.uuid != nil { return recorded }
-        return stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state
-    }
-
-    /// Whether `new` describes the marker whose state at creation was `state` (author and time aside).
-    package static func sameContent(_ new: NewMarker, _ state: MarkerState) -> Bool {
-        let note: String? = state.note ?? nil, category: String? = state.category ?? nil, assignee: String? = state.assignee ?? nil
-        let due: DueDate? = state.due ?? nil, capturedAt: CaptureTime? = state.capturedAt ?? nil, ref: String? = state.ref ?? nil
-        let status: MarkerStatus = state.status ?? .open, priority: MarkerPriority = state.priority ?? .normal
-        guard state.x == new.position.x, state.y == new.position.y, status == new.status, priority == new.priority else { return false }
-        return note == new.note && category == new.category && assignee == new.assignee && due == new.due
-            && capturedAt == new.capturedAt && ref == new.ref
+        return StoreRules.stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state
     }
 
     /// Appends a history entry for `marker`.

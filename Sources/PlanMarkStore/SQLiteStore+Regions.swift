@@ -8,11 +8,11 @@ extension SQLiteStore {
     /// - Complexity: O(v + m * k) for v region vertices and m markers tested against k nearby regions.
     public func replaceRegions(of name: String, with regions: [Region], force: Bool, author: String?) throws(StoreError) -> RegionsReplacement {
         try TextField.check(author, field: "author")
-        try Self.checkText(of: regions)
+        try StoreRules.checkText(of: regions)
         return try write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let drawingID = drawing.id!
-            let validator = Self.validator(for: drawing, regions: regions)
+            let validator = StoreRules.validator(for: drawing, regions: regions)
             var outside: [Int] = []
             var changed: [(marker: Marker, rooms: [String])] = []
             let cursor = try Marker.fetchCursor(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? ORDER BY marker.number",
@@ -20,7 +20,7 @@ extension SQLiteStore {
             var hits: [RegionHit] = []
             while let marker = try cursor.next() {
                 if validator.validate(marker.position, hits: &hits) != nil { outside.append(marker.number) }
-                let rooms = Self.rooms(hits, validator: validator)
+                let rooms = StoreRules.rooms(hits, validator: validator)
                 if rooms != marker.rooms { changed.append((marker, rooms)) }
             }
             if !outside.isEmpty && !force {

@@ -18,12 +18,8 @@ extension SQLiteStore {
     /// - Complexity: O(m * k) validation for m markers and k nearby regions, O(m log m) writes, O(v log v) for
     ///   v region vertices.
     public func reviseDrawing(_ name: String, _ new: NewRevision, dryRun: Bool, author: String?) throws(StoreError) -> RevisionOutcome {
-        try TextField.check(author, field: "author")
-        if let regions = new.regions { try Self.checkText(of: regions) }
-        let bytes: [UInt8]
-        if let given = new.imageBytes { bytes = given } else { bytes = try Self.readImage(path: new.imagePath) }
-        let header = try PNGHeader(bytes: bytes, path: new.imagePath)
-        let digest = SHA256.hexDigest(of: bytes)
+        let sheet = try RevisionSheet(new, author: author)
+        let bytes = sheet.bytes, digest = sheet.sha256, header = sheet.header
         let transform = new.alignment.transform
         return try writeOrRollBack { db in
             var drawing = try Self.fetchDrawing(db, named: name)
@@ -36,25 +32,17 @@ extension SQLiteStore {
                     try RevisionCarry.region(region, drawing: name, through: transform)
                 }
             }
-            var target = drawing
-            target.width = header.width
-            target.height = header.height
-            let validator = Self.validator(for: target, regions: regions)
             let now = Timestamp.now()
             let previous = drawing.revision
-            let revision = Revision(number: previous + 1, imagePath: Self.absolutePath(new.imagePath), imageSHA256: digest,
-                                    width: header.width, height: header.height, createdAt: now, author: author,
-                                    transform: transform, maxResidual: new.alignment.maxResidual)
+            let (revision, validator) = sheet.revision(after: drawing, regions: regions, new, at: now, author: author)
             var carried = try Self.readPlacements(db, drawingID: drawingID)
             var roomsChanged = 0
             var unplaced: [UnplacedMarker] = []
             var hits: [RegionHit] = []
             for index in carried.indices {
                 let old = carried[index]
-                let position = try RevisionCarry.position(old.position, marker: old.number, drawing: name, through: transform)
-                var reason = validator.validate(position, hits: &hits)?.rawValue
-                let rooms = RoomList.jsonText(Self.rooms(hits, validator: validator))
-                if reason == nil && rooms == "[]" && old.rooms != "[]" { reason = "outside-rooms" }
+                let (position, rooms, reason) = try RevisionCarry.placement(of: old.number, at: old.position, rooms: old.rooms, drawing: name,
+                                                                            through: transform, validator: validator, hits: &hits)
                 if rooms != old.rooms { roomsChanged += 1 }
                 carried[index].newPosition = position
                 carried[index].newRooms = rooms
@@ -118,7 +106,7 @@ extension SQLiteStore {
             try Data.fetchOne(db, sql: "SELECT bytes FROM image WHERE sha256 = ?", arguments: [revision.imageSHA256])
         }
         if let stored { return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: [UInt8](stored))) }
-        let bytes = try Self.readImage(path: revision.imagePath)
+        let bytes = try StoreRules.readImage(path: revision.imagePath)
         guard SHA256.hexDigest(of: bytes) == revision.imageSHA256 else {
             throw .imageChanged(drawing: name, path: revision.imagePath)
         }
@@ -189,15 +177,6 @@ extension SQLiteStore {
         return placements
     }
 
-    /// `MarkerState(x:y:rooms:needsPlacement:revision:).jsonText`, written directly: the rooms are the stored JSON
-    /// array (`RoomList.jsonText`'s bytes already), so they are not parsed and written again for each of m markers.
-    /// - Complexity: O(length of the text).
-    package static func stateJSON(_ position: PixelPoint, rooms: String, reason: String??, revision: Int) -> String {
-        var out = "{\"x\":" + JSONNumber.text(position.x) + ",\"y\":" + JSONNumber.text(position.y) + ",\"rooms\":" + rooms
-        if let reason { out += ",\"needsPlacement\":" + (reason.map(JSONString.quoted) ?? "null") }
-        return out + ",\"revision\":" + String(revision) + "}"
-    }
-
     /// History entries per `INSERT` of `writePlacements`.
     static let revisedEntriesPerStatement = 128
 
@@ -261,9 +240,9 @@ extension SQLiteStore {
                 let p = Int32(4 + 3 * k)
                 let flagged = placement.reason != nil || placement.newReason != nil
                 try check(sqlite3_bind_int64(insert, p, Int64(placement.number)))
-                try bind(insert, p + 1, stateJSON(placement.position, rooms: placement.rooms, reason: flagged ? .some(placement.reason) : nil,
+                try bind(insert, p + 1, StoreRules.stateJSON(placement.position, rooms: placement.rooms, reason: flagged ? .some(placement.reason) : nil,
                                                   revision: previous))
-                try bind(insert, p + 2, stateJSON(placement.newPosition, rooms: placement.newRooms,
+                try bind(insert, p + 2, StoreRules.stateJSON(placement.newPosition, rooms: placement.newRooms,
                                                   reason: flagged ? .some(placement.newReason) : nil, revision: next))
             }
             try check(sqlite3_step(insert), SQLITE_DONE)

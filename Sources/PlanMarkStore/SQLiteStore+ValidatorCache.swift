@@ -31,7 +31,7 @@ extension SQLiteStore {
     /// - Complexity: O(1) on a hit; O(region vertices) to rebuild.
     func currentValidator(_ db: Database, for drawing: Drawing) throws -> MarkerValidator {
         if let cached = validatorCache.validator(for: drawing) { return cached }
-        let validator = Self.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
+        let validator = StoreRules.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
         validatorCache.store(validator, for: drawing)
         return validator
     }

@@ -206,17 +206,4 @@ public final class SQLiteStore: AnnotationStore {
         let records = try RegionRecord.filter(Column("drawingId") == drawingID).order(Column("position")).fetchAll(db)
         return try RegionRecord.regions(records)
     }
-
-    /// The validator for a drawing: its size, its regions, walls covered.
-    package static func validator(for drawing: Drawing, regions: [Region]) -> MarkerValidator {
-        MarkerValidator(regions: regions, size: drawing.size, boundary: .include, requireRoom: false)
-    }
-
-    /// The ids of the rooms among `hits`, in region order.
-    package static func rooms(_ hits: [RegionHit], validator: MarkerValidator) -> [String] {
-        hits.compactMap { hit in
-            let region = validator.regions[hit.regionIndex]
-            return region.kind == .room ? region.id : nil
-        }
-    }
 }

@@ -3,7 +3,7 @@ import Testing
 
 /// One bad case for each way a command can fail, each expected line worked out from the rule: one line
 /// `planmark: WHERE: what` on stderr (WHERE a file[:line], an option, a drawing, or the command for its
-/// arguments) and the documented exit code (README: 1 refused, 64 usage, 65 bad input data, 66 missing
+/// arguments) and the documented exit code (docs/errors.md: 1 refused, 64 usage, 65 bad input data, 66 missing
 /// input, 73 cannot create the output).
 struct VoiceCase: CustomTestStringConvertible, Sendable {
     /// The arguments; `--store STORE` is added when `store` is true.

@@ -54,7 +54,7 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     /// The word is drawn from the letters `jqxz` between `<<` and `>>`; no other text of the report (labels, the
     /// footer `A ... Page N`) has those letters, so dropping every other character between the brackets leaves
     /// exactly the word.
-    @Test(.enabled(if: enabled, "poppler-utils is not installed"), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: enabled, "poppler-utils is not installed"), .hangGuard)
     func oneMegabyteWordIsWrappedWhole() throws {
         guard popplerPresent() else { return }
         let sandbox = try StoreSandbox.withDrawing()
@@ -123,7 +123,7 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     }
 
     /// `attach` reads the pixel size from the header and refuses, with exit 65 and one line naming the file, a
-    /// photo over 100,000,000 pixels or 20,000 pixels a side (the limits the README states): the PNG
+    /// photo over 100,000,000 pixels or 20,000 pixels a side (the limits docs/limits.md states): the PNG
     /// declaring 14000 x 14000 and JPEGs declaring 65535 x 65535 and 30000 x 30000; one side of 20,001. Photos at
     /// the limits (20000 x 5000 is exactly 100,000,000 pixels) are taken. Nothing refused is stored.
     @Test func attachRefusesPhotosOverThePixelLimits() throws {

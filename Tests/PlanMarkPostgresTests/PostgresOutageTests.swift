@@ -72,7 +72,7 @@ struct PostgresOutageErrorTests {
     /// The waiting thread wakes at its deadline and acts (`onOverdue`), instead of waiting on the future for ever.
     /// The time limit guards against a hang only: a synchronous test waits for one of the two cooperative threads,
     /// which other tests blocking in `waitUntil` can hold for a minute or more on a loaded machine.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func aBlockedWaitWakesAtItsDeadline() throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let promise = group.next().makePromise(of: Int.self)
@@ -92,7 +92,7 @@ struct PostgresOutageErrorTests {
 struct PostgresOutageTests {
     /// A statement the database does not answer within `statementTimeout` ends the operation (its connection is closed)
     /// with `unavailable`; the store works again at once.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangGuard)
     func aStatementPastTheStatementTimeoutIsUnavailable() throws {
         let store = try PostgresStore(url: try TestDatabases.fresh(), create: true, statementTimeout: .seconds(1))
         defer { store.close() }

@@ -290,7 +290,7 @@ import Testing
 
     /// The test holds an exclusive SQLite transaction on the store file; the server's store gives up
     /// after its 0.2 s busy timeout and the write is answered 503 with `Retry-After: 1`, naming no path.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func lockedStoreIs503WithRetryAfter() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -40,7 +40,7 @@ import Glibc
     /// A request whose head has arrived before SIGTERM, and whose body is sent only once the server
     /// has begun to shut down, is still answered in full; then the process exits 0. Each step waits
     /// on the event itself: the server's debug line for the request's head, its line for the signal.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func serverExecutableStopsGracefullyOnSIGTERM() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -7,7 +7,7 @@ import Testing
 /// --format geojson [--latlng --zoom Z] [--status S]` prints exactly the bytes `GET /drawings/NAME/markers
 /// [?zoom=Z][&status=S]` answers with.
 @Suite struct OneWriterTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func cliExportAndServiceAnswerAreByteIdentical() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -10,13 +10,7 @@ import Glibc
 /// `planmark-server` on a PostgreSQL store whose server goes away: reads and writes answer 503 (`store-unavailable`),
 /// and the password in the store URL appears in no log line. A throwaway cluster of its own
 /// (`Drawings/postgres-cluster.sh`), stopped in the middle of the test.
-/// Whether a PostgreSQL cluster can be started (a test cluster is set, or CI is, where a missing one is a failure).
-let postgresClusterAvailable: Bool = {
-    let environment = ProcessInfo.processInfo.environment
-    return (environment["PLANMARK_TEST_POSTGRES"].map { !$0.isEmpty } ?? false) || environment["CI"] == "true"
-}()
-
-@Suite(.enabled(if: postgresClusterAvailable, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
+@Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
 struct PostgresUnavailableTests {
 
     /// A TCP port on loopback that nothing listens on now (the system's choice for a socket bound to port 0).
@@ -51,7 +45,7 @@ struct PostgresUnavailableTests {
         #expect(shell(["/bin/bash", script] + arguments) == 0, "postgres-cluster.sh \(arguments)")
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func databaseDownAnswers503AndTheLogNeverHasThePassword() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgdown-\(UUID().uuidString)")
         let port = try Self.freePort()
@@ -108,7 +102,7 @@ struct PostgresUnavailableTests {
 
     /// While the database is down every request answers 503 `store-unavailable` (each within connect_timeout), and the
     /// outage is one error line an interval in the log, not one a request.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func anOutageIs503ForEveryRequestAndLoggedOnce() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgout-\(UUID().uuidString)")
         let port = try Self.freePort()
@@ -144,7 +138,7 @@ struct PostgresUnavailableTests {
 
     /// `planmark import` whose database is stopped (`pg_ctl stop -m immediate`) in the middle of its COPY, while
     /// postgres-nio waits for the socket to drain: exit 74 within connect_timeout, not a hang.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func importExits74WhenTheDatabaseStopsMidCopy() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgimp-\(UUID().uuidString)")
         let port = try Self.freePort()
@@ -204,7 +198,7 @@ struct PostgresUnavailableTests {
 
     /// The database dropped and made again under the server (another PlanMark store in it): a write answers 503
     /// `store-replaced` and is not stored in the new database.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func aDroppedAndRecreatedDatabaseIs503StoreReplaced() async throws {
         let url = try TestDatabases.fresh()
         let store = url.description

@@ -74,7 +74,7 @@ import Testing
 
     /// 8 clients on their own connections send one item (one uuid) at once: exactly one marker; one 201,
     /// seven 200, all with the same number.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func eightClientsAtOnceWithOneUUIDStoreOneMarker() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -110,7 +110,7 @@ enum DeclaredPhoto {
     /// A client that goes away after the report's first bytes: the report stops being made (the server logs that it
     /// stopped; it waits for nothing else: on main the report is built to its end) and the service still answers,
     /// with its render places free (a second report is made and sent whole).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func reportAbandonedByItsClientStops() async throws {
         let fixture = try Self.photoReportFixture()
         defer { fixture.remove() }
@@ -138,7 +138,7 @@ enum DeclaredPhoto {
     /// end, holding it whole; before the grace closed answers being sent, it waited for the client for ever); the
     /// client then reads what was sent: the transfer broken before its last chunk, never a whole-looking shorter PDF.
     /// (The report's maker may not get to log that it stopped: the process can end first.)
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func sigtermStopsAReportBeingMade() async throws {
         let fixture = try Self.photoReportFixture()
         defer { fixture.remove() }
@@ -167,8 +167,8 @@ enum DeclaredPhoto {
     /// The server's peak memory (VmHWM) over a report of 60 markers, each with the same 2 MiB JPEG (stored once;
     /// cairo embeds it on each page it is shown on): the PDF is over 120 MB, sent chunked, and read whole it is a
     /// PDF with every marker; the server's peak grows by less than 40 MiB, a third of the PDF (on main it held the
-    /// PDF twice). The README's limits table states the bound.
-    @Test(.timeLimit(.minutes(10)))
+    /// PDF twice). The limits table (docs/limits.md) states the bound.
+    @Test(.hangGuard)
     func largeReportIsStreamedInBoundedMemory() async throws {
         let count = 60
         let fixture = try Self.photoReportFixture(count: count)

@@ -22,7 +22,7 @@ import Testing
     static let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
     @Test(.enabled(if: missingTools == nil || inCI, "headless Chromium is not available: \(missingTools ?? "")"),
-          .timeLimit(.minutes(3)), arguments: [Run.plain, .token, .withoutLeaflet])
+          .hangGuard, arguments: [Run.plain, .token, .withoutLeaflet])
     func reviewPageInHeadlessChromium(run mode: Run) async throws {
         if let missing = Self.missingTools {
             Issue.record("CI=true but the browser test cannot run: \(missing)")

@@ -57,7 +57,7 @@ import Glibc
     /// Two reports run (both have started, as the server's log says, and neither has finished when the reads
     /// are timed): a marker GET answers within 100 ms of its usual time, measured first in the same test. Then
     /// the report clients go away: both reports are cancelled instead of being built to the end.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func markerReadsKeepTheirTimeWhileTwoReportsRunAndAbandonedReportsStop() async throws {
         let fixture = try Self.fixture(markers: 600)
         defer { fixture.remove() }
@@ -161,7 +161,7 @@ import Glibc
 
     /// SIGTERM while a report runs: the report is cancelled after `--shutdown-grace` (answered 503
     /// `request-cancelled`) and the server exits 0, instead of building the report to the end first.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func sigtermStopsTheServerWhileAReportRuns() async throws {
         let fixture = try Self.fixture(markers: 600)
         defer { fixture.remove() }
@@ -187,7 +187,7 @@ import Glibc
     /// A half-sent request head is closed after `--head-timeout`; beyond `--max-connections` a new connection is
     /// answered 503 `too-many-connections` at once, without sending anything; kept-alive connections idle past
     /// `--idle-timeout` are closed, and the server takes new ones again.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func slowClientsAreClosedAndConnectionsCapped() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
@@ -280,7 +280,7 @@ import Glibc
 
     // MARK: Item 11: Host
 
-    @Test(.timeLimit(.minutes(5)), arguments: [
+    @Test(.hangGuard, arguments: [
         ("GET /health HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nHost: evil.example\r\n\r\n", 400, "duplicate-host"),
         ("GET /health HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nHost: 127.0.0.1:PORT\r\n\r\n", 400, "duplicate-host"),
         ("GET http://evil.example/health HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\n\r\n", 421, "unknown-host"),

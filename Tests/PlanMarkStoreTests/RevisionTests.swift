@@ -107,7 +107,7 @@ import Testing
     func revisedEntryTextIsMarkerStateText(reason: String?, other: String?) throws {
         let rooms = ["2.04", "a\"b"]
         let flagged = reason != nil || other != nil
-        let direct = SQLiteStore.stateJSON(PixelPoint(x: 12.5, y: -3), rooms: RoomList.jsonText(rooms), reason: flagged ? .some(reason) : nil,
+        let direct = StoreRules.stateJSON(PixelPoint(x: 12.5, y: -3), rooms: RoomList.jsonText(rooms), reason: flagged ? .some(reason) : nil,
                                            revision: 4)
         var state = MarkerState(x: 12.5, y: -3, rooms: rooms)
         state.revision = 4

@@ -1,4 +1,4 @@
-// The punch-item statuses and the changes the service allows (README: the workflow), with button labels.
+// The punch-item statuses and the changes the service allows (docs/punch-items.md: the workflow), with button labels.
 export const STATUSES = ['open', 'in-progress', 'ready', 'closed', 'void'];
 
 export const STATUS_NAMES = {
