@@ -38,9 +38,10 @@ struct RouteTable: Sendable {
     private func entry(for path: String) -> Int? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         for (index, entry) in entries.enumerated() where entry.template.count == segments.count {
-            if zip(entry.template, segments).allSatisfy({ template, segment in template.hasPrefix(":") ? !segment.isEmpty : template == segment }) {
-                return index
+            let matches = zip(entry.template, segments).allSatisfy { template, segment in
+                template.hasPrefix(":") ? !segment.isEmpty : template == segment
             }
+            if matches { return index }
         }
         return nil
     }

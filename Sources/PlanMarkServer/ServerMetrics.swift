@@ -58,9 +58,16 @@ public final class ServerMetrics: Sendable {
         storeInUse = Meter(label: "planmark_store_lanes_in_use", factory: factory)
         storeWaiting = Meter(label: "planmark_store_lanes_waiting", factory: factory)
         Meter(label: "planmark_store_lanes_max", factory: factory).set(BlockingWork.width)
-        tileHits = CoreMetrics.Counter(label: "planmark_tile_cache_lookups_total", dimensions: [("result", "hit")], factory: factory)
-        tileMisses = CoreMetrics.Counter(label: "planmark_tile_cache_lookups_total", dimensions: [("result", "miss")], factory: factory)
+        let lookups = "planmark_tile_cache_lookups_total"
+        tileHits = CoreMetrics.Counter(label: lookups, dimensions: [("result", "hit")], factory: factory)
+        tileMisses = CoreMetrics.Counter(label: lookups, dimensions: [("result", "miss")], factory: factory)
         for meter in [requestsInFlight, storeInUse, storeWaiting] { meter.set(0) }
+    }
+
+    /// Nanoseconds from `start` to now.
+    static func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
     }
 
     /// The text `/metrics` answers.
@@ -89,8 +96,9 @@ public final class ServerMetrics: Sendable {
         let counter = requests.withLock { made in
             let key = RequestKey(route: route, method: method, status: status)
             if let counter = made[key] { return counter }
-            let counter = CoreMetrics.Counter(label: "planmark_http_requests_total",
-                                              dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
+            let counter = CoreMetrics.Counter(
+                label: "planmark_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
+                factory: factory)
             made[key] = counter
             return counter
         }
@@ -138,15 +146,16 @@ public final class ServerMetrics: Sendable {
         let counter = storeOperations.withLock { made in
             let key = StoreKey(operation: operation, outcome: outcome)
             if let counter = made[key] { return counter }
-            let counter = CoreMetrics.Counter(label: "planmark_store_operations_total",
-                                              dimensions: [("operation", operation), ("outcome", outcome.rawValue)], factory: factory)
+            let counter = CoreMetrics.Counter(
+                label: "planmark_store_operations_total", dimensions: [("operation", operation), ("outcome", outcome.rawValue)],
+                factory: factory)
             made[key] = counter
             return counter
         }
         let timer = storeDurations.withLock { made in
             if let timer = made[operation] { return timer }
-            let timer = CoreMetrics.Timer(label: "planmark_store_operation_duration_seconds", dimensions: [("operation", operation)],
-                                          factory: factory)
+            let timer = CoreMetrics.Timer(
+                label: "planmark_store_operation_duration_seconds", dimensions: [("operation", operation)], factory: factory)
             made[operation] = timer
             return timer
         }
@@ -169,7 +178,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The review page's files (labelled `review-page`), when served.
     let page: ReviewPageFiles?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
@@ -187,9 +197,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func record(_ request: Request, status: Int, since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        metrics.recordRequest(route: route(of: request), method: request.method, status: status, nanoseconds: nanoseconds)
+        metrics.recordRequest(route: route(of: request), method: request.method, status: status,
+                              nanoseconds: ServerMetrics.nanoseconds(since: start))
     }
 
     /// The label of `request`'s path: its route's template, `review-page` for the page's files, else `unmatched`.

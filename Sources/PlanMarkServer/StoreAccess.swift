@@ -41,7 +41,8 @@ public struct StoreAccess: @unchecked Sendable {
     /// Runs `body` with the store off the cooperative threads; store errors become API errors. `operation` names
     /// the call in the metrics (a fixed name, never anything from the request): it is counted by how it ended and
     /// timed on its lane, and counted as waiting for a lane until one takes it, then as in use until it ends.
-    func run<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (any AnnotationStore) throws(StoreError) -> T) async throws -> T {
+    func run<T: Sendable>(_ operation: String,
+                          _ body: @escaping @Sendable (any AnnotationStore) throws(StoreError) -> T) async throws -> T {
         let access = self
         guard let metrics else { return try await BlockingWork.run { () throws -> T in try access.call(body) } }
         metrics.storeWaiting.increment()
@@ -52,9 +53,7 @@ public struct StoreAccess: @unchecked Sendable {
             var outcome = ServerMetrics.StoreOutcome.failed
             defer {
                 metrics.storeInUse.decrement()
-                let elapsed = ContinuousClock.now - start
-                metrics.recordStoreOperation(operation, outcome: outcome,
-                                             nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+                metrics.recordStoreOperation(operation, outcome: outcome, nanoseconds: ServerMetrics.nanoseconds(since: start))
             }
             do {
                 let value = try access.call(body)

@@ -7,7 +7,8 @@ import Testing
 @Suite struct OpenAPITests {
     /// The endpoints the router serves (method, path template), written out independently of the document.
     static let endpoints: [(String, String)] = [
-        ("get", "/health"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"), ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"),
+        ("get", "/health"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"),
+        ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"),
         ("get", "/drawings/{name}/image"), ("get", "/drawings/{name}/regions"), ("get", "/drawings/{name}/markers"),
         ("post", "/drawings/{name}/markers"), ("get", "/drawings/{name}/markers/{number}"), ("patch", "/drawings/{name}/markers/{number}"),
         ("delete", "/drawings/{name}/markers/{number}"), ("get", "/drawings/{name}/markers/{number}/history"),
