@@ -55,7 +55,7 @@ public struct StoreAccess: @unchecked Sendable {
                 metrics.storeInUse.decrement()
                 metrics.recordStoreOperation(operation, outcome: outcome, nanoseconds: ServerMetrics.nanoseconds(since: start))
             }
-            do {
+            do throws(APIError) {
                 let value = try access.call(body)
                 outcome = .ok
                 return value

@@ -42,7 +42,8 @@ import Testing
         let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         return list.map { item in
             Sample(family: item["family"] as? String ?? "", type: item["type"] as? String ?? "",
-                   name: item["name"] as? String ?? "", labels: item["labels"] as? [String: String] ?? [:], value: (item["value"] as? NSNumber)?.doubleValue ?? .nan)
+                   name: item["name"] as? String ?? "", labels: item["labels"] as? [String: String] ?? [:],
+                   value: (item["value"] as? NSNumber)?.doubleValue ?? .nan)
         }
     }
 
@@ -145,7 +146,9 @@ import Testing
 
             // The second read counts the first.
             let again = try Self.parse(second.text)
-            let scrapes = again.first { $0.name == requests && $0.labels == ["route": "/metrics", "method": "GET", "status": "200"] }
+            let scrapes = again.first { sample in
+                sample.name == requests && sample.labels == ["route": "/metrics", "method": "GET", "status": "200"]
+            }
             #expect(scrapes?.value == 1)
         }
     }
@@ -178,7 +181,8 @@ import Testing
                 let requests = "planmark_http_requests_total"
                 func series(_ samples: [Sample], _ name: String) -> [String] {
                     samples.filter { $0.name == name }.map { sample in
-                        sample.labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + " \(sample.value)"
+                        let labels = sample.labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                        return labels.joined(separator: ",") + " \(sample.value)"
                     }
                 }
                 #expect(series(samplesOne, requests) == ["method=GET,route=/drawings,status=200 2.0"])
