@@ -13,7 +13,7 @@ import Synchronization
 /// Labels are bounded: a route is its template (`/drawings/{name}/markers`, never the path asked for, and never the
 /// query), a method one of the few the service knows (`other` beyond them), a status a number; a store operation the
 /// name the server gives it.
-public final class ServerMetrics: Sendable {
+final class ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     let registry: PrometheusCollectorRegistry
     /// Makes the swift-metrics objects in `registry`.
@@ -49,7 +49,7 @@ public final class ServerMetrics: Sendable {
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// A server's metrics in a registry of their own; the fixed ones (gauges, tile cache) start at 0.
-    public init() {
+    init() {
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = Self.durationBuckets

@@ -222,6 +222,27 @@ import Testing
         #expect(samples.first { $0.name == "planmark_store_operations_total" }?.labels == ["operation": "held", "outcome": "ok"])
     }
 
+    /// The review page's files are one route, `review-page`; a path beside them that is not served is `unmatched`.
+    @Test func reviewPageFilesAreOneRoute() async throws {
+        let fixture = try ServerFixture()
+        let folders = try ReviewPageServingTests.PageFolders()
+        defer { fixture.remove(); folders.remove() }
+        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
+        try await ReviewPageServingTests().application(fixture, page: page, token: Self.token).test(.router) { client in
+            for path in ["/", "/app/app.js", "/leaflet/leaflet.css"] {
+                #expect(try await client.get(path).status == .ok, "\(path)")
+            }
+            // Not a page file, so behind the token.
+            #expect(try await client.get("/app/notes.md").status == .unauthorized)
+            let body = try await client.get("/metrics", headers: Self.auth).text
+            #expect(!body.contains("notes.md") && !body.contains("app.js") && !body.contains(Self.token))
+            let samples = try Self.parse(body).filter { $0.name == "planmark_http_requests_total" }
+            #expect(samples.count == 2)
+            #expect(samples.first { $0.labels == ["route": "review-page", "method": "GET", "status": "200"] }?.value == 3)
+            #expect(samples.first { $0.labels == ["route": "unmatched", "method": "GET", "status": "401"] }?.value == 1)
+        }
+    }
+
     /// Route labels are the routes' templates, whatever the path's values; anything else is no route.
     @Test func routeLabelsAreTemplates() {
         let table = PlanMarkRoutes.table
