@@ -96,9 +96,8 @@ final class ServerMetrics: Sendable {
         let counter = requests.withLock { made in
             let key = RequestKey(route: route, method: method, status: status)
             if let counter = made[key] { return counter }
-            let counter = CoreMetrics.Counter(
-                label: "planmark_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
-                factory: factory)
+            let dimensions = [("route", route), ("method", method), ("status", String(status))]
+            let counter = CoreMetrics.Counter(label: "planmark_http_requests_total", dimensions: dimensions, factory: factory)
             made[key] = counter
             return counter
         }

@@ -24,6 +24,8 @@ public struct StoreAccess: @unchecked Sendable {
     let identity: StoreFileIdentity?
     /// Where each call is counted and timed (`planmark_store_*`); nil: not measured.
     private(set) var metrics: ServerMetrics?
+    /// The threads calls run on: the process's store lanes (tests give lanes of their own).
+    private(set) var lanes: WorkLanes = BlockingWork.lanes
 
     /// Wraps a thread-safe store.
     public init(_ store: any AnnotationStore) {
@@ -38,15 +40,22 @@ public struct StoreAccess: @unchecked Sendable {
         return access
     }
 
+    /// This access with its calls run on `lanes`.
+    func running(on lanes: WorkLanes) -> StoreAccess {
+        var access = self
+        access.lanes = lanes
+        return access
+    }
+
     /// Runs `body` with the store off the cooperative threads; store errors become API errors. `operation` names
     /// the call in the metrics (a fixed name, never anything from the request): it is counted by how it ended and
     /// timed on its lane, and counted as waiting for a lane until one takes it, then as in use until it ends.
     func run<T: Sendable>(_ operation: String,
                           _ body: @escaping @Sendable (any AnnotationStore) throws(StoreError) -> T) async throws -> T {
         let access = self
-        guard let metrics else { return try await BlockingWork.run { () throws -> T in try access.call(body) } }
+        guard let metrics else { return try await lanes.run { () throws -> T in try access.call(body) } }
         metrics.storeWaiting.increment()
-        return try await BlockingWork.run { () throws -> T in
+        return try await lanes.run { () throws -> T in
             metrics.storeWaiting.decrement()
             metrics.storeInUse.increment()
             let start = ContinuousClock.now
