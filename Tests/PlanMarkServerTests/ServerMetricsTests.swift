@@ -8,7 +8,7 @@ import Testing
 /// `GET /metrics`: the body is read by an independent reader, Python's `prometheus_client` parser
 /// (`pip install prometheus-client`; .ci/run installs it), and every figure expected is counted by hand from the
 /// requests the test makes.
-@Suite struct ServerMetricsTests {
+@Suite(.hangGuard) struct ServerMetricsTests {
     /// One sample as the parser reads it.
     struct Sample {
         var family: String
