@@ -40,6 +40,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         // The PostgreSQL store only (its pool, COPY).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        // GET /metrics: the metrics API (already in the graph through Hummingbird's MetricsMiddleware) and its
+        // Prometheus backend, which only the service imports.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Coordinates, polygons, point location, marker validation. Standard library only.
@@ -114,6 +118,9 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 // Graceful shutdown (SIGTERM) stops the reports being made.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // GET /metrics: each application's own registry, in the Prometheus text format.
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("ReviewPage")]
         ),

@@ -25,7 +25,7 @@ extension PlanMarkRoutes {
         let declared = try Self.declaredAttachmentType(request)
         let bytes = try await attachmentBodies.bytes(of: request)
         let caption = query.values["caption"], author = query.values["author"]
-        let attachment = try await store.run { store throws(StoreError) in
+        let attachment = try await store.run("attach") { store throws(StoreError) in
             try store.attach(bytes, declaredType: declared, caption: caption, toMarker: number, in: name, author: author)
         }
         return JSONResponse.make(attachment.historyJSON + "\n", status: .created,
@@ -48,7 +48,9 @@ extension PlanMarkRoutes {
     /// `{"attachments":[{"id","sha256","size","contentType","caption"}, ...]}`, oldest first.
     func attachments(_ request: Request, name: String, number: Int) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let list = try await store.run { store throws(StoreError) in try store.attachments(ofMarker: number, in: name) }
+        let list = try await store.run("attachments") { store throws(StoreError) in
+            try store.attachments(ofMarker: number, in: name)
+        }
         return JSONResponse.make(AttachmentJSON.list(list))
     }
 
@@ -57,7 +59,9 @@ extension PlanMarkRoutes {
     /// service's origin). `If-None-Match` with the ETag answers 304.
     func attachment(_ request: Request, name: String, number: Int, id: Int64) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let (attachment, bytes) = try await store.run { store throws(StoreError) in try store.attachment(id, ofMarker: number, in: name) }
+        let (attachment, bytes) = try await store.run("attachment") { store throws(StoreError) in
+            try store.attachment(id, ofMarker: number, in: name)
+        }
         let etag = "\"\(attachment.sha256)\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=3600, must-revalidate", Self.contentTypeOptions: "nosniff"]
         if attachment.type == .pdf { headers[.contentDisposition] = "attachment" }
@@ -74,7 +78,9 @@ extension PlanMarkRoutes {
         let query = try QueryParameters(request)
         try query.onlyKeys(["author"])
         let author = query.values["author"]
-        let attachment = try await store.run { store throws(StoreError) in try store.detach(id, fromMarker: number, in: name, author: author) }
+        let attachment = try await store.run("detach") { store throws(StoreError) in
+            try store.detach(id, fromMarker: number, in: name, author: author)
+        }
         return JSONResponse.make("{\"id\":\(attachment.id),\"removed\":true}\n")
     }
 }

@@ -17,11 +17,31 @@ struct RouteTable: Sendable {
     /// The methods `path` takes, nil when no route has that shape.
     /// - Complexity: O(routes * segments).
     func methods(for path: String) -> [HTTPRequest.Method]? {
+        entry(for: path).map { entries[$0].methods }
+    }
+
+    /// The template of the route `path` has the shape of, as OpenAPI writes it (`/drawings/{name}/markers`); nil
+    /// when none has. The metrics' route label: never the path itself.
+    /// - Complexity: O(routes * segments).
+    func template(for path: String) -> String? {
+        guard let index = entry(for: path) else { return nil }
+        return entries[index].template.map { segment -> String in
+            guard segment.hasPrefix(":") else { return "/" + segment }
+            let name = segment.dropFirst()
+            let dot = name.firstIndex(of: ".") ?? name.endIndex
+            return "/{" + name[..<dot] + "}" + name[dot...]
+        }.joined()
+    }
+
+    /// The index of the entry `path` has the shape of.
+    /// - Complexity: O(routes * segments).
+    private func entry(for path: String) -> Int? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        for entry in entries where entry.template.count == segments.count {
-            if zip(entry.template, segments).allSatisfy({ template, segment in template.hasPrefix(":") ? !segment.isEmpty : template == segment }) {
-                return entry.methods
+        for (index, entry) in entries.enumerated() where entry.template.count == segments.count {
+            let matches = zip(entry.template, segments).allSatisfy { template, segment in
+                template.hasPrefix(":") ? !segment.isEmpty : template == segment
             }
+            if matches { return index }
         }
         return nil
     }

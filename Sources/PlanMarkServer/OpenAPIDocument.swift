@@ -81,6 +81,14 @@ enum OpenAPIDocument {
             ("/openapi.json", getAndHead(
                 id: "openapi", summary: "This document.", storeAccess: false,
                 success: ok("The OpenAPI 3.1 document.", jsonContent(["type": "object"])))),
+            ("/metrics", getAndHead(
+                id: "metrics",
+                summary: "This server's metrics in the Prometheus text format: requests by route and status, their latency, "
+                    + "store calls and their latency, store lanes in use and waiting, tile cache hits and misses "
+                    + "(docs/metrics.md).",
+                storeAccess: false,
+                success: [("200", response("The metrics.", content: prometheusContent,
+                                           headers: [("Cache-Control", header("no-store: never cached."))]))])),
             ("/validate", [
                 "post": operation(
                     id: "validate", summary: "Validate markers against regions and a size; the report of `planmark validate --report json`.",
@@ -563,6 +571,8 @@ enum OpenAPIDocument {
     ]
 
     static let dateTime: Doc = ["type": "string", "format": "date-time"]
+    /// The Prometheus text exposition format.
+    static let prometheusContent: Doc = ["text/plain; version=0.0.4": ["schema": ["type": "string"]]]
     static let pngContent: Doc = ["image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]]]
     static let pdfContent: Doc = ["application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]]]
     static let geoJSONContent: Doc = ["application/geo+json": ["schema": ref("FeatureCollection")]]

@@ -27,12 +27,15 @@ public enum PlanMarkApplication {
     static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
                        renderer: ReviewRenderer, boundPort: BoundPort,
                        validationLimiter: ConcurrencyLimiter? = nil, tileCache: TileCache? = nil,
-                       page: ReviewPageFiles? = nil) -> Router<BasicRequestContext> {
+                       page: ReviewPageFiles? = nil, metrics: ServerMetrics = ServerMetrics()) -> Router<BasicRequestContext> {
         // Renders, reports and tile pyramids share one bound; store calls run on threads of their own.
         let heavy = HeavyWork(limit: configuration.maxHeavyJobs, queueLimit: configuration.heavyQueue, logger: logger)
+        let store = store.measured(by: metrics)
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: HeadResponseMiddleware())
         router.add(middleware: RequestLogMiddleware(logger: logger))
+        // Every request, refused or not, by its route's template (GET /metrics, behind the token like the rest).
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics, routes: PlanMarkRoutes.table, page: page))
         router.add(middleware: HostCheckMiddleware(policy: HostPolicy(configuration), boundPort: boundPort))
         if let page {
             router.add(middleware: ReviewPageMiddleware(page: page))
@@ -54,7 +57,7 @@ public enum PlanMarkApplication {
             review: ReviewImageService(renderer: renderer, heavy: heavy),
             validate: ValidateEndpoint(maxVertices: configuration.maxVertices, maxMarkers: configuration.maxMarkers,
                                        limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)),
-            tiles: TileEndpoint(cache: cache, privateCaching: configuration.token != nil))
+            tiles: TileEndpoint(cache: cache, privateCaching: configuration.token != nil, metrics: metrics), metrics: metrics)
         routes.add(to: router)
         return router
     }

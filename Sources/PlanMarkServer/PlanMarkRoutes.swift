@@ -19,13 +19,15 @@ struct PlanMarkRoutes: Sendable {
     let validate: ValidateEndpoint
     /// Serves tiles from the pyramid cache.
     let tiles: TileEndpoint
+    /// This server's metrics, which `GET /metrics` renders.
+    let metrics: ServerMetrics
 
     /// Every path and its methods, as `add(to:)` registers them (HEAD is added wherever GET is;
     /// the router answers it with the GET handler's headers and no body).
     static let table: RouteTable = {
         let get: [HTTPRequest.Method] = [.get]
         let routes: [(String, [HTTPRequest.Method])] = [
-            ("/health", get), ("/openapi.json", get), ("/validate", [.post]), ("/drawings", get),
+            ("/health", get), ("/openapi.json", get), ("/metrics", get), ("/validate", [.post]), ("/drawings", get),
             ("/drawings/:name", [.get, .patch, .delete]), ("/drawings/:name/image", get), ("/drawings/:name/regions", get),
             ("/drawings/:name/review.png", get), ("/drawings/:name/summary", get), ("/drawings/:name/markers", [.get, .post]),
             ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
@@ -42,6 +44,7 @@ struct PlanMarkRoutes: Sendable {
     func add(to router: Router<some RequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make("{\"status\":\"ok\"}\n") }
         router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
+        router.get("/metrics") { request, _ in try metricsText(request) }
         router.post("/validate") { request, _ in try await validate.respond(to: request, bodies: bodies) }
         router.get("/drawings") { request, _ in try await listDrawings(request) }
         router.get("/drawings/:name") { request, context in try await showDrawing(request, name: try Self.name(context)) }
@@ -86,6 +89,15 @@ struct PlanMarkRoutes: Sendable {
         router.delete("/drawings/:name/markers/:number/attachments/:id") { request, context in
             try await detach(request, name: try Self.name(context), number: try Self.number(context), id: try Self.attachmentID(context))
         }
+    }
+
+    // MARK: Metrics
+
+    /// `GET /metrics`: this server's metrics in the Prometheus text format (version 0.0.4), never cached.
+    func metricsText(_ request: Request) throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        return Response(status: .ok, headers: [.contentType: ServerMetrics.contentType, .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
     }
 
     // MARK: Path parameters
@@ -134,13 +146,13 @@ struct PlanMarkRoutes: Sendable {
 
     func listDrawings(_ request: Request) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let list = try await store.run { store throws(StoreError) in try store.drawings() }
+        let list = try await store.run("drawings") { store throws(StoreError) in try store.drawings() }
         return JSONResponse.make(DrawingJSON.list(list, image: Self.imagePath, tiles: Self.tilesTemplate))
     }
 
     func showDrawing(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let summary = try await store.run { store throws(StoreError) in try store.drawing(named: name) }
+        let summary = try await store.run("drawing") { store throws(StoreError) in try store.drawing(named: name) }
         return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing)) + "\n")
     }
 
@@ -148,12 +160,14 @@ struct PlanMarkRoutes: Sendable {
     /// (their SHA-256).
     func image(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let etag = try await store.run { store throws(StoreError) in "\"\(try store.drawing(named: name).drawing.imageSHA256)\"" }
+        let etag = try await store.run("imageETag") { store throws(StoreError) in
+            "\"\(try store.drawing(named: name).drawing.imageSHA256)\""
+        }
         let headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=3600, must-revalidate"]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingSpaces() == etag || $0.trimmingSpaces() == "*" }) {
             return Response(status: .notModified, headers: headers)
         }
-        let image = try await store.run { store throws(StoreError) in try store.image(of: name) }
+        let image = try await store.run("image") { store throws(StoreError) in try store.image(of: name) }
         var all = headers
         all[.eTag] = "\"\(image.sha256)\""
         all[.contentType] = "image/png"
@@ -166,7 +180,7 @@ struct PlanMarkRoutes: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(["zoom"])
         let zoom = try query.zoom()
-        let text = try await store.run { store throws(StoreError) -> String in
+        let text = try await store.run("regions") { store throws(StoreError) -> String in
             let regions = try store.regions(of: name)
             // A calibrated drawing's regions carry area (m2) and perimeter (m); others neither key.
             let drawing = try store.drawingRecord(named: name)
@@ -198,7 +212,7 @@ struct PlanMarkRoutes: Sendable {
         for (parameter, value) in query.values.sorted(by: { $0.key < $1.key }) { key += "\n" + parameter + "=" + value }
         let queryDigest = SHA256.hexDigest(of: Array(key.utf8)).prefix(16)
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        let (etag, body) = try await store.run { store throws(StoreError) -> (String, [UInt8]?) in
+        let (etag, body) = try await store.run("markers") { store throws(StoreError) -> (String, [UInt8]?) in
             let etag = "\"m\(try store.markersVersion(of: name))-\(queryDigest)\""
             if EntityTag.noneMatch(ifNoneMatch, etag) { return (etag, nil) }
             var conversion: LatLngConversion?
@@ -220,7 +234,7 @@ struct PlanMarkRoutes: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys)
         let filter = try query.markerFilter()
-        let summary = try await store.run { store throws(StoreError) in try store.summary(of: name, filter: filter) }
+        let summary = try await store.run("summary") { store throws(StoreError) in try store.summary(of: name, filter: filter) }
         return JSONResponse.make(SummaryJSON.object(summary, drawing: name, filter: filter))
     }
 
@@ -228,7 +242,7 @@ struct PlanMarkRoutes: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(["zoom"])
         let zoom = try query.zoom()
-        let text = try await store.run { store throws(StoreError) -> String in
+        let text = try await store.run("marker") { store throws(StoreError) -> String in
             let marker = try store.marker(number, in: name)
             let conversion = try zoom.map { (zoom) throws(StoreError) in
                 LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom)
@@ -248,7 +262,8 @@ struct PlanMarkRoutes: Sendable {
         guard let position = try MarkerPositionInput.read(body, required: true) else { throw APIError.invalidField("$", "no position") }
         let fields = try MarkerFieldsInput.newMarker(body, at: PixelPoint(x: 0, y: 0))
         let author = try body.string("author", allowNull: true) ?? nil
-        let (creation, conversion) = try await store.run { store throws(StoreError) -> (MarkerCreation, LatLngConversion?) in
+        let (creation, conversion) = try await store.run("addMarker") {
+            store throws(StoreError) -> (MarkerCreation, LatLngConversion?) in
             var new = fields
             guard position.isLatLng else {
                 // Pixels need nothing from the drawing: one write transaction.
@@ -277,7 +292,8 @@ struct PlanMarkRoutes: Sendable {
         guard position != nil || !fields.isEmpty else {
             throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status, note, category, priority, assignee or due")
         }
-        let (marker, conversion) = try await store.run { store throws(StoreError) -> (Marker, LatLngConversion?) in
+        let (marker, conversion) = try await store.run("changeMarker") {
+            store throws(StoreError) -> (Marker, LatLngConversion?) in
             var change = fields
             // Pixels (or no position) need nothing from the drawing: one write transaction.
             guard let position, position.isLatLng else {
@@ -299,7 +315,9 @@ struct PlanMarkRoutes: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(["author"])
         let author = query.values["author"]
-        let marker = try await store.run { store throws(StoreError) in try store.removeMarker(number, in: name, author: author) }
+        let marker = try await store.run("removeMarker") { store throws(StoreError) in
+            try store.removeMarker(number, in: name, author: author)
+        }
         return JSONResponse.make("{\"number\":\(marker.number),\"removed\":true}\n")
     }
 
@@ -312,7 +330,7 @@ struct PlanMarkRoutes: Sendable {
         let body = try await bodies.jsonObject(of: request)
         try body.onlyKeys(["name"])
         guard let newName = try body.string("name") ?? nil else { throw APIError.invalidField(body.path("name"), "required") }
-        let summary = try await store.run { store throws(StoreError) -> DrawingSummary in
+        let summary = try await store.run("renameDrawing") { store throws(StoreError) -> DrawingSummary in
             let drawing = try store.renameDrawing(name, to: newName)
             return try store.drawing(named: drawing.name)
         }
@@ -327,7 +345,9 @@ struct PlanMarkRoutes: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(["force"])
         let force = try query.bool("force") ?? false
-        let removal = try await store.run { store throws(StoreError) in try store.removeDrawing(name, force: force) }
+        let removal = try await store.run("removeDrawing") { store throws(StoreError) in
+            try store.removeDrawing(name, force: force)
+        }
         return JSONResponse.make("{\"name\":" + JSONString.quoted(removal.name) + ",\"removed\":true,\"markers\":\(removal.markers),"
                                  + "\"attachments\":\(removal.attachments)}\n")
     }
@@ -335,7 +355,7 @@ struct PlanMarkRoutes: Sendable {
     /// The marker's changes, oldest first (kept after removal).
     func history(_ request: Request, name: String, number: Int) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let entries = try await store.run { store throws(StoreError) in try store.history(of: name, number: number) }
+        let entries = try await store.run("history") { store throws(StoreError) in try store.history(of: name, number: number) }
         guard !entries.isEmpty else { throw APIError.unknownMarker(number, drawing: name) }
         return JSONResponse.make(HistoryJSON.object(drawing: name, number: number, entries: entries))
     }

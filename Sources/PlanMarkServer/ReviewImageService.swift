@@ -42,7 +42,8 @@ struct ReviewImageService: Sendable {
         let legend = try query.bool("legend") ?? false
 
         // Everything from the store in one snapshot-free pass; the render itself is gated.
-        let (drawing, regions, markers, imageBytes) = try await store.run { store throws(StoreError) -> (Drawing, [Region], [Marker], [UInt8]) in
+        let (drawing, regions, markers, imageBytes) = try await store.run("reviewImageData") {
+            store throws(StoreError) -> (Drawing, [Region], [Marker], [UInt8]) in
             let drawing = try store.drawing(named: name).drawing
             let regions = try store.regions(of: name)
             var markers: [Marker] = []

@@ -8,7 +8,7 @@ extension PlanMarkRoutes {
     /// (`RevisionJSON`, without server file paths); 404 for an unknown drawing.
     func revisions(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let (drawing, list) = try await store.run { store throws(StoreError) in
+        let (drawing, list) = try await store.run("revisions") { store throws(StoreError) in
             (try store.drawingRecord(named: name), try store.revisions(of: name))
         }
         return JSONResponse.make("{\"drawing\":" + JSONString.quoted(drawing.name) + ",\"revision\":\(drawing.revision),\"revisions\":"

@@ -22,6 +22,10 @@ public struct StoreAccess: @unchecked Sendable {
     let store: any AnnotationStore
     /// The SQLite store's file as it was opened; nil for other stores.
     let identity: StoreFileIdentity?
+    /// Where each call is counted and timed (`planmark_store_*`); nil: not measured.
+    private(set) var metrics: ServerMetrics?
+    /// The threads calls run on: the process's store lanes (tests give lanes of their own).
+    private(set) var lanes: WorkLanes = BlockingWork.lanes
 
     /// Wraps a thread-safe store.
     public init(_ store: any AnnotationStore) {
@@ -29,16 +33,55 @@ public struct StoreAccess: @unchecked Sendable {
         identity = (store as? SQLiteStore).flatMap { StoreFileIdentity(path: $0.path) }
     }
 
-    /// Runs `body` with the store off the cooperative threads; store errors become API errors.
-    func run<T: Sendable>(_ body: @escaping @Sendable (any AnnotationStore) throws(StoreError) -> T) async throws -> T {
-        let store = self
-        return try await BlockingWork.run { () throws -> T in
-            try store.identity?.check()
-            do throws(StoreError) {
-                return try body(store.store)
-            } catch {
-                throw APIError(error)
+    /// This access with its calls measured in `metrics`.
+    func measured(by metrics: ServerMetrics) -> StoreAccess {
+        var access = self
+        access.metrics = metrics
+        return access
+    }
+
+    /// This access with its calls run on `lanes`.
+    func running(on lanes: WorkLanes) -> StoreAccess {
+        var access = self
+        access.lanes = lanes
+        return access
+    }
+
+    /// Runs `body` with the store off the cooperative threads; store errors become API errors. `operation` names
+    /// the call in the metrics (a fixed name, never anything from the request): it is counted by how it ended and
+    /// timed on its lane, and counted as waiting for a lane until one takes it, then as in use until it ends.
+    func run<T: Sendable>(_ operation: String,
+                          _ body: @escaping @Sendable (any AnnotationStore) throws(StoreError) -> T) async throws -> T {
+        let access = self
+        guard let metrics else { return try await lanes.run { () throws -> T in try access.call(body) } }
+        metrics.storeWaiting.increment()
+        return try await lanes.run { () throws -> T in
+            metrics.storeWaiting.decrement()
+            metrics.storeInUse.increment()
+            let start = ContinuousClock.now
+            var outcome = ServerMetrics.StoreOutcome.failed
+            defer {
+                metrics.storeInUse.decrement()
+                metrics.recordStoreOperation(operation, outcome: outcome, nanoseconds: ServerMetrics.nanoseconds(since: start))
             }
+            do throws(APIError) {
+                let value = try access.call(body)
+                outcome = .ok
+                return value
+            } catch {
+                outcome = error.status.code >= 500 ? .failed : .refused
+                throw error
+            }
+        }
+    }
+
+    /// Checks the store file and runs `body` on this thread; store errors become API errors.
+    private func call<T>(_ body: (any AnnotationStore) throws(StoreError) -> T) throws(APIError) -> T {
+        try identity?.check()
+        do throws(StoreError) {
+            return try body(store)
+        } catch {
+            throw APIError(error)
         }
     }
 }

@@ -67,15 +67,23 @@ actor TileCache {
     /// - Complexity: O(tile bytes) when cached; otherwise O(image pixels) for the whole pyramid.
     nonisolated func tile(_ tile: TileCoordinate, sha: String, scheme: TileScheme,
                           image: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        try await lookup(tile, sha: sha, scheme: scheme, image: image).bytes
+    }
+
+    /// The PNG bytes of `tile` as `tile(_:sha:scheme:image:)` gives them, and whether the tile was on disk whole
+    /// (`hit`; a miss made its pyramid, waited for the job making it, or found it made by another process).
+    /// - Complexity: O(tile bytes) when cached; otherwise O(image pixels) for the whole pyramid.
+    nonisolated func lookup(_ tile: TileCoordinate, sha: String, scheme: TileScheme,
+                            image: @escaping @Sendable () async throws -> [UInt8]) async throws -> (bytes: [UInt8], hit: Bool) {
         let path = path(of: tile, sha: sha)
         if case .tile(let bytes) = try await BlockingWork.run({ TileFiles.readTile(path) }) {
             await used(sha)
-            return bytes
+            return (bytes, true)
         }
         try await make(sha: sha, scheme: scheme, check: path, image: image)
         switch try await BlockingWork.run({ TileFiles.readTile(path) }) {
         case .tile(let bytes):
-            return bytes
+            return (bytes, false)
         case .missing, .damaged:
             throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile could not be made",
                            detail: "\(path): missing or damaged right after its pyramid was made")

@@ -19,6 +19,8 @@ struct TileEndpoint: Sendable {
     let cache: TileCache
     /// True when requests carry a token (long-lived answers are then `private`, not `public`).
     let privateCaching: Bool
+    /// Where the cache's hits and misses are counted; nil: not counted.
+    var metrics: ServerMetrics? = nil
 
     /// A year, the longest `max-age` caches are asked to honour.
     static let immutable = "max-age=31536000, immutable"
@@ -27,20 +29,21 @@ struct TileEndpoint: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(["v"])
         let tile = try Self.coordinate(context)
-        let drawing = try await store.run { store throws(StoreError) in try store.drawingRecord(named: name) }
+        let drawing = try await store.run("tileDrawing") { store throws(StoreError) in try store.drawingRecord(named: name) }
         guard let scheme = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom), scheme.contains(tile) else {
             let levels = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom).map { " (levels \($0.minZoom)...\($0.maxZoom))" } ?? ""
             throw APIError(.notFound, code: "tile-not-found", message: "drawing \"\(name)\" has no tile \(tile)\(levels)")
         }
         let sha = drawing.imageSHA256
-        let bytes = try await cache.tile(tile, sha: sha, scheme: scheme) {
-            let image = try await store.run { store throws(StoreError) in try store.image(of: name) }
+        let (bytes, hit) = try await cache.lookup(tile, sha: sha, scheme: scheme) {
+            let image = try await store.run("tileImage") { store throws(StoreError) in try store.image(of: name) }
             // The drawing was removed and added again with another image while this request waited.
             guard image.sha256 == sha else {
                 throw APIError.unavailable(code: "drawing-changed", message: "the drawing's image changed while its tiles were made; try again")
             }
             return image.bytes
         }
+        (hit ? metrics?.tileHits : metrics?.tileMisses)?.increment()
         let etag = "\"" + SHA256.hexDigest(of: bytes) + "\""
         let caching = query.values["v"] == sha ? (privateCaching ? "private, " : "public, ") + Self.immutable : "no-cache"
         let headers: HTTPFields = [.eTag: etag, .cacheControl: caching]

@@ -7,7 +7,8 @@ import Testing
 @Suite struct OpenAPITests {
     /// The endpoints the router serves (method, path template), written out independently of the document.
     static let endpoints: [(String, String)] = [
-        ("get", "/health"), ("get", "/openapi.json"), ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"),
+        ("get", "/health"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"),
+        ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"),
         ("get", "/drawings/{name}/image"), ("get", "/drawings/{name}/regions"), ("get", "/drawings/{name}/markers"),
         ("post", "/drawings/{name}/markers"), ("get", "/drawings/{name}/markers/{number}"), ("patch", "/drawings/{name}/markers/{number}"),
         ("delete", "/drawings/{name}/markers/{number}"), ("get", "/drawings/{name}/markers/{number}/history"),
@@ -56,6 +57,7 @@ import Testing
     /// The statuses each operation declares, written out by hand from what the server can answer.
     @Test(arguments: [
         ("/health", "get", ["200", "400", "421"]),
+        ("/metrics", "get", ["200", "400", "401", "421"]),
         ("/validate", "post", ["200", "400", "401", "403", "413", "415", "421", "503"]),
         ("/drawings/{name}/markers", "post", ["200", "201", "400", "401", "403", "404", "409", "413", "415", "421", "422", "500", "503"]),
         ("/drawings/{name}/markers/{number}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "422", "500", "503"]),
