@@ -149,6 +149,15 @@ extension PostgresCopyFromWriter {
                 continuation.resume(with: result)
             }
             Task(executorPreference: EventLoopExecutor(loop)) {
+                // Checked again here, on the connection's event loop, in the same turn of the loop as postgres-nio's
+                // own look at its state when `write` starts: a connection that ended since the check above (its
+                // backend terminated) is never written to. postgres-nio 1.33 traps on that write ("Copy mode is only
+                // supported for extended queries"); the channel goes inactive in the turn the state machine leaves the
+                // COPY, so the two can never disagree here.
+                guard !connection.isClosed else {
+                    finish(.failure(CopyConnectionLost()))
+                    return
+                }
                 do {
                     try await writer.write(buffer)
                     finish(.success(()))
