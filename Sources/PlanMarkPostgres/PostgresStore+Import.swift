@@ -189,37 +189,16 @@ extension PostgresStore {
     }
 
     /// `COPY marker (CopyRowEncoder.columns) FROM STDIN` with the rows `writeData` writes, under the operation's
-    /// watchdog's `copying` (the connection is not closed during it), on the connection's event loop.
-    ///
-    /// Why the loop, and why `settle`: postgres-nio 1.33 ends a COPY with `CopyDone` or `CopyFail` when `writeData`
-    /// returns or throws, and traps ("Copy mode is only supported for extended queries") when that comes after the
-    /// connection ended (its backend terminated) but before the connection's channel handler is removed. On the loop,
-    /// the check of a live connection and the COPY's end happen in one turn of the loop, so the connection cannot end
-    /// in between; an ended connection is waited for until its channel is wholly closed (handler removed), and the
-    /// COPY's end then fails with "connection closed" instead of trapping.
+    /// watchdog's `copying` (the connection is not closed during it).
     static func copy(_ connection: PostgresConnection, logger: Logger,
                      _ writeData: (PostgresCopyFromWriter) async throws -> Void) async throws {
-        try await withTaskExecutorPreference(EventLoopExecutor(connection.eventLoop)) {
-            func copy() async throws {
-                try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger) { writer in
-                    do {
-                        try await writeData(writer)
-                    } catch {
-                        await settle(connection)
-                        throw error
-                    }
-                    await settle(connection)
-                }
+        if let watchdog = Watchdog.current {
+            try await watchdog.copying {
+                try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger, writeData: writeData)
             }
-            if let watchdog = Watchdog.current { try await watchdog.copying(copy) } else { try await copy() }
+        } else {
+            try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger, writeData: writeData)
         }
-    }
-
-    /// Returns at once while `connection` is open; once it has ended, when its channel is wholly closed (its handlers
-    /// removed: NIO completes the close future in the same turn).
-    static func settle(_ connection: PostgresConnection) async {
-        guard connection.isClosed else { return }
-        try? await connection.closeFuture.get()
     }
 
     /// Removes every marker of the drawing (single-marker mode), with their attachments, each recorded as `removed`
