@@ -190,15 +190,45 @@ extension PostgresStore {
 
     /// `COPY marker (CopyRowEncoder.columns) FROM STDIN` with the rows `writeData` writes, under the operation's
     /// watchdog's `copying` (the connection is not closed during it).
+    ///
+    /// How the COPY ends: postgres-nio 1.33 sends `CopyDone` (or `CopyFail`) when `writeData` returns (or throws), and
+    /// traps ("Copy mode is only supported for extended queries") when that comes after the connection ended (its
+    /// backend terminated) but before its channel handler is removed, a turn of the event loop later. So `writeData`
+    /// runs on the operation's own event loop, as every other step does, and its end comes back to the connection's
+    /// loop (`settle`): there the connection is seen open and the COPY ended in the same turn of that loop, or seen
+    /// ended and waited for until its channel is wholly closed, when the COPY's end fails with "connection closed".
     static func copy(_ connection: PostgresConnection, logger: Logger,
                      _ writeData: (PostgresCopyFromWriter) async throws -> Void) async throws {
-        if let watchdog = Watchdog.current {
-            try await watchdog.copying {
-                try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger, writeData: writeData)
+        let home = EventLoopExecutor(Watchdog.current?.loop ?? connection.eventLoop)
+        func copy() async throws {
+            try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger) { writer in
+                do {
+                    try await withTaskExecutorPreference(home) { try await writeData(writer) }
+                } catch {
+                    await settle(connection)
+                    throw error
+                }
+                await settle(connection)
             }
-        } else {
-            try await connection.copyFrom(table: "marker", columns: CopyRowEncoder.columns, logger: logger, writeData: writeData)
         }
+        try await withTaskExecutorPreference(EventLoopExecutor(connection.eventLoop)) {
+            if let watchdog = Watchdog.current { try await watchdog.copying(copy) } else { try await copy() }
+        }
+    }
+
+    /// On the connection's event loop (this task's preferred executor when called): returns at once while `connection`
+    /// is open, so that postgres-nio's `CopyDone` or `CopyFail` follows in this turn of the loop; once it has ended,
+    /// when its channel is wholly closed (NIO removes its handlers and completes the close future in one later turn).
+    static func settle(_ connection: PostgresConnection) async {
+        // Swift hops back to the preferred executor (the connection's loop) when `withTaskExecutorPreference` returns;
+        // should it not, this suspension resumes there.
+        if !connection.eventLoop.inEventLoop { await Task.yield() }
+        if !connection.eventLoop.inEventLoop {
+            // Not expected; the connection's end can then come between this check and the COPY's, as before.
+            Logger(label: "PlanMarkPostgres").debug("COPY ended off its connection's event loop")
+        }
+        guard connection.isClosed else { return }
+        try? await connection.closeFuture.get()
     }
 
     /// Removes every marker of the drawing (single-marker mode), with their attachments, each recorded as `removed`

@@ -14,7 +14,8 @@ final class Watchdog: @unchecked Sendable {
     @TaskLocal static var current: Watchdog?
 
     let timeout: TimeAmount
-    private let loop: any EventLoop
+    /// The event loop the operation runs on (its timer's).
+    let loop: any EventLoop
     private let lock = NIOLock()
     private var last: NIODeadline
     private var expired = false
