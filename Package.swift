@@ -131,6 +131,7 @@ let package = Package(
                 "PlanMarkServer", "PlanMarkExport", "PlanMarkStore",
                 .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Shared by the test targets: the one seeded generator of random test inputs, sha256sum.

@@ -33,12 +33,7 @@ extension PostgresStore {
     ///   server's indexes; memory O(block), not O(n).
     public func importMarkers<Source: MarkerRowSource>(into name: String, from source: inout Source, skipInvalid: Bool,
                                                        author: String?) throws(StoreError) -> ImportOutcome {
-        try TextField.check(author, field: "author")
-        do {
-            try source.readInput()
-        } catch {
-            throw .input(error)
-        }
+        try StoreRules.readImportInput(&source, author: author)
         let input = source
         // Two imports into two drawings given one new uuid at once both find it free; the second's COPY waits at the
         // global uuid index for the first to commit and then fails. Run again, it finds the uuid stored and reports

@@ -38,13 +38,8 @@ extension PostgresStore {
             }
             guard let number else { throw StoreError.unknownDrawing(name) }
             let now = Timestamp.now()
-            var marker = Marker(drawingID: drawingID, number: number,
-                                uuid: new.uuid ?? DerivedUUID.make(seed: drawing.uuidSeed, number: number), ref: new.ref,
-                                position: new.position, status: new.status, note: new.note, author: author,
-                                category: new.category, priority: new.priority, assignee: new.assignee, due: new.due,
-                                capturedAt: new.capturedAt, rooms: StoreRules.rooms(verdict.hits, validator: validator),
-                                createdAt: now, updatedAt: now)
-            marker.uuidIsDerived = new.uuid == nil
+            let marker = StoreRules.marker(new, number: number, of: drawing, verdict: verdict, validator: validator,
+                                           author: author, at: now)
             if drawing.singleMarker {
                 try await Self.replaceAll(connection, drawing: drawing, by: marker.number, at: now, author: author, logger: logger)
             }

@@ -201,18 +201,10 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         }
     }
 
-    /// Whether the database has PostGIS geometry columns (migration `pg2-postgis` found PostGIS).
+    /// Whether the database has PostGIS geometry (migration `pg2-postgis` found PostGIS): `region.geom` and the view
+    /// `marker_geometry`.
     public func hasGeometryColumns() throws(StoreError) -> Bool {
-        try read { connection, logger in
-            var found = false
-            for try await (count) in try await connection.query(
-                "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'marker' AND column_name = 'geom'",
-                logger: logger
-            ).decode(Int.self) {
-                found = count > 0
-            }
-            return found
-        }
+        try read { connection, logger in try await PostgresGIS.hasGeometry(connection, logger: logger) }
     }
 
     // MARK: Transactions

@@ -16,17 +16,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         logger.debug("\(request.method) \(request.uri.path) started")
-        do {
-            let response = try await next(request, context)
-            log(request, status: response.status.code, since: start)
-            return response
-        } catch let error as any HTTPResponseError {
-            log(request, status: error.status.code, since: start)
-            throw error
-        } catch {
-            log(request, status: 500, since: start)
-            throw error
-        }
+        return try await RespondedStatus.next(request, context, next) { status in log(request, status: status, since: start) }
     }
 
     /// Writes the line; the path is logged without its query (which may carry note text).

@@ -182,17 +182,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         metrics.requestsInFlight.increment()
         defer { metrics.requestsInFlight.decrement() }
-        do {
-            let response = try await next(request, context)
-            record(request, status: response.status.code, since: start)
-            return response
-        } catch let error as any HTTPResponseError {
-            record(request, status: error.status.code, since: start)
-            throw error
-        } catch {
-            record(request, status: 500, since: start)
-            throw error
-        }
+        return try await RespondedStatus.next(request, context, next) { status in record(request, status: status, since: start) }
     }
 
     func record(_ request: Request, status: Int, since start: ContinuousClock.Instant) {

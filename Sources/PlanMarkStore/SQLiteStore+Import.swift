@@ -37,14 +37,8 @@ extension SQLiteStore {
     /// - Complexity: O(n * k) validation for n rows and k nearby regions, O(n log n) inserts.
     public func importMarkers<Source: MarkerRowSource>(into name: String, from source: inout Source, skipInvalid: Bool,
                                                        author: String?) throws(StoreError) -> ImportOutcome {
-        try TextField.check(author, field: "author")
-        // The input is read into memory before the write lock is taken (a slow pipe never holds it); its rows
-        // are parsed and validated inside the transaction, while the rows before them are being stored.
-        do {
-            try source.readInput()
-        } catch {
-            throw .input(error)
-        }
+        // The rows are parsed and validated inside the transaction, while the rows before them are being stored.
+        try StoreRules.readImportInput(&source, author: author)
         return try writeOrRollBack(foreignKeys: false) { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let validator = StoreRules.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))

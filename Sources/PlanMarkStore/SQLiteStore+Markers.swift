@@ -29,13 +29,8 @@ extension SQLiteStore {
             let verdict = validator.validate(new.position)
             if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: new.position) }
             let now = Timestamp.now()
-            var marker = Marker(drawingID: drawing.id!, number: drawing.nextNumber,
-                                uuid: new.uuid ?? DerivedUUID.make(seed: drawing.uuidSeed, number: drawing.nextNumber), ref: new.ref,
-                                position: new.position, status: new.status, note: new.note, author: author,
-                                category: new.category, priority: new.priority, assignee: new.assignee, due: new.due,
-                                capturedAt: new.capturedAt, rooms: StoreRules.rooms(verdict.hits, validator: validator),
-                                createdAt: now, updatedAt: now)
-            marker.uuidIsDerived = new.uuid == nil
+            var marker = StoreRules.marker(new, number: drawing.nextNumber, of: drawing, verdict: verdict, validator: validator,
+                                           author: author, at: now)
             if drawing.singleMarker {
                 try Self.replaceAll(db, drawingID: drawing.id!, by: marker.number, at: now, author: author)
             }

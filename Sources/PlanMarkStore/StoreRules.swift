@@ -53,6 +53,31 @@ package enum StoreRules {
         }
     }
 
+    /// An import's first step, outside any transaction: the author checked, the input read into memory (a slow pipe
+    /// never holds a lock).
+    package static func readImportInput<Source: MarkerRowSource>(_ source: inout Source, author: String?) throws(StoreError) {
+        try TextField.check(author, field: "author")
+        do {
+            try source.readInput()
+        } catch {
+            throw .input(error)
+        }
+    }
+
+    /// The marker `new` becomes as number `number` of `drawing` (which must have its id), placed where `verdict`
+    /// found it, at `now`: its uuid the client's or, when it gave none, the one derived from the drawing's seed.
+    package static func marker(_ new: NewMarker, number: Int, of drawing: Drawing, verdict: MarkerVerdict,
+                               validator: MarkerValidator, author: String?, at now: Timestamp) -> Marker {
+        var marker = Marker(drawingID: drawing.id!, number: number,
+                            uuid: new.uuid ?? DerivedUUID.make(seed: drawing.uuidSeed, number: number), ref: new.ref,
+                            position: new.position, status: new.status, note: new.note, author: author,
+                            category: new.category, priority: new.priority, assignee: new.assignee, due: new.due,
+                            capturedAt: new.capturedAt, rooms: rooms(verdict.hits, validator: validator),
+                            createdAt: now, updatedAt: now)
+        marker.uuidIsDerived = new.uuid == nil
+        return marker
+    }
+
     /// A marker's values when it was created: its current values (or those its removal recorded) with
     /// the old values of every later change put back, newest first.
     /// - Complexity: O(e) for e later entries.
