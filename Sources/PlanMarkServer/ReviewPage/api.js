@@ -1,44 +1,6 @@
-// The service's API from the page: every call sends the token (kept in sessionStorage, never in a URL)
-// as a Bearer header; a 401 asks for the token once (one dialog for all calls waiting) and retries.
-const KEY = 'planmark-token';
-let asking = null;
-
-/** The token this tab uses, or null. */
-export function currentToken() { return sessionStorage.getItem(KEY); }
-
-/** Headers carrying the token, if there is one. */
-export function authHeaders() {
-  const token = currentToken();
-  return token ? { Authorization: 'Bearer ' + token } : {};
-}
-
-/** Shows the token dialog; resolves once a token has been given (one dialog however many calls wait). */
-export function askToken(why) {
-  if (asking) return asking;
-  const dialog = document.getElementById('token-dialog');
-  const form = document.getElementById('token-form');
-  const input = document.getElementById('token-input');
-  const heading = document.getElementById('token-heading');
-  heading.textContent = why || 'This server needs a token';
-  asking = new Promise((resolve) => {
-    const submit = (event) => {
-      event.preventDefault();
-      const token = input.value.trim();
-      if (!token) return;
-      sessionStorage.setItem(KEY, token);
-      input.value = '';
-      form.removeEventListener('submit', submit);
-      dialog.close();
-      document.getElementById('token-button').hidden = false;
-      asking = null;
-      resolve(token);
-    };
-    form.addEventListener('submit', submit);
-    dialog.showModal();
-    input.focus();
-  });
-  return asking;
-}
+// The service's API from the page: every call sends the token (signin.js) as a Bearer header; a 401 asks
+// for the token (one dialog for all calls waiting) and tries again.
+import { askToken, authHeaders, currentToken } from './signin.js';
 
 /** An answer of the service that is not a success: its status and `{"error":{"code","message"}}`. */
 export class ApiError extends Error {
@@ -66,23 +28,31 @@ export async function request(path, { method = 'GET', body, headers = {} } = {})
   }
 }
 
+/** The ApiError of an answer that is not a success (its JSON error when it has one). */
+export async function answerError(response, fallbackCode) {
+  const data = await response.json().catch(() => null);
+  const error = data && data.error ? data.error : {};
+  return new ApiError(response.status, error.code ?? fallbackCode, error.message ?? response.statusText);
+}
+
 /** The JSON of a successful answer; throws ApiError otherwise. */
 export async function json(path, options) {
   const response = await request(path, options);
   const data = await response.json().catch(() => null);
   if (!response.ok) {
-    throw new ApiError(response.status, data?.error?.code ?? 'http-' + response.status, data?.error?.message ?? response.statusText);
+    const error = data && data.error ? data.error : {};
+    throw new ApiError(response.status, error.code ?? 'http-' + response.status, error.message ?? response.statusText);
   }
   return data;
 }
 
-/** A blob: URL of an image path fetched with the token (an <img> cannot send the header). */
-export async function blobURL(path, signal) {
+/** The bytes of an image path fetched with the token (an <img> cannot send the header); `signal` can stop it. */
+export async function fetchImage(path, signal) {
   for (let attempt = 0; ; attempt += 1) {
     const response = await fetch(path, { headers: authHeaders(), signal });
     if (response.status === 401 && attempt < 5) { await askToken('This server needs a token'); continue; }
     if (!response.ok) throw new ApiError(response.status, 'http-' + response.status, path + ': ' + response.status);
-    return URL.createObjectURL(await response.blob());
+    return response.blob();
   }
 }
 

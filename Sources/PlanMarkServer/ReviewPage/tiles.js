@@ -1,44 +1,68 @@
-// The sheet as tiles that work with a token too: a Leaflet TileLayer whose tiles are fetched with the
-// Bearer header into blob: URLs (an <img src> cannot carry it).
-import { blobURL } from './api.js';
+// A small Leaflet plugin: a tile layer whose tiles are fetched by a function the caller gives (so the
+// request can carry a header an <img src> cannot, such as a Bearer token) and shown from blob: URLs.
+//
+//   tileLayerPlanmark(urlTemplate, { fetchTile: (url, signal) => Promise<Blob>, ...L.TileLayer options })
+//
+// It uses Leaflet's public API only: it overrides createTile(coords, done), asks getTileUrl(coords) for a
+// tile's address, and listens to the layer's own `tileunload` event. A tile Leaflet drops before its bytes
+// arrive has its fetch stopped there; every blob: URL is given back (revoked) once its image has loaded,
+// failed, or been dropped.
+import { L } from './leaflet-global.js';
 
-/** The TileLayer subclass (made on demand: Leaflet is a classic script that may be missing). */
-export function makeBlobTileLayer() {
-  return window.L.TileLayer.extend({
-    createTile(coords, done) {
-      const tile = document.createElement('img');
-      tile.alt = '';
-      tile.setAttribute('role', 'presentation');
-      const controller = new AbortController();
-      tile._planmarkAbort = controller;
-      blobURL(this.getTileUrl(coords), controller.signal).then((url) => {
-        tile.addEventListener('load', () => { URL.revokeObjectURL(url); this._tileOnLoad(done, tile); }, { once: true });
-        tile.addEventListener('error', (e) => { URL.revokeObjectURL(url); this._tileOnError(done, tile, e); }, { once: true });
-        tile.src = url;
-      }, (error) => { if (error.name !== 'AbortError') done(error, tile); });
-      return tile;
-    },
-    // Tiles scrolled away before they arrive are not fetched to the end.
-    _abortLoading() {
-      for (const key in this._tiles) {
-        const tile = this._tiles[key];
-        if (tile.coords.z !== this._tileZoom && tile.el._planmarkAbort) tile.el._planmarkAbort.abort();
-      }
-      window.L.TileLayer.prototype._abortLoading.call(this);
-    },
-  });
+/** The default fetchTile: a plain fetch() of the tile's address. */
+async function plainFetch(url, signal) {
+  const response = await fetch(url, { signal });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return response.blob();
 }
 
-/**
- * The tile layer of a drawing from its JSON's `tiles` (`template`, `minZoom`, `maxZoom`, `tileSize`): pyramid
- * zoom z is map zoom z + offset (0 for `leaflet` drawings, 8 for `flutter` ones, whose CRS scales by
- * 256 * 2^z), so the layer asks for exactly the pyramid's `{z}/{x}/{y}`.
- */
-export function drawingTileLayer(tiles, bounds, offset, map) {
-  const Layer = makeBlobTileLayer();
-  return new Layer(tiles.template, {
-    tileSize: tiles.tileSize, minNativeZoom: tiles.minZoom + offset, maxNativeZoom: tiles.maxZoom + offset,
-    zoomOffset: -offset, minZoom: map.getMinZoom(), maxZoom: map.getMaxZoom(), bounds, noWrap: true,
-    keepBuffer: 1, className: 'sheet-tiles',
-  });
+/** The layer: L.TileLayer with its tiles fetched by `options.fetchTile`. */
+export const TileLayerPlanmark = L.TileLayer.extend({
+  options: {
+    // (url, signal) -> Promise<Blob>: fetches one tile, stopping when `signal` aborts.
+    fetchTile: plainFetch,
+  },
+
+  initialize(url, options) {
+    L.TileLayer.prototype.initialize.call(this, url, options);
+    // tile element -> { controller, url }: what each tile still holds (its fetch, then its blob: URL).
+    this.tileLoads = new WeakMap();
+    this.on('tileunload', (event) => this.releaseTile(event.tile));
+  },
+
+  createTile(coords, done) {
+    const tile = document.createElement('img');
+    tile.alt = '';
+    tile.setAttribute('role', 'presentation');
+    const load = { controller: new AbortController(), url: null };
+    this.tileLoads.set(tile, load);
+    const finish = (error) => {
+      this.releaseTile(tile);
+      done(error, tile);
+    };
+    this.options.fetchTile(this.getTileUrl(coords), load.controller.signal).then((blob) => {
+      if (load.controller.signal.aborted) return;
+      load.url = URL.createObjectURL(blob);
+      tile.addEventListener('load', () => finish(null), { once: true });
+      tile.addEventListener('error', (event) => finish(event), { once: true });
+      tile.src = load.url;
+    }, (error) => {
+      if (error.name !== 'AbortError') finish(error);
+    });
+    return tile;
+  },
+
+  /** Stops a tile's fetch if it is still under way and revokes its blob: URL if it has one. */
+  releaseTile(tile) {
+    const load = this.tileLoads.get(tile);
+    if (!load) return;
+    this.tileLoads.delete(tile);
+    load.controller.abort();
+    if (load.url) URL.revokeObjectURL(load.url);
+  },
+});
+
+/** The factory, in Leaflet's style (`L.tileLayer(url, options)`): a TileLayerPlanmark. */
+export function tileLayerPlanmark(url, options) {
+  return new TileLayerPlanmark(url, options);
 }

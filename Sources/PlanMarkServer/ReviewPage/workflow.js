@@ -1,6 +1,11 @@
-// The punch-item statuses and the changes the service allows (docs/punch-items.md: the workflow), with button labels.
+// The punch-item workflow as the page shows it (docs/punch-items.md: the workflow): the statuses, their
+// names, the changes the service allows, and the buttons and words the popup uses for them.
+// Plain logic: no page, no Leaflet (Tests/ReviewPageTests/workflow.test.mjs runs it under node).
+
+/** The statuses, in the order the legend lists them. */
 export const STATUSES = ['open', 'in-progress', 'ready', 'closed', 'void'];
 
+/** The name of each status as the page shows it. */
 export const STATUS_NAMES = {
   open: 'Open', 'in-progress': 'In progress', ready: 'Ready for inspection', closed: 'Closed (resolved)', void: 'Void',
 };
@@ -21,6 +26,28 @@ export function actionLabel(from, to) {
   if (to === 'in-progress') return 'Start work';
   if (to === 'ready') return 'Ready for inspection';
   return 'Void';
+}
+
+/**
+ * The workflow buttons of a marker with status `status`: one for each status it may move to, in the order
+ * of TRANSITIONS, each with its label and its class (`status-TO`). None for a status the page does not know.
+ */
+export function workflowButtons(status) {
+  const next = Object.prototype.hasOwnProperty.call(TRANSITIONS, status) ? TRANSITIONS[status] : [];
+  return next.map((to) => ({ to, label: actionLabel(status, to), className: `status-${to}` }));
+}
+
+/** The label of the popup's reason field: a reason is needed only to reject a marker that is ready. */
+export function reasonLabel(status) {
+  return status === 'ready' ? 'Reason (needed to reject)' : 'Reason (optional)';
+}
+
+/** The PATCH body that moves a marker to `to`, with the reason when one was typed (spaces around it dropped). */
+export function statusChange(to, reason) {
+  const body = { status: to };
+  const text = (reason || '').trim();
+  if (text) body.reason = text;
+  return body;
 }
 
 /** Words for a refusal code of the service. */

@@ -68,11 +68,40 @@ def pin(driver, number):
     return found[0] if found else None
 
 
+# Where the page shows things, as it writes them on its elements (it defines no global): the map element's
+# data-image-pixels-per-css-pixel and data-top-left-x/-y (the image pixel at its top-left corner), and each
+# pin's data-x/-y (the image pixel it is shown at).
+CONTAINER_POINT = (
+    "const v = document.getElementById('map').dataset, s = Number(v.imagePixelsPerCssPixel);"
+    # Whole CSS pixels, as Leaflet's latLngToContainerPoint rounds them.
+    "const cx = Math.round((arguments[0] - Number(v.topLeftX)) / s), cy = Math.round((arguments[1] - Number(v.topLeftY)) / s);")
+
+
+def container_point(driver, x, y):
+    """The map container point (CSS pixels) of image pixel (x, y)."""
+    return driver.execute_script(CONTAINER_POINT + "return [cx, cy];", x, y)
+
+
+def viewport_point(driver, x, y):
+    """The viewport point (CSS pixels) of image pixel (x, y)."""
+    return driver.execute_script(
+        CONTAINER_POINT + "const r = document.getElementById('map').getBoundingClientRect(); return [r.left + cx, r.top + cy];", x, y)
+
+
+def image_pixels_per_screen_pixel(driver):
+    return driver.execute_script("return Number(document.getElementById('map').dataset.imagePixelsPerCssPixel)")
+
+
+def marker_pixel(driver, number):
+    """Where the page shows marker `number`, in image pixels (None when it shows no pin for it)."""
+    return driver.execute_script(
+        "const p = document.querySelector(`.pin[data-number=\"${arguments[0]}\"]`);"
+        "return p ? { x: Number(p.dataset.x), y: Number(p.dataset.y) } : null;", number)
+
+
 def move_to_pixel(driver, x, y):
     """Moves the mouse over the map at image pixel (x, y) (the nearest whole viewport pixel)."""
-    vx, vy = driver.execute_script(
-        "const r = document.getElementById('map').getBoundingClientRect();"
-        "const [cx, cy] = window.planmarkPage.containerPoint(arguments[0], arguments[1]); return [r.left + cx, r.top + cy];", x, y)
+    vx, vy = viewport_point(driver, x, y)
     actions = ActionBuilder(driver)
     actions.pointer_action.move_to_location(round(vx), round(vy))
     actions.perform()
@@ -80,10 +109,8 @@ def move_to_pixel(driver, x, y):
 
 def click_pixel(driver, x, y):
     """A real mouse click on the map at image pixel (x, y); returns the image pixels one CSS pixel spans."""
-    vx, vy = driver.execute_script(
-        "const r = document.getElementById('map').getBoundingClientRect();"
-        "const [cx, cy] = window.planmarkPage.containerPoint(arguments[0], arguments[1]); return [r.left + cx, r.top + cy];", x, y)
-    scale = driver.execute_script("return window.planmarkPage.imagePixelsPerScreenPixel()")
+    vx, vy = viewport_point(driver, x, y)
+    scale = image_pixels_per_screen_pixel(driver)
     # The nearest whole viewport pixel: at most half a CSS pixel from (x, y) on each axis.
     actions = ActionBuilder(driver)
     actions.pointer_action.move_to_location(round(vx), round(vy)).click()
@@ -93,15 +120,15 @@ def click_pixel(driver, x, y):
 
 def drag_pin(driver, number, start, end):
     """Drags pin `number` from image pixel `start` to `end` with the mouse; the image pixels per CSS pixel."""
-    x0, y0 = driver.execute_script("return window.planmarkPage.containerPoint(arguments[0], arguments[1])", *start)
-    x1, y1 = driver.execute_script("return window.planmarkPage.containerPoint(arguments[0], arguments[1])", *end)
+    x0, y0 = container_point(driver, *start)
+    x1, y1 = container_point(driver, *end)
     dx, dy = round(x1 - x0), round(y1 - y0)
-    scale = driver.execute_script("return window.planmarkPage.imagePixelsPerScreenPixel()")
+    scale = image_pixels_per_screen_pixel(driver)
     # Leaflet's drag starts at the first move past its click tolerance (3 px) and follows the moves after it.
     ActionChains(driver).click_and_hold(pin(driver, number)).move_by_offset(4, 0).move_by_offset(dx, dy).perform()
     # Leaflet applies a drag's last move on the next animation frame: release once the pin is there.
     wait(driver, 10, lambda d: (lambda p: abs(p["x"] - end[0]) <= 1.5 * scale and abs(p["y"] - end[1]) <= 1.5 * scale)(
-        d.execute_script("return window.planmarkPage.markerPixel(arguments[0])", number)), f"pin {number} to follow the mouse")
+        marker_pixel(d, number)), f"pin {number} to follow the mouse")
     ActionChains(driver).release().perform()
     return scale
 
@@ -137,7 +164,7 @@ def run(args):
         check(args.token is None or args.token not in driver.current_url, "the token is in the URL")
 
         # The sheet arrives: every tile (or the one overlay of a server without tiles) decoded with a size.
-        tiled = driver.execute_script("return !!window.planmarkPage && !!document.querySelector('.sheet-tiles')")
+        tiled = driver.execute_script("return !!document.querySelector('.sheet-tiles')")
         selector = ".sheet-tiles img" if tiled else "img.sheet-image"
         wait(driver, 20, lambda d: d.execute_script(
             "const imgs = [...document.querySelectorAll(arguments[0])];"
@@ -182,7 +209,7 @@ def run(args):
         drag_pin(driver, next_number, ROOM_PIXEL, OUTSIDE_PIXEL)
         wait(driver, 10, lambda d: f"Marker {next_number} not moved" in d.find_element(By.ID, "messages").text, "the refused move")
         check("outside the allowed area" in driver.find_element(By.ID, "messages").text, "the refused move does not say why")
-        shown = driver.execute_script("return window.planmarkPage.markerPixel(arguments[0])", next_number)
+        shown = marker_pixel(driver, next_number)
         kept = {m["number"]: m for m in markers(args)}[next_number]
         check((kept["x"], kept["y"]) == (stored[next_number]["x"], stored[next_number]["y"]), "the refused move changed the store")
         check(abs(shown["x"] - kept["x"]) < 1e-6 and abs(shown["y"] - kept["y"]) < 1e-6, f"the pin did not go back: {shown}")
@@ -221,7 +248,7 @@ def run(args):
         closed_filter.click()
         wait(driver, 10, lambda d: pin(d, next_number) is not None, "the closed filter to show the pin again")
 
-        # A marker added with the CLI appears without a reload. The page polls every second (POLL_MS in app.js), so
+        # A marker added with the CLI appears without a reload. The page polls every second (POLL_MS in live.js), so
         # on a quiet machine it appears within 2 s; the wait allows more so that a loaded CI machine cannot fail it,
         # and the latency is printed.
         added = subprocess.run([args.planmark, "mark", args.drawing, str(CLI_PIXEL[0]), str(CLI_PIXEL[1]), "--store", args.store,

@@ -1,0 +1,43 @@
+// The legend: a checkbox a status (its colour, name and count) that shows or hides its pins, and the
+// number of markers.
+import { byId, element } from './dom.js';
+import { showDrawingCounts } from './drawings.js';
+import { countByStatus, setShown } from './filters.js';
+import { STATUSES, STATUS_NAMES } from './workflow.js';
+
+/** Builds the legend; `changed()` is called when a checkbox changes which statuses are shown. */
+export function buildLegend(state, changed) {
+  const box = byId('filters');
+  for (const status of STATUSES) {
+    const label = element('label', undefined, 'check');
+    const input = element('input');
+    input.type = 'checkbox';
+    input.checked = true;
+    input.dataset.status = status;
+    input.addEventListener('change', () => {
+      setShown(state.visible, status, input.checked);
+      changed();
+    });
+    const swatch = element('span', undefined, `swatch swatch-${status}`);
+    const text = element('span', STATUS_NAMES[status]);
+    const count = element('span', undefined, 'muted count');
+    count.dataset.status = status;
+    label.append(input, swatch, text, count);
+    box.append(label);
+  }
+}
+
+/** Counts the open drawing's markers by status in the legend and in the drawing list. */
+export function updateLegend(state) {
+  const counts = countByStatus([...state.markers.values()].map((entry) => entry.data));
+  for (const span of byId('filters').querySelectorAll('.count')) span.textContent = `(${counts[span.dataset.status]})`;
+  byId('marker-total').textContent = `(${state.markers.size})`;
+  if (state.drawing) showDrawingCounts(state.drawing.name, counts);
+}
+
+/** Shows `status` in the filter (ticks its checkbox). */
+export function showStatus(state, status) {
+  setShown(state.visible, status, true);
+  const box = byId('filters').querySelector(`input[data-status="${status}"]`);
+  if (box) box.checked = true;
+}

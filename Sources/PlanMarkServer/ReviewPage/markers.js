@@ -1,0 +1,130 @@
+// The pins: one Leaflet marker a punch item, numbered and coloured by status, focusable (Enter or Space
+// opens it), draggable, with its popup; shown or hidden by the status filter.
+// Each pin's element carries data-number, data-status, and data-x, data-y: the image pixel where the page
+// shows it (it follows a drag), for scripts and the browser test.
+import { L } from './leaflet-global.js';
+import { filterChanges } from './filters.js';
+import { toLatLng, toPixel } from './map.js';
+import { drawingHash } from './routes.js';
+import { STATUS_NAMES } from './workflow.js';
+
+/** A pin's icon: its number in a circle of its status's colour, wider for numbers of three digits or more. */
+function pinIcon(data) {
+  const width = 24 + 7 * Math.max(0, String(data.number).length - 2);
+  return L.divIcon({
+    className: `pin pin-${data.status}${data.overdue ? ' pin-overdue' : ''}`,
+    html: String(data.number), iconSize: [width, 24], iconAnchor: [width / 2, 12], popupAnchor: [0, -12],
+  });
+}
+
+/** Writes where the page shows the pin (image pixels) on its element. */
+function showPosition(state, entry) {
+  const el = entry.layer.getElement();
+  if (!el) return;
+  const { x, y } = toPixel(state, entry.layer.getLatLng());
+  el.dataset.x = String(x);
+  el.dataset.y = String(y);
+}
+
+/** Labels the pin's element: its number and status, as a button for assistive technology. */
+function labelPin(state, entry) {
+  const el = entry.layer.getElement();
+  if (!el) return;
+  el.dataset.number = String(entry.data.number);
+  el.dataset.status = entry.data.status;
+  el.setAttribute('role', 'button');
+  el.setAttribute('aria-label', `Marker ${entry.data.number}, ${STATUS_NAMES[entry.data.status]}`);
+  showPosition(state, entry);
+}
+
+/**
+ * The pins of the open drawing (`state.markers`, on `state.markerLayer`). `popupContent(number)` builds a
+ * pin's popup; `dragEnded(entry, from)` is told when a pin was dropped (`from`: the latLng it left).
+ */
+export function createPins(state, { popupContent, dragEnded }) {
+  function add(data) {
+    const layer = L.marker(toLatLng(state, data.x, data.y), {
+      icon: pinIcon(data), draggable: true, keyboard: true, riseOnHover: true, title: `Marker ${data.number}`,
+    });
+    const entry = { data, layer };
+    layer.on('add', () => {
+      labelPin(state, entry);
+      // Enter or Space on a focused pin opens it, and the focus moves into its popup.
+      entry.layer.getElement()?.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter' && event.key !== ' ') return;
+        event.preventDefault();
+        entry.layer.openPopup();
+        entry.layer.getPopup()?.getElement()?.querySelector('button, textarea, input')?.focus();
+      });
+    });
+    layer.on('move', () => showPosition(state, entry));
+    layer.bindPopup(() => popupContent(entry.data.number), { minWidth: 240, maxWidth: 340, maxHeight: 320, autoPanPadding: [30, 30] });
+    layer.on('popupopen', () => {
+      state.openNumber = entry.data.number;
+      history.replaceState(null, '', drawingHash(state.drawing.name, entry.data.number));
+    });
+    layer.on('popupclose', () => {
+      if (state.openNumber === entry.data.number) state.openNumber = null;
+      if (state.drawing) history.replaceState(null, '', drawingHash(state.drawing.name));
+    });
+    let from = null;
+    layer.on('dragstart', () => { from = layer.getLatLng(); state.dragging = entry.data.number; layer.closePopup(); });
+    layer.on('dragend', () => { state.draggedAt = performance.now(); dragEnded(entry, from); });
+    state.markers.set(data.number, entry);
+    if (state.visible.has(data.status)) state.markerLayer.addLayer(layer);
+    return entry;
+  }
+
+  /** Takes a pin off the page. */
+  function remove(number) {
+    const entry = state.markers.get(number);
+    if (!entry) return;
+    entry.layer.closePopup();
+    state.markerLayer.removeLayer(entry.layer);
+    state.markers.delete(number);
+    state.history.delete(number);
+  }
+
+  /**
+   * Puts a marker object of the service (pixel x, y) on the map, new or changed. A marker whose position is
+   * not a pair of finite numbers (a store written before positions were checked can hold one) has no place
+   * on the sheet: it gets no pin, and every other marker is shown as usual.
+   */
+  function upsert(data) {
+    if (!Number.isFinite(data.x) || !Number.isFinite(data.y)) { remove(data.number); return null; }
+    const entry = state.markers.get(data.number);
+    if (!entry) return add(data);
+    const before = entry.data;
+    entry.data = data;
+    if (state.dragging !== data.number && (before.x !== data.x || before.y !== data.y)) entry.layer.setLatLng(toLatLng(state, data.x, data.y));
+    if (before.status !== data.status || before.overdue !== data.overdue) {
+      entry.layer.setIcon(pinIcon(data));
+      labelPin(state, entry);
+    }
+    if (JSON.stringify(before) !== JSON.stringify(data)) {
+      state.history.delete(data.number);
+      if (state.openNumber === data.number) entry.layer.getPopup()?.update();
+    }
+    return entry;
+  }
+
+  /** Shows the pins whose status the filter shows, and hides the others. */
+  function applyFilter() {
+    const { add: shown, remove: hidden } = filterChanges(state.markers.values(), state.visible, (layer) => state.markerLayer.hasLayer(layer));
+    for (const layer of shown) state.markerLayer.addLayer(layer);
+    for (const layer of hidden) state.markerLayer.removeLayer(layer);
+  }
+
+  /** Makes the pins those of a GeoJSON FeatureCollection of the service: new and changed ones put, missing ones removed. */
+  function apply(collection) {
+    const seen = new Set();
+    for (const feature of collection.features) {
+      seen.add(feature.properties.number);
+      upsert(feature.properties);
+    }
+    for (const number of [...state.markers.keys()]) if (!seen.has(number)) remove(number);
+    applyFilter();
+  }
+
+  return { upsert, remove, applyFilter, apply };
+}

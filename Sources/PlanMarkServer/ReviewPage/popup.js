@@ -1,0 +1,93 @@
+// A pin's popup: the marker's fields, its note to edit, its workflow buttons, delete (pressed twice), and
+// its history. Everything a user typed goes in as text, never as HTML.
+import { drawingPath, json } from './api.js';
+import { button, element } from './dom.js';
+import { historyLine } from './history-text.js';
+import { say } from './messages.js';
+import { STATUS_NAMES, reasonLabel, statusChange, workflowButtons } from './workflow.js';
+
+/**
+ * The popup of marker `number` of the open drawing. `edits.patch(number, body, done)` and
+ * `edits.remove(number)` change it through the service (edits.js).
+ */
+export function popupContent(state, number, edits) {
+  const entry = state.markers.get(number);
+  const box = element('div', undefined, 'popup');
+  if (!entry) { box.append(element('p', `Marker ${number} is gone.`)); return box; }
+  const m = entry.data;
+  box.dataset.number = String(number);
+  box.append(element('h3', `Marker ${m.number}: ${STATUS_NAMES[m.status]}${m.overdue ? ' (overdue)' : ''}`));
+  const dl = element('dl');
+  const row = (name, value) => { if (value !== null && value !== undefined && value !== '') dl.append(element('dt', name), element('dd', String(value))); };
+  row('Rooms', m.rooms && m.rooms.length ? m.rooms.join(', ') : 'none');
+  row('Note', m.note);
+  row('Author', m.author);
+  row('Category', m.category);
+  row('Priority', m.priority);
+  row('Assignee', m.assignee);
+  row('Due', m.due);
+  row('Position', `${Math.round(m.x)}, ${Math.round(m.y)} px`);
+  row('Created', m.createdAt);
+  box.append(dl);
+
+  const noteId = `note-${number}`;
+  const noteLabel = element('label', 'Note');
+  noteLabel.htmlFor = noteId;
+  const note = element('textarea');
+  note.id = noteId;
+  note.rows = 2;
+  note.value = m.note ?? '';
+  const saveNote = button('Save note', () => {
+    const text = note.value.trim();
+    edits.patch(number, { note: text === '' ? null : text }, () => `Marker ${number}: note saved.`);
+  }, 'save-note');
+  const noteButtons = element('div', undefined, 'buttons');
+  noteButtons.append(saveNote);
+  box.append(noteLabel, note, noteButtons);
+
+  const reasonId = `reason-${number}`;
+  const reasonField = element('label', reasonLabel(m.status));
+  reasonField.htmlFor = reasonId;
+  const reason = element('input');
+  reason.type = 'text';
+  reason.id = reasonId;
+  const actions = element('div', undefined, 'buttons status-actions');
+  for (const { to, label, className } of workflowButtons(m.status)) {
+    const b = button(label, () => {
+      edits.patch(number, statusChange(to, reason.value), () => `Marker ${number} is now ${STATUS_NAMES[to].toLowerCase()}.`);
+    }, className);
+    b.dataset.to = to;
+    actions.append(b);
+  }
+  box.append(reasonField, reason, actions);
+
+  const danger = element('div', undefined, 'buttons');
+  const del = button('Delete marker', () => {
+    if (del.dataset.confirm === 'yes') { edits.remove(number); return; }
+    del.dataset.confirm = 'yes';
+    del.textContent = `Really delete marker ${number}?`;
+    say(`Press the button again to delete marker ${number}.`);
+  }, 'delete');
+  danger.append(del);
+  box.append(danger);
+
+  box.append(element('h4', 'History'));
+  const list = element('ol', undefined, 'history');
+  box.append(list);
+  const fill = (entries) => {
+    list.replaceChildren(...entries.map((h) => element('li', historyLine(h))));
+    list.dataset.loaded = 'true';
+  };
+  const cached = state.history.get(number);
+  if (cached) {
+    fill(cached);
+  } else {
+    // Filled in place when it arrives (the popup is not rebuilt under the reader's pointer).
+    list.append(element('li', 'loading…'));
+    json(`${drawingPath(state.drawing.name)}/markers/${number}/history`).then((answer) => {
+      state.history.set(number, answer.history);
+      fill(answer.history);
+    }, () => { list.replaceChildren(element('li', 'history unavailable')); });
+  }
+  return box;
+}

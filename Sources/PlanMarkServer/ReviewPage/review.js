@@ -1,0 +1,149 @@
+// The review page put together: it makes the state and hands it to the parts (map, pins, popup, legend,
+// live updates, edits), opens the drawing the address names, and follows the address (#/NAME, #/NAME/7).
+// app.js loads this module once it has seen Leaflet loaded.
+import { drawingPath, json } from './api.js';
+import { markerZoom } from './coordinates.js';
+import { byId } from './dom.js';
+import { loadDrawings, markCurrentDrawing } from './drawings.js';
+import { createEdits } from './edits.js';
+import { buildLegend, showStatus, updateLegend } from './legend.js';
+import { loadMarkers, startPolling, stopPolling } from './live.js';
+import { centrePixel, createMap, toPixel } from './map.js';
+import { L } from './leaflet-global.js';
+import { createPins } from './markers.js';
+import { failure, say } from './messages.js';
+import { popupContent } from './popup.js';
+import { showRegions } from './regions.js';
+import { drawingHash, parseHash } from './routes.js';
+import { setUpTokenButton } from './signin.js';
+import { createState, openDrawingState } from './state.js';
+
+/** Starts the page: legend, token button, drawing list, then the drawing the address names (or the first). */
+export async function start() {
+  const state = createState();
+  // The parts call each other through these: the pins build popups whose buttons make edits, whose
+  // answers change the pins.
+  const edits = createEdits(state, {
+    changed(data) {
+      pins.upsert(data);
+      pins.applyFilter();
+      updateLegend(state);
+      state.lastText = null;
+    },
+    removed(number) {
+      pins.remove(number);
+      updateLegend(state);
+      state.lastText = null;
+    },
+  });
+  const pins = createPins(state, {
+    popupContent: (number) => popupContent(state, number, edits),
+    dragEnded: (entry, from) => edits.move(entry, from),
+  });
+  const applyMarkers = (collection) => {
+    pins.apply(collection);
+    updateLegend(state);
+  };
+
+  /** Opens marker `number`'s popup, zoomed to it; its status is shown if the filter hid it. */
+  function focusMarker(number) {
+    const entry = state.markers.get(number);
+    if (!entry) { say(`Drawing "${state.drawing.name}" has no marker ${number}.`, true); return; }
+    if (!state.visible.has(entry.data.status)) {
+      showStatus(state, entry.data.status);
+      pins.applyFilter();
+    }
+    state.map.setView(entry.layer.getLatLng(), markerZoom(state.drawing, state.map.getMaxZoom()), { animate: false });
+    entry.layer.openPopup();
+  }
+
+  /** The map's clicks: a click places a marker, unless it closes a popup or ends a drag, or placing is off. */
+  function listenToClicks(map) {
+    map.on('popupopen', () => { state.popupOpen = true; });
+    map.on('popupclose', () => { state.popupOpen = false; });
+    // A click that closes a popup only closes it.
+    map.on('preclick', () => { state.skipClick = state.popupOpen; });
+    map.on('click', (event) => {
+      if (state.skipClick) { state.skipClick = false; return; }
+      // The click that ends a drag (the mouse released off the pin) places nothing.
+      if (performance.now() - state.draggedAt < 300) return;
+      if (!byId('place-mode').checked) return;
+      const { x, y } = toPixel(state, event.latlng);
+      edits.place(x, y);
+    });
+  }
+
+  /** Opens drawing `name` (at marker `number` when given); a drawing already open only goes to the marker. */
+  async function openDrawing(name, number) {
+    if (state.drawing && state.drawing.name === name) {
+      if (number) focusMarker(number);
+      return;
+    }
+    const generation = ++state.generation;
+    stopPolling(state);
+    delete document.body.dataset.ready;
+    let drawing;
+    try {
+      drawing = await json(drawingPath(name));
+    } catch (error) {
+      failure(`Cannot open drawing "${name}"`, error);
+      return;
+    }
+    if (generation !== state.generation) return;
+    if (state.map) state.map.remove();
+    openDrawingState(state, drawing);
+    byId('drawing-title').textContent = `${drawing.name} (${drawing.width} × ${drawing.height} px, zoom ${drawing.zoom}, ${drawing.crs})`;
+    markCurrentDrawing(state);
+    const map = createMap(state, 'map', (error) => failure('The drawing image did not load', error));
+    state.map = map;
+
+    try {
+      const regions = await json(drawingPath(name) + '/regions');
+      if (generation !== state.generation) return;
+      showRegions(state, regions);
+    } catch (error) {
+      failure('The rooms did not load', error);
+    }
+
+    state.markerLayer = L.layerGroup().addTo(map);
+    listenToClicks(map);
+    try {
+      await loadMarkers(state, applyMarkers);
+    } catch (error) {
+      failure('The markers did not load', error);
+    }
+    if (generation !== state.generation) return;
+    startPolling(state, applyMarkers);
+    say(`Drawing "${drawing.name}": ${state.markers.size} markers. Click the sheet to place one.`);
+    document.body.dataset.drawing = drawing.name;
+    document.body.dataset.ready = 'true';
+    if (number) focusMarker(number);
+  }
+
+  /** Opens what the address names; with no drawing named, the first drawing. */
+  function route() {
+    const target = parseHash(location.hash);
+    if (target) {
+      openDrawing(target.name, target.number);
+    } else if (state.drawings.length > 0 && !state.drawing) {
+      history.replaceState(null, '', drawingHash(state.drawings[0].name));
+      openDrawing(state.drawings[0].name, null);
+    }
+  }
+
+  buildLegend(state, () => pins.applyFilter());
+  setUpTokenButton();
+  byId('place-center').addEventListener('click', () => {
+    if (!state.map) return;
+    const { x, y } = centrePixel(state);
+    edits.place(x, y);
+  });
+  try {
+    await loadDrawings(state);
+  } catch (error) {
+    failure('Cannot list the drawings', error);
+    return;
+  }
+  window.addEventListener('hashchange', route);
+  route();
+}
