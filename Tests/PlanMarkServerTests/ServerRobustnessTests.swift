@@ -50,12 +50,12 @@ import Glibc
 
     // MARK: Item 2: heavy jobs and store calls
 
-    /// Two reports run (both have started, as the server's log says) and cannot end, for their clients read nothing
-    /// of them: each is 600 markers' notes (the CPU) and then 30 photos of 2 MiB, more than the report pipe (1 MiB)
-    /// and the sockets' buffers hold. Meanwhile marker GETs are answered (on main they waited for the reports' end, up
-    /// to 57 s). Then the report clients go away: both reports stop (the server logs it) instead of being built to the
-    /// end, and neither client got a whole report: a 503 `request-cancelled`, or a chunked transfer cut before its
-    /// last chunk. Nothing here is timed: every step waits for an event.
+    /// Two reports run (both have started, as the server's log says, and both are being sent) and cannot end, for
+    /// their clients read nothing more of them than the first bytes: each is 600 markers' notes (the CPU) and then
+    /// 30 photos of 2 MiB, more than the report pipe (1 MiB) and the sockets' buffers hold. Meanwhile marker GETs are
+    /// answered (on main they waited for the reports' end, up to 57 s). Then the report clients go away (they close
+    /// their connections): both reports stop, as the server logs, instead of being built to the end. Nothing here is
+    /// timed: every step waits for an event.
     @Test(.hangGuard)
     func markerReadsAreAnsweredWhileTwoReportsRunAndAbandonedReportsStop() async throws {
         let fixture = try Self.fixture(markers: 600)
@@ -72,6 +72,11 @@ import Glibc
                 try connection.send("GET /drawings/plan/report.pdf HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
             }
             _ = await recorder.waitForLine { $0.contains("heavy job started: report of drawing \"plan\" (2 running)") }
+            // A report is sent once its first 256 KiB are made; from then on it waits for its client.
+            for connection in reports {
+                let first = try await connection.readSome()
+                #expect(String(decoding: first.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
+            }
 
             for _ in 0..<7 {
                 #expect(try await Self.get("/drawings/plan/markers/1", port: port).status == 200)
@@ -79,20 +84,9 @@ import Glibc
             let stopped = { @Sendable (line: String) in line.hasPrefix("report of drawing \"plan\" stopped") }
             #expect(!recorder.all.contains(where: stopped), "a report stopped before its client went away")
 
-            // The clients go away (they close their sending side and still read): the reports are cancelled.
-            for connection in reports { connection.shutdownWrite() }
+            for connection in reports { connection.abort() }
             let seen = Mutex(0)
             _ = await recorder.waitForLine { line in stopped(line) && seen.withLock { count in count += 1; return count == 2 } }
-            for connection in reports {
-                let bytes = try await connection.readToEnd()
-                let head = String(decoding: bytes.prefix(12), as: UTF8.self)
-                if head == "HTTP/1.1 503" {
-                    #expect(String(decoding: bytes.suffix(2000), as: UTF8.self).contains("request-cancelled"))
-                } else {
-                    #expect(head == "HTTP/1.1 200", "\(String(decoding: bytes.prefix(200), as: UTF8.self))")
-                    #expect(!bytes.suffix(5).elementsEqual(Array("0\r\n\r\n".utf8)), "a whole chunked report was sent")
-                }
-            }
         }
     }
 
