@@ -52,7 +52,10 @@ struct PostgresOutageCommandTests {
         defer { holder.close() }
         let watcher = try HeldSession(url)
         defer { watcher.close() }
-        let process = try BoundedProcess(CLIRunner.binary.path, ["import", "A", csv, "--store", store])
+        // The store's deadline (60 s without progress, then "did not answer") is longer here than the test's waits
+        // for the COPY to block and the socket to fill, which on a loaded machine took more than 60 s: the end under
+        // test is the connection's (PostgresOutageTests covers the deadline).
+        let process = try BoundedProcess(CLIRunner.binary.path, ["import", "A", csv, "--store", store + "&statement_timeout=3600"])
         var copy: (pid: String, port: Int)?
         #expect(try waitUntil(seconds: 300) { copy = try Self.blockedCopy(watcher); return copy != nil }, "the COPY never waited on the held uuid")
         guard let copy else {
