@@ -3,76 +3,22 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// Runs a task's jobs on one NIO event loop, so that the synchronous store API can wait for async
-/// postgres-nio work without needing a thread of Swift concurrency's cooperative pool (which the caller may be
-/// blocking: a test, or a CLI command; with two cores that pool has two threads).
-final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
-    let loop: any EventLoop
+/// Runs a task's jobs on one NIO event loop: the store's postgres-nio work runs on the loop that serves its
+/// connection (no hop to Swift concurrency's cooperative pool between a query's rows), and a COPY ends on its
+/// connection's loop.
+package final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
+    package let loop: any EventLoop
 
-    init(_ loop: any EventLoop) { self.loop = loop }
+    package init(_ loop: any EventLoop) { self.loop = loop }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 
-/// A value handed from the event loop back to the thread that waits for it.
+/// A value handed from the event loop back to the task that awaits it.
 struct Handoff<T>: @unchecked Sendable {
     var value: T
 }
 
-package enum Blocking {
-    /// How long `run` waits before it calls `onOverdue` (and then again after each further `patience`), unless told.
-    package static let defaultPatience: Duration = .seconds(60)
-
-    /// Runs `body` as a task on an event loop of `group` and blocks the calling thread until it finishes.
-    ///
-    /// The wait has a deadline: after each `patience` without an end, `onOverdue` runs on this thread (the store
-    /// closes the operation's connection there when it has made no progress, which fails whatever postgres-nio work
-    /// `body` waits for), and the wait goes on for the task to unwind. `body` need not be `Sendable` or escaping: the calling
-    /// thread is parked until the task has let go of it, so nothing else touches what it captures. Must not be called
-    /// on an event loop thread (the wait would block that loop).
-    package static func run<T>(on group: any EventLoopGroup, patience: Duration = Blocking.defaultPatience,
-                               onOverdue: () -> Void = {}, _ body: () async throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            // The task drops its reference to `body` before it completes the promise, so that `body` has not escaped
-            // when this thread wakes up (withoutActuallyEscaping checks).
-            let box = ClosureBox(body)
-            let loop = group.next()
-            let promise = loop.makePromise(of: Handoff<T>.self)
-            Task(executorPreference: EventLoopExecutor(loop)) {
-                var body = box.take()
-                let result: Result<Handoff<T>, any Error>
-                do {
-                    result = .success(Handoff(value: try await body!()))
-                } catch {
-                    result = .failure(error)
-                }
-                body = nil
-                promise.completeWith(result)
-            }
-            let ended = DispatchSemaphore(value: 0)
-            let outcome = NIOLockedValueBox<Result<Handoff<T>, any Error>?>(nil)
-            promise.futureResult.whenComplete { result in
-                outcome.withLockedValue { $0 = result }
-                ended.signal()
-            }
-            let nanoseconds = Int(clamping: Watchdog.nanoseconds(patience))
-            while ended.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
-                onOverdue()
-            }
-            return try outcome.withLockedValue { $0! }.get().value
-        }
-    }
-}
-
-/// Holds a closure until a task takes it.
-private final class ClosureBox<T>: @unchecked Sendable {
-    private var body: (() async throws -> T)?
-    init(_ body: @escaping () async throws -> T) { self.body = body }
-    func take() -> (() async throws -> T)? {
-        defer { body = nil }
-        return body
-    }
-}

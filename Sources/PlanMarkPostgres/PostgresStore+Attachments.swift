@@ -8,9 +8,9 @@ extension PostgresStore {
     /// database. One history entry.
     /// - Complexity: O(size) for the digest and the copy into the store.
     public func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in name: String,
-                       author: String?) throws(StoreError) -> Attachment {
+                       author: String?) async throws(StoreError) -> Attachment {
         let (type, digest) = try StoreRules.attachment(bytes, declaredType: declaredType, caption: caption, author: author)
-        return try write(lockDrawing: name) { connection, logger, locked in
+        return try await write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             let marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
             let now = Timestamp.now()
@@ -55,8 +55,8 @@ extension PostgresStore {
 
     /// A marker's attachments, oldest first.
     /// - Complexity: O(log n + a) for its a attachments.
-    public func attachments(ofMarker number: Int, in name: String) throws(StoreError) -> [Attachment] {
-        try readSnapshot { connection, logger in
+    public func attachments(ofMarker number: Int, in name: String) async throws(StoreError) -> [Attachment] {
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger), let drawingID = drawing.id else {
                 throw StoreError.unknownDrawing(name)
             }
@@ -74,8 +74,8 @@ extension PostgresStore {
 
     /// One attachment with its bytes.
     /// - Complexity: O(log a + size).
-    public func attachment(_ id: Int64, ofMarker number: Int, in name: String) throws(StoreError) -> (Attachment, [UInt8]) {
-        try readSnapshot { connection, logger in
+    public func attachment(_ id: Int64, ofMarker number: Int, in name: String) async throws(StoreError) -> (Attachment, [UInt8]) {
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             _ = try await Self.fetchMarker(connection, drawing, number, logger: logger)
             guard let attachment = try await Self.findAttachment(connection, id, drawing: drawing, number: number, logger: logger) else {
@@ -92,9 +92,9 @@ extension PostgresStore {
 
     /// Removes an attachment; its bytes go when no other attachment has them. One history entry.
     /// - Complexity: O(log a).
-    public func detach(_ id: Int64, fromMarker number: Int, in name: String, author: String?) throws(StoreError) -> Attachment {
+    public func detach(_ id: Int64, fromMarker number: Int, in name: String, author: String?) async throws(StoreError) -> Attachment {
         try TextField.check(author, field: "author")
-        return try write(lockDrawing: name) { connection, logger, locked in
+        return try await write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
             let marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
             guard let attachment = try await Self.findAttachment(connection, id, drawing: drawing, number: number, logger: logger) else {

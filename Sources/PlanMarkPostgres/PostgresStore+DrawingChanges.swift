@@ -4,9 +4,9 @@ import PostgresNIO
 extension PostgresStore {
     /// Renames a drawing; its markers, history and attachments stay with it (they refer to its id).
     /// - Complexity: O(log d) for d drawings.
-    public func renameDrawing(_ name: String, to newName: String) throws(StoreError) -> Drawing {
+    public func renameDrawing(_ name: String, to newName: String) async throws(StoreError) -> Drawing {
         try TextField.checkName(newName, field: "name")
-        return try write(lockDrawing: name) { connection, logger, locked in
+        return try await write(lockDrawing: name) { connection, logger, locked in
             guard var drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             if newName == name { return drawing }
             var taken = false
@@ -32,8 +32,8 @@ extension PostgresStore {
     /// transaction of another server that is storing the same bytes for another drawing either committed before
     /// (and its use is seen) or waits, so bytes still in use are never deleted.
     /// - Complexity: O(m + h + a + r) for its markers, history entries, attachments and revisions.
-    public func removeDrawing(_ name: String, force: Bool) throws(StoreError) -> DrawingRemoval {
-        try write(lockDrawing: name) { connection, logger, locked in
+    public func removeDrawing(_ name: String, force: Bool) async throws(StoreError) -> DrawingRemoval {
+        try await write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             var markers = 0
             for try await (count) in try await connection.query(

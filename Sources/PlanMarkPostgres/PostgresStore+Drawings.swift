@@ -7,11 +7,11 @@ extension PostgresStore {
     /// Adds a drawing: its image bytes (content-addressed, in the `image` table, so that every server can read
     /// them), its first revision and its regions, in one transaction.
     /// - Complexity: O(image bytes + region vertices).
-    public func addDrawing(_ new: NewDrawing, regions: [Region]) throws(StoreError) -> Drawing {
+    public func addDrawing(_ new: NewDrawing, regions: [Region]) async throws(StoreError) -> Drawing {
         let checked = try StoreRules.drawing(new, regions: regions)
         var drawing = checked.drawing
         let bytes = checked.bytes, digest = checked.drawing.imageSHA256
-        return try write(lockDrawing: nil) { connection, logger in
+        return try await write(lockDrawing: nil) { connection, logger in
             // Two servers adding one name at once: the unique index decides; the loser sees the name taken.
             let inserted = try await connection.query("""
                 INSERT INTO drawing (name, imagePath, imageSHA256, width, height, zoom, crs, singleMarker, nextNumber, createdAt,
@@ -52,8 +52,8 @@ extension PostgresStore {
 
     /// The image the drawing was added with (or revised to), byte for byte.
     /// - Complexity: O(image bytes).
-    public func image(of name: String) throws(StoreError) -> DrawingImage {
-        try readSnapshot { connection, logger in
+    public func image(of name: String) async throws(StoreError) -> DrawingImage {
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             for try await (bytes) in try await connection.query(
                 "SELECT bytes FROM image WHERE sha256 = \(drawing.imageSHA256)", logger: logger
@@ -65,8 +65,8 @@ extension PostgresStore {
     }
 
     /// Every drawing with its counts, by name.
-    public func drawings() throws(StoreError) -> [DrawingSummary] {
-        try readSnapshot { connection, logger in
+    public func drawings() async throws(StoreError) -> [DrawingSummary] {
+        try await readSnapshot { connection, logger in
             var result: [DrawingSummary] = []
             let sql = "SELECT \(Self.drawingColumns), (SELECT count(*) FROM marker m WHERE m.drawingId = d.id), "
                 + "(SELECT count(*) FROM region r WHERE r.drawingId = d.id) FROM drawing d ORDER BY name COLLATE \"C\""
@@ -78,9 +78,9 @@ extension PostgresStore {
     }
 
     /// The drawing named `name` with its counts.
-    public func drawing(named name: String) throws(StoreError) -> DrawingSummary {
+    public func drawing(named name: String) async throws(StoreError) -> DrawingSummary {
         if name.utf8.contains(0) { throw .unknownDrawing(name) }
-        return try readSnapshot { connection, logger in
+        return try await readSnapshot { connection, logger in
             let sql = "SELECT \(Self.drawingColumns), (SELECT count(*) FROM marker m WHERE m.drawingId = d.id), "
                 + "(SELECT count(*) FROM region r WHERE r.drawingId = d.id) FROM drawing d WHERE name = $1"
             var bindings = PostgresBindings()
@@ -101,16 +101,16 @@ extension PostgresStore {
 
     /// The drawing named `name` without its counts.
     /// - Complexity: O(log d) for the store's d drawings.
-    public func drawingRecord(named name: String) throws(StoreError) -> Drawing {
-        try read { connection, logger in
+    public func drawingRecord(named name: String) async throws(StoreError) -> Drawing {
+        try await read { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             return drawing
         }
     }
 
     /// The drawing's regions, in file order.
-    public func regions(of name: String) throws(StoreError) -> [Region] {
-        try readSnapshot { connection, logger in
+    public func regions(of name: String) async throws(StoreError) -> [Region] {
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             return try await Self.fetchRegions(connection, drawingID: drawing.id!, logger: logger)
         }

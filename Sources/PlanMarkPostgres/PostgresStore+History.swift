@@ -6,8 +6,8 @@ extension PostgresStore {
     /// is one entry covering its number range; for one marker (removed ones included), an import's entry is expanded
     /// to that marker, with its values at creation. A number never given is `unknownMarker`.
     /// - Complexity: O(log h + e) for the e entries returned.
-    public func history(of name: String, number: Int?) throws(StoreError) -> [HistoryEntry] {
-        try readSnapshot { connection, logger in
+    public func history(of name: String, number: Int?) async throws(StoreError) -> [HistoryEntry] {
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger), let drawingID = drawing.id else {
                 throw StoreError.unknownDrawing(name)
             }
@@ -69,9 +69,9 @@ extension PostgresStore {
     /// until it commits, so the ids of one drawing's entries do commit in order: a later change of the drawing, by
     /// any server, always has a greater id than every entry a reader saw before it.
     /// - Complexity: O(log h) for the store's h history entries (index `history_latest`).
-    public func markersVersion(of name: String) throws(StoreError) -> MarkersVersion {
+    public func markersVersion(of name: String) async throws(StoreError) -> MarkersVersion {
         if name.utf8.contains(0) { throw .unknownDrawing(name) }
-        return try read { connection, logger in
+        return try await read { connection, logger in
             for try await (drawingID, latest, regionsRevision) in try await connection.query("""
                 SELECT d.id, coalesce((SELECT max(h.id) FROM history h WHERE h.drawingId = d.id), 0), d.regionsRevision
                 FROM drawing d WHERE d.name = \(name)

@@ -32,7 +32,7 @@ extension PostgresStore {
     /// - Complexity: O(n * k) validation for n rows and k nearby regions, O(n) bytes streamed, O(n log n) for the
     ///   server's indexes; memory O(block), not O(n).
     public func importMarkers<Source: MarkerRowSource>(into name: String, from source: inout Source, skipInvalid: Bool,
-                                                       author: String?) throws(StoreError) -> ImportOutcome {
+                                                       author: String?) async throws(StoreError) -> ImportOutcome {
         try StoreRules.readImportInput(&source, author: author)
         let input = source
         // Two imports into two drawings given one new uuid at once both find it free; the second's COPY waits at the
@@ -42,7 +42,7 @@ extension PostgresStore {
         while true {
             var raced = false
             do {
-                return try importOnce(into: name, from: input, skipInvalid: skipInvalid, author: author) { raced = true }
+                return try await importOnce(into: name, from: input, skipInvalid: skipInvalid, author: author) { raced = true }
             } catch {
                 attempt += 1
                 if raced && attempt < 3 { continue }
@@ -53,8 +53,8 @@ extension PostgresStore {
 
     /// One attempt of `importMarkers`; `raced` is called when a uuid was stored by another transaction meanwhile.
     private func importOnce<Source: MarkerRowSource>(into name: String, from input: Source, skipInvalid: Bool, author: String?,
-                                                     raced: () -> Void) throws(StoreError) -> ImportOutcome {
-        try writeOrRollBack(lockDrawing: name) { connection, logger, locked in
+                                                     raced: () -> Void) async throws(StoreError) -> ImportOutcome {
+        try await writeOrRollBack(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             let validator = try await self.currentValidator(connection, for: drawing, logger: logger)
             let pipeline = ImportValidation(input, validator: validator)

@@ -15,10 +15,10 @@ extension PostgresStore {
     /// same item to one drawing at once store it once; the unique uuid index settles a race between two drawings.
     /// - Complexity: O(log n) for the lookup and the insert, plus O(region vertices) when the regions changed since
     ///   this process last validated on the drawing.
-    public func addMarker(to name: String, _ new: NewMarker, author: String?) throws(StoreError) -> MarkerCreation {
+    public func addMarker(to name: String, _ new: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation {
         try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
-        return try write(lockDrawing: name) { connection, logger, locked in
+        return try await write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             if let uuid = new.uuid, let stored = try await Self.fetchMarker(connection, uuid: uuid, logger: logger) {
                 guard stored.drawingID == drawingID,
@@ -57,8 +57,8 @@ extension PostgresStore {
 
     /// One marker.
     /// - Complexity: O(log n).
-    public func marker(_ number: Int, in name: String) throws(StoreError) -> Marker {
-        try readSnapshot { connection, logger in
+    public func marker(_ number: Int, in name: String) async throws(StoreError) -> Marker {
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             return try await Self.fetchMarker(connection, drawing, number, logger: logger)
         }
@@ -69,12 +69,12 @@ extension PostgresStore {
 
     /// Calls `body` with each marker `filter` takes, by number, until it returns false. Reads one snapshot
     /// (`REPEATABLE READ`), in pages of `markerPageSize` markers by number, so a million markers are never in memory
-    /// at once. `body` runs on the event loop thread that serves the query (the calling thread waits meanwhile).
+    /// at once. `body` runs on the event loop thread that serves the query (the calling task is suspended meanwhile).
     ///
     /// Statuses and priorities are filtered by PostgreSQL; the other conditions (case-insensitive text, rooms,
     /// overdue, needs placement) by `MarkerFilter.matches`, as the SQLite store does.
     /// - Complexity: O(n) for the drawing's n markers, O(page) memory.
-    public func forEachMarker(in name: String, filter: MarkerFilter, _ body: (Marker) -> Bool) throws(StoreError) {
+    public func forEachMarker(in name: String, filter: MarkerFilter, _ body: (Marker) -> Bool) async throws(StoreError) {
         var rest = MarkerFilter(category: filter.category, assignee: filter.assignee, room: filter.room, overdue: filter.overdue,
                                 search: filter.search, today: filter.today)
         rest.needsPlacement = filter.needsPlacement
@@ -84,7 +84,7 @@ extension PostgresStore {
         if !statuses.isEmpty { sql += " AND status = ANY($3)" }
         if !priorities.isEmpty { sql += " AND priority = ANY($\(statuses.isEmpty ? 3 : 4))" }
         sql += " ORDER BY number LIMIT \(Self.markerPageSize)"
-        try readSnapshot { connection, logger in
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger), let drawingID = drawing.id else {
                 throw StoreError.unknownDrawing(name)
             }
@@ -113,11 +113,11 @@ extension PostgresStore {
 
     /// Applies `change` to every marker of `numbers` (in that order) in one transaction, or to none.
     /// - Complexity: O(k log n) for k numbers (two statements each), plus O(region vertices) when the regions changed.
-    public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker] {
+    public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) async throws(StoreError) -> [Marker] {
         try TextField.check(author, field: "author")
         try TextField.check(change.reason, field: "reason")
         try StoreRules.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
-        return try write(lockDrawing: name) { connection, logger, locked in
+        return try await write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
             var updated: [Marker] = []
             updated.reserveCapacity(numbers.count)
@@ -144,9 +144,9 @@ extension PostgresStore {
 
     /// Removes a marker with its attachments; the history keeps its last values and the number is never given again.
     /// - Complexity: O(log n + a) for its a attachments.
-    public func removeMarker(_ number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
+    public func removeMarker(_ number: Int, in name: String, author: String?) async throws(StoreError) -> Marker {
         try TextField.check(author, field: "author")
-        return try write(lockDrawing: name) { connection, logger, locked in
+        return try await write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             let marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
             try await Self.deleteAttachments(connection, drawingID: drawingID, numbers: [number], logger: logger)

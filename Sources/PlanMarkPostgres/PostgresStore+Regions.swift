@@ -9,10 +9,10 @@ extension PostgresStore {
     /// is bumped, which retires cached validators in every process.
     /// - Complexity: O(v + m * k) for v region vertices and m markers tested against k nearby regions; the changed
     ///   markers and their history entries are written with one statement each (arrays, `unnest`).
-    public func replaceRegions(of name: String, with regions: [Region], force: Bool, author: String?) throws(StoreError) -> RegionsReplacement {
+    public func replaceRegions(of name: String, with regions: [Region], force: Bool, author: String?) async throws(StoreError) -> RegionsReplacement {
         try TextField.check(author, field: "author")
         try StoreRules.checkText(of: regions)
-        return try write(lockDrawing: name) { connection, logger, locked in
+        return try await write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             let validator = StoreRules.validator(for: drawing, regions: regions)
             var outside: [Int] = []

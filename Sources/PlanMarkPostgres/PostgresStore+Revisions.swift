@@ -16,11 +16,11 @@ extension PostgresStore {
     /// again. The behaviour the contract `AnnotationStore.reviseDrawing` states.
     /// - Complexity: O(m * k) validation for m markers and k nearby regions, O(m log m) writes, O(v log v) for
     ///   v region vertices.
-    public func reviseDrawing(_ name: String, _ new: NewRevision, dryRun: Bool, author: String?) throws(StoreError) -> RevisionOutcome {
+    public func reviseDrawing(_ name: String, _ new: NewRevision, dryRun: Bool, author: String?) async throws(StoreError) -> RevisionOutcome {
         let sheet = try RevisionSheet(new, author: author)
         let bytes = sheet.bytes, digest = sheet.sha256, header = sheet.header
         let transform = new.alignment.transform
-        return try writeOrRollBack(lockDrawing: name) { connection, logger, locked in
+        return try await writeOrRollBack(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             let regions: [Region]
             if let given = new.regions {
@@ -122,8 +122,8 @@ extension PostgresStore {
 
     /// The drawing's revisions, oldest first.
     /// - Complexity: O(r) for its r revisions.
-    public func revisions(of name: String) throws(StoreError) -> [Revision] {
-        try readSnapshot { connection, logger in
+    public func revisions(of name: String) async throws(StoreError) -> [Revision] {
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             var result: [Revision] = []
             let sql = "SELECT \(Self.revisionColumns) FROM revision WHERE drawingId = $1 ORDER BY number"
@@ -140,8 +140,8 @@ extension PostgresStore {
     /// Read from the `image` table; a revision whose bytes are not there (a store copied from an SQLite store that
     /// predates stored images) is read from its file, and refused when the file's bytes differ.
     /// - Complexity: O(image bytes).
-    public func revisionImage(of name: String, revision number: Int) throws(StoreError) -> (Revision, DrawingImage) {
-        let (revision, stored): (Revision, [UInt8]?) = try readSnapshot { connection, logger in
+    public func revisionImage(of name: String, revision number: Int) async throws(StoreError) -> (Revision, DrawingImage) {
+        let (revision, stored): (Revision, [UInt8]?) = try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             let sql = "SELECT \(Self.revisionColumns) FROM revision WHERE drawingId = $1 AND number = $2"
             var bindings = PostgresBindings()
@@ -171,8 +171,8 @@ extension PostgresStore {
     /// older one, the position each had when the next revision carried it on (the `old` side of its `revised`
     /// entry from `number`). Markers created after that revision (and removed ones) are not in the result.
     /// - Complexity: O(h) for the drawing's h `revised` history entries (older revisions), O(m) for the current one.
-    public func markerPositions(of name: String, onRevision number: Int) throws(StoreError) -> [Int: PixelPoint] {
-        try readSnapshot { connection, logger in
+    public func markerPositions(of name: String, onRevision number: Int) async throws(StoreError) -> [Int: PixelPoint] {
+        try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             let drawingID = drawing.id!
             var positions: [Int: PixelPoint] = [:]

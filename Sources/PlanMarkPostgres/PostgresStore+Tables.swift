@@ -11,8 +11,8 @@ final class PostgresTableConnection {
 
     /// Opens `url`'s store (applying migrations; a missing schema is created only when `create`), then a connection
     /// of its own that runs `begin`.
-    init(url: PostgresURL, create: Bool, begin: [String]) throws(StoreError) {
-        store = try PostgresStore(url: url, create: create, maximumConnections: 1)
+    init(url: PostgresURL, create: Bool, begin: [String]) async throws(StoreError) {
+        store = try await PostgresStore(url: url, create: create, maximumConnections: 1)
         let configuration: PostgresConnection.Configuration
         do {
             configuration = try Self.configuration(url)
@@ -22,17 +22,16 @@ final class PostgresTableConnection {
         }
         let store = self.store
         do {
-            connection = try Blocking.run(on: store.group, patience: store.connectTimeout + store.statementTimeout) {
-                let connection = try await PostgresConnection.connect(
-                    on: store.group.next(), configuration: configuration, id: 1, logger: store.logger)
-                do {
-                    for statement in begin { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: store.logger) }
-                } catch {
-                    try? await connection.close()
-                    throw error
-                }
-                return connection
+            // The connection's own `connectTimeout` bounds the connect; `begin` is a few statements that take no locks.
+            let connection = try await PostgresConnection.connect(
+                on: store.group.next(), configuration: configuration, id: 1, logger: store.logger)
+            do {
+                for statement in begin { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: store.logger) }
+            } catch {
+                try? await connection.close()
+                throw error
             }
+            self.connection = connection
         } catch {
             store.close()
             throw store.storeError(error, writing: false)
@@ -65,14 +64,21 @@ final class PostgresTableConnection {
     }
 
     /// Runs `body` with the connection; errors become `StoreError` (a lost connection `unavailable`).
-    func run<T>(writing: Bool, _ body: (PostgresConnection, Logger) async throws -> T) throws(StoreError) -> T {
+    func run<T>(writing: Bool, _ body: (PostgresConnection, Logger) async throws -> T) async throws(StoreError) -> T {
         guard let connection else { throw .io("\(store.url): the connection is closed") }
         let logger = store.logger
         do {
-            // The same deadline as a pooled operation's (one statement's time after the connection's): past it, the
+            // The same deadline as a pooled operation's (one statement's time): past it without progress, the
             // connection is closed, which fails the statement waiting on it.
-            return try Blocking.run(on: store.group, patience: store.connectTimeout + store.statementTimeout,
-                                    onOverdue: { connection.closeChannel() }) { try await body(connection, logger) }
+            let watchdog = Watchdog(timeout: store.statementTimeout, loop: connection.eventLoop)
+            watchdog.arm { connection.closeChannel() }
+            defer { watchdog.disarm() }
+            do {
+                return try await Watchdog.$current.withValue(watchdog) { try await body(connection, logger) }
+            } catch {
+                if watchdog.hasExpired, !(error is StoreError) { throw PostgresStore.StatementTimeout(underlying: error) }
+                throw error
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -81,23 +87,30 @@ final class PostgresTableConnection {
     }
 
     /// Runs `last` (COMMIT or ROLLBACK; errors ignored when `ignoringErrors`) and closes the connection and the pool.
-    func finish(_ last: String, ignoringErrors: Bool) throws(StoreError) {
-        defer {
-            if let connection { _ = try? Blocking.run(on: store.group, patience: store.connectTimeout, onOverdue: { connection.closeChannel() }) { try await connection.close() } }
-            connection = nil
-            store.close()
-        }
-        if connection == nil { return }
+    func finish(_ last: String, ignoringErrors: Bool) async throws(StoreError) {
+        guard let connection else { return }
+        var failure: StoreError?
         do {
-            _ = try run(writing: true) { connection, logger in
+            _ = try await run(writing: true) { connection, logger in
                 try await connection.query(PostgresQuery(unsafeSQL: last), logger: logger)
             }
         } catch {
-            if !ignoringErrors { throw error }
+            if !ignoringErrors { failure = error }
         }
+        // The transaction has ended (or, when it failed, the server rolls it back when the connection goes).
+        self.connection = nil
+        do { try await connection.close() } catch { connection.closeChannel() }
+        store.close()
+        if let failure { throw failure }
     }
 
-    deinit { try? finish("ROLLBACK", ignoringErrors: true) }
+    /// A connection not finished is closed (the server rolls its transaction back).
+    deinit {
+        // The connection is closed by a task that holds it until it is (postgres-nio asserts that a connection is
+        // closed before it goes).
+        if let connection { Task { try? await connection.close() } }
+        store.close()
+    }
 
     /// The bindings of `values`, of `kinds`.
     static func bind(_ values: some Sequence<StoreValue>, kinds: some Sequence<StoreColumnKind>, into bindings: inout PostgresBindings) {
@@ -122,12 +135,12 @@ package final class PostgresTableReader: StoreTableReader {
     let connection: PostgresTableConnection
 
     /// Opens the store `url` names; `missingStore` when the database has none.
-    package init(url: PostgresURL) throws(StoreError) {
-        connection = try PostgresTableConnection(url: url, create: false, begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"])
+    package init(url: PostgresURL) async throws(StoreError) {
+        connection = try await PostgresTableConnection(url: url, create: false, begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"])
     }
 
     /// - Complexity: O(log n + pageRows) through the primary key.
-    package func rows(of table: StoreTable, after: [StoreValue]?) throws(StoreError) -> [[StoreValue]] {
+    package func rows(of table: StoreTable, after: [StoreValue]?) async throws(StoreError) -> [[StoreValue]] {
         let columns = table.columns.map(\.name).joined(separator: ", ")
         let key = table.key
         var condition = ""
@@ -139,7 +152,7 @@ package final class PostgresTableReader: StoreTableReader {
             PostgresTableConnection.bind(after, kinds: keyKinds, into: &bindings)
         }
         let sql = "SELECT \(columns) FROM \(table.name)\(condition) ORDER BY \(key.joined(separator: ", ")) LIMIT \(table.pageRows)"
-        return try connection.run(writing: false) { connection, logger in
+        return try await connection.run(writing: false) { connection, logger in
             var result: [[StoreValue]] = []
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
                 let cells = row.makeRandomAccess()
@@ -162,7 +175,7 @@ package final class PostgresTableReader: StoreTableReader {
         }
     }
 
-    package func close() { try? connection.finish("ROLLBACK", ignoringErrors: true) }
+    package func close() async { try? await connection.finish("ROLLBACK", ignoringErrors: true) }
 }
 
 /// Loads rows into a PostgreSQL store in one transaction; the schema is created first when the database has none.
@@ -170,12 +183,12 @@ package final class PostgresTableReader: StoreTableReader {
 package final class PostgresTableWriter: StoreTableWriter {
     let connection: PostgresTableConnection
 
-    package init(url: PostgresURL) throws(StoreError) {
-        connection = try PostgresTableConnection(url: url, create: true, begin: ["BEGIN", "LOCK TABLE drawing IN SHARE ROW EXCLUSIVE MODE"])
+    package init(url: PostgresURL) async throws(StoreError) {
+        connection = try await PostgresTableConnection(url: url, create: true, begin: ["BEGIN", "LOCK TABLE drawing IN SHARE ROW EXCLUSIVE MODE"])
     }
 
-    package func drawingCount() throws(StoreError) -> Int {
-        try connection.run(writing: false) { connection, logger in
+    package func drawingCount() async throws(StoreError) -> Int {
+        try await connection.run(writing: false) { connection, logger in
             var count = 0
             for try await (value) in try await connection.query("SELECT count(*) FROM drawing", logger: logger).decode(Int.self) { count = value }
             return count
@@ -183,7 +196,7 @@ package final class PostgresTableWriter: StoreTableWriter {
     }
 
     /// - Complexity: one multi-row `INSERT` of `rows.count` rows.
-    package func insert(_ rows: [[StoreValue]], into table: StoreTable) throws(StoreError) {
+    package func insert(_ rows: [[StoreValue]], into table: StoreTable) async throws(StoreError) {
         if rows.isEmpty { return }
         let width = table.columns.count
         var bindings = PostgresBindings(capacity: rows.count * width)
@@ -195,22 +208,22 @@ package final class PostgresTableWriter: StoreTableWriter {
         }
         let sql = "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES "
             + tuples.joined(separator: ", ") + (table.contentAddressed ? " ON CONFLICT DO NOTHING" : "")
-        _ = try connection.run(writing: true) { connection, logger in
+        _ = try await connection.run(writing: true) { connection, logger in
             try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         }
     }
 
     /// Sets each identity sequence past the largest copied id, then commits.
-    package func commit() throws(StoreError) {
-        try connection.run(writing: true) { connection, logger in
+    package func commit() async throws(StoreError) {
+        try await connection.run(writing: true) { connection, logger in
             for table in StoreTables.all where table.identity {
                 try await connection.query(PostgresQuery(unsafeSQL: """
                     SELECT setval(pg_get_serial_sequence('\(table.name.lowercased())', 'id'), coalesce(max(id), 0) + 1, false) FROM \(table.name)
                     """), logger: logger)
             }
         }
-        try connection.finish("COMMIT", ignoringErrors: false)
+        try await connection.finish("COMMIT", ignoringErrors: false)
     }
 
-    package func rollBack() { try? connection.finish("ROLLBACK", ignoringErrors: true) }
+    package func rollBack() async { try? await connection.finish("ROLLBACK", ignoringErrors: true) }
 }

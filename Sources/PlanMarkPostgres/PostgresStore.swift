@@ -23,7 +23,7 @@ import _ConnectionPoolModule
 ///
 /// No wait is unbounded: a connection is waited for at most `connectTimeout`, and an operation that holds one ends
 /// once the database has shown no progress for `statementTimeout` (`Watchdog`: its connection is closed, and the
-/// operation is `unavailable`); the thread that waits for it does so with the same deadline (`Blocking.run`).
+/// operation is `unavailable`). No thread waits for an operation: the caller's task awaits it.
 ///
 /// The store remembers its database's identity at open (the `pg_database` oid of `current_database()`) and checks it
 /// on each new pooled connection: a database dropped and created again under the same name (whose connections were
@@ -50,6 +50,8 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// connection found another one (guarded by the box).
     let identity = NIOLockedValueBox(DatabaseIdentity())
     let logger: Logger
+    /// The calls holding a pooled connection, and waiting for one.
+    let connections: ConnectionGauge
 
     /// The default pool size: connections this process keeps open at most.
     public static let defaultMaximumConnections = 16
@@ -66,7 +68,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// - Parameter migrateUpTo: test hook: apply migrations only up to this identifier.
     public init(url: PostgresURL, create: Bool, maximumConnections: Int = PostgresStore.defaultMaximumConnections,
                 connectTimeout: Duration = .seconds(10), statementTimeout: Duration = PostgresStore.defaultStatementTimeout,
-                migrateUpTo: String? = nil, logger: Logger? = nil) throws(StoreError) {
+                migrateUpTo: String? = nil, logger: Logger? = nil) async throws(StoreError) {
         self.url = url
         self.connectTimeout = url.connectTimeout ?? connectTimeout
         self.statementTimeout = url.statementTimeout ?? statementTimeout
@@ -100,13 +102,14 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                 host: url.host ?? "localhost", port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
         }
         configuration.options.maximumConnections = max(1, maximumConnections)
+        connections = ConnectionGauge(maximum: max(1, maximumConnections))
         configuration.options.connectTimeout = self.connectTimeout
         configuration.options.additionalStartupParameters = [("application_name", "planmark")]
         let client = PostgresClient(configuration: configuration, eventLoopGroup: group, backgroundLogger: Logger(label: "planmark.postgres.pool", factory: { _ in SwiftLogNoOpLogHandler() }))
         self.client = client
         runTask = Task(executorPreference: EventLoopExecutor(group.next())) { await client.run() }
         do {
-            try migrate(create: create, upTo: migrateUpTo)
+            try await migrate(create: create, upTo: migrateUpTo)
         } catch {
             runTask.cancel()
             throw error
@@ -114,10 +117,10 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     }
 
     /// Opens the store at `text` (a postgres:// URL).
-    public convenience init(urlText text: String, create: Bool) throws(StoreError) {
+    public convenience init(urlText text: String, create: Bool) async throws(StoreError) {
         let url: PostgresURL
         do { url = try PostgresURL(text) } catch { throw .invalidArgument("--store: \(error.message)") }
-        try self.init(url: url, create: create)
+        try await self.init(url: url, create: create)
     }
 
     deinit { runTask.cancel() }
@@ -129,12 +132,12 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
 
     /// Creates or upgrades the schema in one transaction, under an advisory lock so several servers starting at once
     /// apply each migration once.
-    private func migrate(create: Bool, upTo target: String?) throws(StoreError) {
+    private func migrate(create: Bool, upTo target: String?) async throws(StoreError) {
         let known = PostgresSchema.identifiers
         let target = target ?? known.last!
         guard let targetIndex = known.firstIndex(of: target) else { throw .invalidArgument("unknown migration \(target)") }
         let url = self.url
-        let oid = try write(lockDrawing: nil) { connection, logger in
+        let oid = try await write(lockDrawing: nil) { connection, logger in
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLockKey))", logger: logger)
             var hasMigrations = false
             var hasDrawing = false
@@ -185,12 +188,15 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         return oid
     }
 
+    /// How many calls hold a pooled connection now, and wait for one.
+    public var connectionUsage: ConnectionUsage { connections.usage }
+
     /// Whether a connection found the store's database replaced (dropped and made again) since it was opened.
     public var isReplaced: Bool { identity.withLockedValue { $0.replaced } }
 
     /// The migrations applied to this store, in order.
-    public func appliedMigrations() throws(StoreError) -> [String] {
-        try read { connection, logger in
+    public func appliedMigrations() async throws(StoreError) -> [String] {
+        try await read { connection, logger in
             var result: [String] = []
             for try await (identifier) in try await connection.query(
                 "SELECT identifier FROM planmark_migrations ORDER BY position", logger: logger
@@ -203,19 +209,19 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
 
     /// Whether the database has PostGIS geometry (migration `pg2-postgis` found PostGIS): `region.geom` and the view
     /// `marker_geometry`.
-    public func hasGeometryColumns() throws(StoreError) -> Bool {
-        try read { connection, logger in try await PostgresGIS.hasGeometry(connection, logger: logger) }
+    public func hasGeometryColumns() async throws(StoreError) -> Bool {
+        try await read { connection, logger in try await PostgresGIS.hasGeometry(connection, logger: logger) }
     }
 
     // MARK: Transactions
 
     /// Runs `body` on a pooled connection outside any explicit transaction (each statement its own). A lost
     /// connection is retried (twice) on a new one: use it for reads only.
-    func read<T>(_ body: (PostgresConnection, Logger) async throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (PostgresConnection, Logger) async throws -> T) async throws(StoreError) -> T {
         var attempt = 0
         while true {
             do {
-                return try run(writing: false) { connection in try await body(connection, self.logger) }
+                return try await run(writing: false) { connection in try await body(connection, self.logger) }
             } catch let error as StoreError {
                 throw error
             } catch {
@@ -227,8 +233,8 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     }
 
     /// Runs `body` in a read-only `REPEATABLE READ` transaction (one snapshot for several queries); retried like `read`.
-    func readSnapshot<T>(_ body: (PostgresConnection, Logger) async throws -> T) throws(StoreError) -> T {
-        try read { connection, logger in
+    func readSnapshot<T>(_ body: (PostgresConnection, Logger) async throws -> T) async throws(StoreError) -> T {
+        try await read { connection, logger in
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
                 let value = try await body(connection, logger)
@@ -246,22 +252,22 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// and passes it to `body`, so writers of one drawing run one at a time. A deadlock or serialisation failure
     /// (nothing was applied) runs the whole transaction again; so does a connection lost before the transaction began
     /// (a pooled connection the database ended meanwhile); a connection lost later is `unavailable`.
-    func write<T>(lockDrawing name: String?, _ body: (PostgresConnection, Logger, Drawing?) async throws -> T) throws(StoreError) -> T {
-        try writeOrRollBack(lockDrawing: name) { connection, logger, drawing in (try await body(connection, logger, drawing), true) }
+    func write<T>(lockDrawing name: String?, _ body: (PostgresConnection, Logger, Drawing?) async throws -> T) async throws(StoreError) -> T {
+        try await writeOrRollBack(lockDrawing: name) { connection, logger, drawing in (try await body(connection, logger, drawing), true) }
     }
 
     /// `write` without a drawing to lock.
-    func write<T>(lockDrawing name: String?, _ body: (PostgresConnection, Logger) async throws -> T) throws(StoreError) -> T {
-        try writeOrRollBack(lockDrawing: name) { connection, logger, _ in (try await body(connection, logger), true) }
+    func write<T>(lockDrawing name: String?, _ body: (PostgresConnection, Logger) async throws -> T) async throws(StoreError) -> T {
+        try await writeOrRollBack(lockDrawing: name) { connection, logger, _ in (try await body(connection, logger), true) }
     }
 
     /// Like `write`, but commits only when `body` says so (a dry run, an import with invalid rows).
-    func writeOrRollBack<T>(lockDrawing name: String?, _ body: (PostgresConnection, Logger, Drawing?) async throws -> (T, commit: Bool)) throws(StoreError) -> T {
+    func writeOrRollBack<T>(lockDrawing name: String?, _ body: (PostgresConnection, Logger, Drawing?) async throws -> (T, commit: Bool)) async throws(StoreError) -> T {
         var attempt = 0
         var lostBeforeBegin = 0
         while true {
             do {
-                return try run(writing: true) { connection in
+                return try await run(writing: true) { connection in
                     let logger = self.logger
                     do {
                         try await connection.query("BEGIN", logger: logger)
@@ -294,7 +300,8 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         }
     }
 
-    /// Leases a connection (waiting at most `connectTimeout` for one) and runs `body` with it, blocking this thread.
+    /// Leases a connection (waiting at most `connectTimeout` for one) and runs `body` with it, as a task on an event loop
+    /// of the pool's group; the caller awaits its end (no thread waits for it).
     ///
     /// The wait for a connection is raced against a timer on the event loop rather than cancelled: while the database
     /// is down the pool keeps trying to connect, and a lease request need not end when cancelled. Whichever comes first
@@ -305,62 +312,57 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// refused (`storeReplaced`), as every later one is, before any connection is leased.
     ///
     /// While `body` runs, a `Watchdog` closes the connection once the database has shown no progress for
-    /// `statementTimeout`, and `body` then fails with `StatementTimeout`. This thread waits with a deadline too
-    /// (`connectTimeout + statementTimeout`, again and again while there is progress), and when the watchdog's has
-    /// passed, closes the connection itself (should the event loop's timer be late).
-    func run<T>(writing: Bool, _ body: (PostgresConnection) async throws -> T) throws -> T {
+    /// `statementTimeout`, and `body` then fails with `StatementTimeout`.
+    func run<T>(writing: Bool, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         if writing, isReplaced { throw StoreError.storeReplaced(path: url.description) }
         let client = self.client
         let timeout = connectTimeout
-        let group = self.group
         let loop = group.next()
         let watchdog = Watchdog(timeout: statementTimeout, loop: loop)
-        return try Blocking.run(on: group, patience: connectTimeout + statementTimeout, onOverdue: {
-            // Past the connection's deadline (the event loop's timer may not have run yet): end it from here.
-            watchdog.checkOverdue()
-        }) {
-            try await withoutActuallyEscaping(body) { body in
-                let box = ClosureHolder(body)
-                // 0 waiting for a connection, 1 running body, 2 timed out, 3 finished.
-                let state = NIOLockedValueBox(0)
-                @Sendable func move(from: Set<Int>, to: Int) -> Bool {
-                    state.withLockedValue { value in
-                        guard from.contains(value) else { return false }
-                        value = to
-                        return true
-                    }
+        let ticket = connections.enter()
+        defer { ticket.end() }
+        return try await withoutActuallyEscaping(body) { body in
+            let box = ClosureHolder(body)
+            // 0 waiting for a connection, 1 running body, 2 timed out, 3 finished.
+            let state = NIOLockedValueBox(0)
+            @Sendable func move(from: Set<Int>, to: Int) -> Bool {
+                state.withLockedValue { value in
+                    guard from.contains(value) else { return false }
+                    value = to
+                    return true
                 }
-                let promise = loop.makePromise(of: Handoff<T>.self)
-                let work = Task(executorPreference: EventLoopExecutor(loop)) {
-                    do {
-                        let value = try await client.withConnection { connection -> Handoff<T> in
-                            guard move(from: [0], to: 1), let body = box.take() else { throw ConnectTimeout() }
-                            watchdog.arm { connection.closeChannel() }
-                            defer { watchdog.disarm() }
-                            do {
-                                try await self.checkIdentity(connection, writing: writing)
-                                return Handoff(value: try await Watchdog.$current.withValue(watchdog) { try await body(connection) })
-                            } catch {
-                                if watchdog.hasExpired, !(error is StoreError) { throw StatementTimeout(underlying: error) }
-                                throw error
-                            }
-                        }
-                        if move(from: [1], to: 3) { promise.succeed(value) }
-                    } catch {
-                        box.clear()
-                        if move(from: [0, 1], to: 3) { promise.fail(error) }
-                    }
-                }
-                let nanoseconds = Watchdog.nanoseconds(timeout)
-                loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
-                    if move(from: [0], to: 2) {
-                        box.clear()
-                        promise.fail(ConnectTimeout())
-                        work.cancel()
-                    }
-                }
-                return try await promise.futureResult.get().value
             }
+            let promise = loop.makePromise(of: Handoff<T>.self)
+            let work = Task(executorPreference: EventLoopExecutor(loop)) {
+                do {
+                    let value = try await client.withConnection { connection -> Handoff<T> in
+                        guard move(from: [0], to: 1), let body = box.take() else { throw ConnectTimeout() }
+                        ticket.start()
+                        watchdog.arm { connection.closeChannel() }
+                        defer { watchdog.disarm() }
+                        do {
+                            try await self.checkIdentity(connection, writing: writing)
+                            return Handoff(value: try await Watchdog.$current.withValue(watchdog) { try await body(connection) })
+                        } catch {
+                            if watchdog.hasExpired, !(error is StoreError) { throw StatementTimeout(underlying: error) }
+                            throw error
+                        }
+                    }
+                    if move(from: [1], to: 3) { promise.succeed(value) }
+                } catch {
+                    box.clear()
+                    if move(from: [0, 1], to: 3) { promise.fail(error) }
+                }
+            }
+            let nanoseconds = Watchdog.nanoseconds(timeout)
+            loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+                if move(from: [0], to: 2) {
+                    box.clear()
+                    promise.fail(ConnectTimeout())
+                    work.cancel()
+                }
+            }
+            return try await promise.futureResult.get().value
         }
     }
 
@@ -584,7 +586,7 @@ struct DatabaseIdentity: Sendable {
     var replaced = false
 }
 
-/// Holds a closure until it is taken or cleared (so that it has not escaped when the waiting thread goes on).
+/// Holds a closure until it is taken or cleared (so that it has not escaped when the awaiting task goes on).
 final class ClosureHolder<T>: @unchecked Sendable {
     private let lock = NIOLock()
     private var body: ((PostgresConnection) async throws -> T)?

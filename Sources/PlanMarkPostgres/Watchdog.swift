@@ -8,7 +8,7 @@ import PostgresNIO
 ///
 /// Progress is `touch()`: a long operation (an import's COPY) touches it for each buffer the server takes, so its
 /// deadline is per step, not for the whole operation. A timer on the event loop checks the deadline; `checkOverdue()`
-/// is the same check from the thread that waits for the operation (should that loop be busy).
+/// is the same check made on demand (a COPY's guarded write makes it every 50 ms while it waits).
 final class Watchdog: @unchecked Sendable {
     /// The watchdog of the operation the current task runs, if any (what `guardedWrite` touches).
     @TaskLocal static var current: Watchdog?

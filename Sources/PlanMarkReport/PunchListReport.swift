@@ -111,21 +111,21 @@ public struct PunchListReport: Sendable {
     /// Reads the drawing, its regions, the markers `options.filter` takes, their attachments (without bytes) and
     /// their last history entries, and groups them.
     /// - Complexity: O(m log m) for m markers, plus one attachments query and one history query per marker.
-    public static func load(from store: any AnnotationStore, drawing name: String, options: ReportOptions) throws(StoreError) -> PunchListReport {
-        let drawing = try store.drawing(named: name).drawing
-        let regions = try store.regions(of: drawing.name)
+    public static func load(from store: any AnnotationStore, drawing name: String, options: ReportOptions) async throws(StoreError) -> PunchListReport {
+        let drawing = try await store.drawing(named: name).drawing
+        let regions = try await store.regions(of: drawing.name)
         var options = options
         options.revision = drawing.revision
         options.roomAreas = RoomAreas.of(regions, drawing: drawing)
         var markers: [Marker] = []
-        try store.forEachMarker(in: drawing.name, filter: options.filter) { markers.append($0); return true }
+        try await store.forEachMarker(in: drawing.name, filter: options.filter) { markers.append($0); return true }
         var items: [ReportItem] = []
         items.reserveCapacity(markers.count)
         for marker in markers {
-            let attachments = try store.attachments(ofMarker: marker.number, in: drawing.name)
+            let attachments = try await store.attachments(ofMarker: marker.number, in: drawing.name)
             var history: [String] = []
             if options.historyLimit > 0 {
-                let entries = try store.history(of: drawing.name, number: marker.number)
+                let entries = try await store.history(of: drawing.name, number: marker.number)
                 history = entries.suffix(options.historyLimit).map(Self.historyLine)
             }
             items.append(ReportItem(marker: marker, overdue: marker.isOverdue(today: options.today), attachments: attachments, history: history))

@@ -24,7 +24,7 @@ public struct ReportHTMLWriter {
     /// `ReportError.cancelled`. A JPEG or PNG whose header declares more than `PhotoSize`'s limits, or no size, is
     /// linked but not shown, with the reason.
     public func write(_ report: PunchListReport, store: any AnnotationStore, isCancelled: @Sendable () -> Bool = { false },
-                      file: (String, [UInt8]) throws -> Void) throws(ReportError) {
+                      file: (String, [UInt8]) throws -> Void) async throws(ReportError) {
         let images = ReportImages(store: store, report: report)
         let encoder = PNGEncoder(compressionLevel: compressionLevel)
         func put(_ path: String, _ bytes: [UInt8]) throws(ReportError) {
@@ -68,10 +68,10 @@ public struct ReportHTMLWriter {
         html += "</dl>\n<table>\n<tr><th>Status</th><th>Markers</th></tr>\n"
         for (status, count) in report.counts { html += "<tr><td>\(status.title)</td><td>\(count)</td></tr>\n" }
         html += "</table>\n"
-        let sheet = try images.sheet()
+        let sheet = try await images.sheet()
         try put("sheet.png", try png(sheet))
         html += "<p><img class=\"sheet\" src=\"sheet.png\" width=\"\(sheet.width)\" height=\"\(sheet.height)\" alt=\"The sheet with the markers\"></p>\n"
-        try images.prepareCrops()
+        try await images.prepareCrops()
         var writtenCrops = Set<Int>()
         for group in report.groups {
             if !group.heading.isEmpty { html += "<h2>\(Self.escape(group.heading)) (\(group.items.count))</h2>\n" }
@@ -88,14 +88,14 @@ public struct ReportHTMLWriter {
                 let cropPath = "crops/marker-\(marker.number).png"
                 if writtenCrops.contains(marker.number) {
                     html += "<img src=\"\(cropPath)\" alt=\"Marker \(marker.number) on the sheet\">"
-                } else if let crop = try images.crop(around: marker) {
+                } else if let crop = try await images.crop(around: marker) {
                     try put(cropPath, try png(crop))
                     writtenCrops.insert(marker.number)
                     html += "<img src=\"\(cropPath)\" alt=\"Marker \(marker.number) on the sheet\">"
                 }
                 for attachment in item.attachments {
                     let path = "photos/\(attachment.id).\(Self.fileExtension(attachment.type))"
-                    let bytes = try images.bytes(of: attachment)
+                    let bytes = try await images.bytes(of: attachment)
                     try put(path, bytes)
                     let caption = Self.escape(attachment.caption ?? "attachment \(attachment.id)")
                     if attachment.type == .pdf {

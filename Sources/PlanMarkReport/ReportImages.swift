@@ -65,17 +65,17 @@ final class ReportImages {
         reviewMarkers = report.markers.map { ReviewMarker(stored: $0, validator: validator, today: report.options.today) }
     }
 
-    private func decodeDrawing() throws(ReportError) -> RGBAImage {
+    private func decodeDrawing() async throws(ReportError) -> RGBAImage {
         let bytes: [UInt8]
-        do { bytes = try store.image(of: report.drawing.name).bytes } catch { throw .store(error) }
+        do { bytes = try await store.image(of: report.drawing.name).bytes } catch { throw .store(error) }
         do { return try PNGDecoder().decode(data: bytes, source: "drawing \"\(report.drawing.name)\"") } catch { throw .render(error) }
     }
 
     /// The whole sheet with regions and the listed markers, downscaled so that its longer side is at most
     /// `sheetLongSide`, with the legend and its room areas when they are given.
     /// - Complexity: O(drawing pixels) to decode and downscale, plus the review renderer's drawing work.
-    func sheet() throws(ReportError) -> RGBAImage {
-        let image = try decodeDrawing()
+    func sheet() async throws(ReportError) -> RGBAImage {
+        let image = try await decodeDrawing()
         let longSide = max(image.width, image.height)
         let scale = min(1, Double(Self.sheetLongSide) / Double(longSide))
         // The page says which filters chose the markers, in type a reader can read; the sheet's own panel would
@@ -89,8 +89,8 @@ final class ReportImages {
     }
 
     /// Decodes the drawing for `crop(around:)` (once).
-    func prepareCrops() throws(ReportError) {
-        if drawing == nil { drawing = try decodeDrawing() }
+    func prepareCrops() async throws(ReportError) {
+        if drawing == nil { drawing = try await decodeDrawing() }
     }
 
     /// Releases the decoded drawing.
@@ -100,8 +100,8 @@ final class ReportImages {
     /// other listed pins in view, downscaled to at most `cropLongSide` pixels a side; nil when the marker lies
     /// off the sheet.
     /// - Complexity: O(crop pixels) plus the renderer's work for the markers and regions in view.
-    func crop(around marker: Marker) throws(ReportError) -> RGBAImage? {
-        try prepareCrops()
+    func crop(around marker: Marker) async throws(ReportError) -> RGBAImage? {
+        try await prepareCrops()
         guard let drawing else { return nil }
         let side = Double(2 * Self.cropMargin)
         let scale = min(1, Double(Self.cropLongSide) / side)
@@ -118,7 +118,7 @@ final class ReportImages {
     }
 
     /// An attachment's bytes, read from the store.
-    func bytes(of attachment: Attachment) throws(ReportError) -> [UInt8] {
-        do { return try store.attachment(attachment.id, ofMarker: attachment.number, in: report.drawing.name).1 } catch { throw .store(error) }
+    func bytes(of attachment: Attachment) async throws(ReportError) -> [UInt8] {
+        do { return try await store.attachment(attachment.id, ofMarker: attachment.number, in: report.drawing.name).1 } catch { throw .store(error) }
     }
 }

@@ -45,7 +45,7 @@ public struct ReportPDFWriter {
     /// - Complexity: O(drawing pixels + the markers' crops and photos' pixels + the text's length): line
     ///   wrapping is linear in the text (`PDFPage.wrap`).
     public func write(_ report: PunchListReport, store: any AnnotationStore, isCancelled: @escaping @Sendable () -> Bool = { false },
-                      to output: @escaping (UnsafeRawBufferPointer) throws -> Void) throws(ReportError) {
+                      to output: @escaping (UnsafeRawBufferPointer) throws -> Void) async throws(ReportError) {
         let fonts: ReportFonts
         switch ReportFonts.shared {
         case .success(let value): fonts = value
@@ -67,7 +67,7 @@ public struct ReportPDFWriter {
         var page = PDFPage(cr: cr, fonts: fonts, width: width, height: height, footer: report.drawing.name, isCancelled: isCancelled)
         defer { page.releasePictures() }
         do {
-            try write(report, store: store, surface: surface, sink: sink, page: &page)
+            try await write(report, store: store, surface: surface, sink: sink, page: &page)
         } catch {
             // cairo finishes the document when the surface is destroyed: nothing more goes to `output`.
             sink.close()
@@ -76,12 +76,12 @@ public struct ReportPDFWriter {
     }
 
     private func write(_ report: PunchListReport, store: any AnnotationStore, surface: OpaquePointer, sink: StreamSink,
-                       page: inout PDFPage) throws(ReportError) {
+                       page: inout PDFPage) async throws(ReportError) {
         let images = ReportImages(store: store, report: report)
 
-        try firstPage(report, images: images, page: &page)
+        try await firstPage(report, images: images, page: &page)
         try page.check(sink)
-        try images.prepareCrops()
+        try await images.prepareCrops()
         for group in report.groups {
             if !group.heading.isEmpty {
                 page.ensure(60)
@@ -92,7 +92,7 @@ public struct ReportPDFWriter {
             }
             for item in group.items {
                 try page.check(sink)
-                try block(item, images: images, page: &page)
+                try await block(item, images: images, page: &page)
             }
         }
         try page.check(sink)
@@ -107,7 +107,7 @@ public struct ReportPDFWriter {
 
     /// Title, drawing and revision, date, filters, grouping, counts by status, room areas, then the sheet
     /// fitted into the rest of the page.
-    private func firstPage(_ report: PunchListReport, images: ReportImages, page: inout PDFPage) throws(ReportError) {
+    private func firstPage(_ report: PunchListReport, images: ReportImages, page: inout PDFPage) async throws(ReportError) {
         let options = report.options
         page.text(options.title, size: 20, bold: true)
         page.gap(4)
@@ -124,7 +124,7 @@ public struct ReportPDFWriter {
             page.field("Room areas", options.roomAreas.map { "\($0.name) \(Self.area($0.squareMetres)) m²" }.joined(separator: ", "))
         }
         page.gap(8)
-        let sheet = try images.sheet()
+        let sheet = try await images.sheet()
         let room = page.remaining - 4
         let scale = min(page.contentWidth / Double(sheet.width), room / Double(sheet.height))
         if scale * Double(sheet.height) < 120 { page.newPage() }
@@ -134,7 +134,7 @@ public struct ReportPDFWriter {
     }
 
     /// One marker's block: heading, fields, crop and photos in rows, history.
-    private func block(_ item: ReportItem, images: ReportImages, page: inout PDFPage) throws(ReportError) {
+    private func block(_ item: ReportItem, images: ReportImages, page: inout PDFPage) async throws(ReportError) {
         let marker = item.marker
         page.ensure(110)
         page.gap(6)
@@ -147,7 +147,7 @@ public struct ReportPDFWriter {
         // Pictures: the crop, then the photos, in rows of `pictureHeight`.
         let pictureHeight = 150.0
         var row = PictureRow(page: page, height: pictureHeight)
-        if let crop = try images.crop(around: marker) {
+        if let crop = try await images.crop(around: marker) {
             let w = pictureHeight * Double(crop.width) / Double(crop.height)
             row.place(width: w, page: &page) { page in page.image(crop, width: w, height: pictureHeight, advance: false) }
         }
@@ -163,7 +163,7 @@ public struct ReportPDFWriter {
                 notShown.append("\(name) (\(attachment.size) bytes, over the report's limit of \(maxPhotoBytes) bytes a photo)")
                 continue
             }
-            let bytes = try images.bytes(of: attachment)
+            let bytes = try await images.bytes(of: attachment)
             let kind = attachment.type == .jpeg ? "JPEG" : "PNG"
             guard let size = PhotoSize(of: bytes, type: attachment.type) else {
                 notShown.append("\(name) (unreadable \(kind): no image size in its header)")

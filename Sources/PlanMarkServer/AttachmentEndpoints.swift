@@ -26,7 +26,7 @@ extension PlanMarkRoutes {
         let bytes = try await attachmentBodies.bytes(of: request)
         let caption = query.values["caption"], author = query.values["author"]
         let attachment = try await store.run("attach") { store throws(StoreError) in
-            try store.attach(bytes, declaredType: declared, caption: caption, toMarker: number, in: name, author: author)
+            try await store.attach(bytes, declaredType: declared, caption: caption, toMarker: number, in: name, author: author)
         }
         return JSONResponse.make(attachment.historyJSON + "\n", status: .created,
                                  extraHeaders: [.location: Self.attachmentPath(name, number, attachment.id)])
@@ -49,7 +49,7 @@ extension PlanMarkRoutes {
     func attachments(_ request: Request, name: String, number: Int) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let list = try await store.run("attachments") { store throws(StoreError) in
-            try store.attachments(ofMarker: number, in: name)
+            try await store.attachments(ofMarker: number, in: name)
         }
         return JSONResponse.make(AttachmentJSON.list(list))
     }
@@ -60,7 +60,7 @@ extension PlanMarkRoutes {
     func attachment(_ request: Request, name: String, number: Int, id: Int64) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let (attachment, bytes) = try await store.run("attachment") { store throws(StoreError) in
-            try store.attachment(id, ofMarker: number, in: name)
+            try await store.attachment(id, ofMarker: number, in: name)
         }
         let etag = "\"\(attachment.sha256)\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=3600, must-revalidate", Self.contentTypeOptions: "nosniff"]
@@ -79,7 +79,7 @@ extension PlanMarkRoutes {
         try query.onlyKeys(["author"])
         let author = query.values["author"]
         let attachment = try await store.run("detach") { store throws(StoreError) in
-            try store.detach(id, fromMarker: number, in: name, author: author)
+            try await store.detach(id, fromMarker: number, in: name, author: author)
         }
         return JSONResponse.make("{\"id\":\(attachment.id),\"removed\":true}\n")
     }

@@ -3,8 +3,8 @@ import Synchronization
 
 /// The CPU-heavy jobs: review images, reports and tile pyramids.
 ///
-/// - At most `limit` run at once, each on a thread of its own (never one of `BlockingWork`'s, so store
-///   calls never wait behind them); at most `queueLimit` more wait their turn, first come first served;
+/// - At most `limit` run at once, each on a thread of its own (never a cooperative one, nor one of `BlockingWork`'s, so
+///   store calls and file reads never wait behind them); at most `queueLimit` more wait their turn, first come first served;
 ///   beyond that a request is refused at once with 503 `server-busy` and `Retry-After`.
 /// - A job runs in its request's task (these threads are the task's executor), so it sees the task's
 ///   cancellation: when the client goes away or the server stops (`RequestCancellation`), a job that has

@@ -84,7 +84,7 @@ enum OpenAPIDocument {
             ("/metrics", getAndHead(
                 id: "metrics",
                 summary: "This server's metrics in the Prometheus text format: requests by route and status, their latency, "
-                    + "store calls and their latency, store lanes in use and waiting, tile cache hits and misses "
+                    + "store calls and their latency, store connections in use and waiting, tile cache hits and misses "
                     + "(docs/metrics.md).",
                 storeAccess: false,
                 success: [("200", response("The metrics.", content: prometheusContent,

@@ -28,7 +28,7 @@ public enum PlanMarkApplication {
                        renderer: ReviewRenderer, boundPort: BoundPort,
                        validationLimiter: ConcurrencyLimiter? = nil, tileCache: TileCache? = nil,
                        page: ReviewPageFiles? = nil, metrics: ServerMetrics = ServerMetrics()) -> Router<BasicRequestContext> {
-        // Renders, reports and tile pyramids share one bound; store calls run on threads of their own.
+        // Renders, reports and tile pyramids share one bound; store calls are awaited (the store works on its own queues).
         let heavy = HeavyWork(limit: configuration.maxHeavyJobs, queueLimit: configuration.heavyQueue, logger: logger)
         let store = store.measured(by: metrics)
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)

@@ -4,8 +4,8 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkStore
 
-/// The service's endpoints over one store. Each handler reads its input, does the store work on a
-/// blocking-work thread, and writes JSON (or PNG).
+/// The service's endpoints over one store. Each handler reads its input, awaits the store (which works on its
+/// own queues or event loops), and writes JSON (or PNG).
 struct PlanMarkRoutes: Sendable {
     /// The store.
     let store: StoreAccess
@@ -97,7 +97,7 @@ struct PlanMarkRoutes: Sendable {
     func metricsText(_ request: Request) throws -> Response {
         try QueryParameters(request).onlyKeys([])
         return Response(status: .ok, headers: [.contentType: ServerMetrics.contentType, .cacheControl: "no-store"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render(connections: store.store.connectionUsage))))
     }
 
     // MARK: Path parameters
@@ -146,13 +146,13 @@ struct PlanMarkRoutes: Sendable {
 
     func listDrawings(_ request: Request) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let list = try await store.run("drawings") { store throws(StoreError) in try store.drawings() }
+        let list = try await store.run("drawings") { store throws(StoreError) in try await store.drawings() }
         return JSONResponse.make(DrawingJSON.list(list, image: Self.imagePath, tiles: Self.tilesTemplate))
     }
 
     func showDrawing(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let summary = try await store.run("drawing") { store throws(StoreError) in try store.drawing(named: name) }
+        let summary = try await store.run("drawing") { store throws(StoreError) in try await store.drawing(named: name) }
         return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing)) + "\n")
     }
 
@@ -161,13 +161,13 @@ struct PlanMarkRoutes: Sendable {
     func image(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let etag = try await store.run("imageETag") { store throws(StoreError) in
-            "\"\(try store.drawing(named: name).drawing.imageSHA256)\""
+            "\"\(try await store.drawing(named: name).drawing.imageSHA256)\""
         }
         let headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=3600, must-revalidate"]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingSpaces() == etag || $0.trimmingSpaces() == "*" }) {
             return Response(status: .notModified, headers: headers)
         }
-        let image = try await store.run("image") { store throws(StoreError) in try store.image(of: name) }
+        let image = try await store.run("image") { store throws(StoreError) in try await store.image(of: name) }
         var all = headers
         all[.eTag] = "\"\(image.sha256)\""
         all[.contentType] = "image/png"
@@ -181,9 +181,9 @@ struct PlanMarkRoutes: Sendable {
         try query.onlyKeys(["zoom"])
         let zoom = try query.zoom()
         let text = try await store.run("regions") { store throws(StoreError) -> String in
-            let regions = try store.regions(of: name)
+            let regions = try await store.regions(of: name)
             // A calibrated drawing's regions carry area (m2) and perimeter (m); others neither key.
-            let drawing = try store.drawingRecord(named: name)
+            let drawing = try await store.drawingRecord(named: name)
             guard let zoom else { return RegionsGeoJSONWriter.featureCollection(regions, metresPerPixel: drawing.metresPerPixel) }
             let crs = SimpleCRS(drawing.crs)
             return RegionsGeoJSONWriter.featureCollection(regions, metresPerPixel: drawing.metresPerPixel) { point in
@@ -213,12 +213,12 @@ struct PlanMarkRoutes: Sendable {
         let queryDigest = SHA256.hexDigest(of: Array(key.utf8)).prefix(16)
         let ifNoneMatch = request.headers[.ifNoneMatch]
         let (etag, body) = try await store.run("markers") { store throws(StoreError) -> (String, [UInt8]?) in
-            let etag = "\"m\(try store.markersVersion(of: name))-\(queryDigest)\""
+            let etag = "\"m\(try await store.markersVersion(of: name))-\(queryDigest)\""
             if EntityTag.noneMatch(ifNoneMatch, etag) { return (etag, nil) }
             var conversion: LatLngConversion?
-            if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom) }
+            if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try await store.drawing(named: name).drawing.crs), zoom: zoom) }
             var writer = MarkerWriter(format: .geojson, conversion: conversion, drawing: name, today: filter.today)
-            try store.forEachMarker(in: name, filter: filter) { marker in
+            try await store.forEachMarker(in: name, filter: filter) { marker in
                 writer.append(marker)
                 return true
             }
@@ -234,7 +234,7 @@ struct PlanMarkRoutes: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys)
         let filter = try query.markerFilter()
-        let summary = try await store.run("summary") { store throws(StoreError) in try store.summary(of: name, filter: filter) }
+        let summary = try await store.run("summary") { store throws(StoreError) in try await store.summary(of: name, filter: filter) }
         return JSONResponse.make(SummaryJSON.object(summary, drawing: name, filter: filter))
     }
 
@@ -243,10 +243,9 @@ struct PlanMarkRoutes: Sendable {
         try query.onlyKeys(["zoom"])
         let zoom = try query.zoom()
         let text = try await store.run("marker") { store throws(StoreError) -> String in
-            let marker = try store.marker(number, in: name)
-            let conversion = try zoom.map { (zoom) throws(StoreError) in
-                LatLngConversion(crs: SimpleCRS(try store.drawing(named: name).drawing.crs), zoom: zoom)
-            }
+            let marker = try await store.marker(number, in: name)
+            var conversion: LatLngConversion?
+            if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try await store.drawing(named: name).drawing.crs), zoom: zoom) }
             return MarkerWriter.object(marker, conversion: conversion)
         }
         return JSONResponse.make(text + "\n")
@@ -268,11 +267,11 @@ struct PlanMarkRoutes: Sendable {
             guard position.isLatLng else {
                 // Pixels need nothing from the drawing: one write transaction.
                 new.position = position.pixel(on: nil)
-                return (try store.addMarker(to: name, new, author: author), nil)
+                return (try await store.addMarker(to: name, new, author: author), nil)
             }
-            let drawing = try store.drawing(named: name).drawing
+            let drawing = try await store.drawing(named: name).drawing
             new.position = position.pixel(on: drawing)
-            let creation = try store.addMarker(to: name, new, author: author)
+            let creation = try await store.addMarker(to: name, new, author: author)
             return (creation, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
         }
         return JSONResponse.make(MarkerWriter.object(creation.marker, conversion: conversion) + "\n", status: creation.created ? .created : .ok,
@@ -298,11 +297,11 @@ struct PlanMarkRoutes: Sendable {
             // Pixels (or no position) need nothing from the drawing: one write transaction.
             guard let position, position.isLatLng else {
                 change.position = position?.pixel(on: nil)
-                return (try store.updateMarker(number, in: name, change, author: author), nil)
+                return (try await store.updateMarker(number, in: name, change, author: author), nil)
             }
-            let drawing = try store.drawing(named: name).drawing
+            let drawing = try await store.drawing(named: name).drawing
             change.position = position.pixel(on: drawing)
-            let marker = try store.updateMarker(number, in: name, change, author: author)
+            let marker = try await store.updateMarker(number, in: name, change, author: author)
             return (marker, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
         }
         return JSONResponse.make(MarkerWriter.object(marker, conversion: conversion) + "\n")
@@ -316,7 +315,7 @@ struct PlanMarkRoutes: Sendable {
         try query.onlyKeys(["author"])
         let author = query.values["author"]
         let marker = try await store.run("removeMarker") { store throws(StoreError) in
-            try store.removeMarker(number, in: name, author: author)
+            try await store.removeMarker(number, in: name, author: author)
         }
         return JSONResponse.make("{\"number\":\(marker.number),\"removed\":true}\n")
     }
@@ -331,8 +330,8 @@ struct PlanMarkRoutes: Sendable {
         try body.onlyKeys(["name"])
         guard let newName = try body.string("name") ?? nil else { throw APIError.invalidField(body.path("name"), "required") }
         let summary = try await store.run("renameDrawing") { store throws(StoreError) -> DrawingSummary in
-            let drawing = try store.renameDrawing(name, to: newName)
-            return try store.drawing(named: drawing.name)
+            let drawing = try await store.renameDrawing(name, to: newName)
+            return try await store.drawing(named: drawing.name)
         }
         return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing)) + "\n",
                                  extraHeaders: [.location: "/drawings/" + PathComponent.encode(summary.drawing.name)])
@@ -346,7 +345,7 @@ struct PlanMarkRoutes: Sendable {
         try query.onlyKeys(["force"])
         let force = try query.bool("force") ?? false
         let removal = try await store.run("removeDrawing") { store throws(StoreError) in
-            try store.removeDrawing(name, force: force)
+            try await store.removeDrawing(name, force: force)
         }
         return JSONResponse.make("{\"name\":" + JSONString.quoted(removal.name) + ",\"removed\":true,\"markers\":\(removal.markers),"
                                  + "\"attachments\":\(removal.attachments)}\n")
@@ -355,7 +354,7 @@ struct PlanMarkRoutes: Sendable {
     /// The marker's changes, oldest first (kept after removal).
     func history(_ request: Request, name: String, number: Int) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let entries = try await store.run("history") { store throws(StoreError) in try store.history(of: name, number: number) }
+        let entries = try await store.run("history") { store throws(StoreError) in try await store.history(of: name, number: number) }
         guard !entries.isEmpty else { throw APIError.unknownMarker(number, drawing: name) }
         return JSONResponse.make(HistoryJSON.object(drawing: name, number: number, entries: entries))
     }

@@ -89,8 +89,8 @@ enum ReportEndpoint {
                     try await heavy.run("report of drawing \"\(name)\"") {
                         if pipe.isCancelled { throw ReportPipeEnd.cancelled }
                         do {
-                            let report = try PunchListReport.load(from: store.store, drawing: name, options: options)
-                            try ReportPDFWriter().write(report, store: store.store, isCancelled: { pipe.isCancelled }) { bytes in
+                            let report = try await PunchListReport.load(from: store.store, drawing: name, options: options)
+                            try await ReportPDFWriter().write(report, store: store.store, isCancelled: { pipe.isCancelled }) { bytes in
                                 guard pipe.write(bytes) else { throw ReportPipeEnd.cancelled }
                             }
                         } catch let error as StoreError {

@@ -44,15 +44,15 @@ struct ReviewImageService: Sendable {
         // Everything from the store in one snapshot-free pass; the render itself is gated.
         let (drawing, regions, markers, imageBytes) = try await store.run("reviewImageData") {
             store throws(StoreError) -> (Drawing, [Region], [Marker], [UInt8]) in
-            let drawing = try store.drawing(named: name).drawing
-            let regions = try store.regions(of: name)
+            let drawing = try await store.drawing(named: name).drawing
+            let regions = try await store.regions(of: name)
             var markers: [Marker] = []
-            try store.forEachMarker(in: name, filter: filter) { markers.append($0); return true }
+            try await store.forEachMarker(in: name, filter: filter) { markers.append($0); return true }
             if let around, !markers.contains(where: { $0.number == around }) {
-                _ = try store.marker(around, in: name)  // 404 for an unknown number
+                _ = try await store.marker(around, in: name)  // 404 for an unknown number
                 throw StoreError.unknownMarker(drawing: name, number: around)  // exists, but filtered out
             }
-            return (drawing, regions, markers, try store.image(of: name).bytes)
+            return (drawing, regions, markers, try await store.image(of: name).bytes)
         }
         // The filters line says which markers the image leaves out (`status=all` is no filter).
         let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale,

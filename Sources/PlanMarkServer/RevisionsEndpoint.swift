@@ -9,7 +9,7 @@ extension PlanMarkRoutes {
     func revisions(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let (drawing, list) = try await store.run("revisions") { store throws(StoreError) in
-            (try store.drawingRecord(named: name), try store.revisions(of: name))
+            (try await store.drawingRecord(named: name), try await store.revisions(of: name))
         }
         return JSONResponse.make("{\"drawing\":" + JSONString.quoted(drawing.name) + ",\"revision\":\(drawing.revision),\"revisions\":"
                                  + RevisionJSON.array(list, image: { _ in nil }) + "}\n")

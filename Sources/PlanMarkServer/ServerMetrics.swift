@@ -1,5 +1,6 @@
 import Hummingbird
 import Metrics
+import PlanMarkStore
 import Prometheus
 import Synchronization
 
@@ -27,12 +28,15 @@ final class ServerMetrics: Sendable {
     let requestsInFlight: Meter
     /// Store calls: `planmark_store_operations_total{operation,outcome}`.
     private let storeOperations = Mutex<[StoreKey: CoreMetrics.Counter]>([:])
-    /// Their time on a store lane: `planmark_store_operation_duration_seconds{operation}`.
+    /// Their time: `planmark_store_operation_duration_seconds{operation}`.
     private let storeDurations = Mutex<[String: CoreMetrics.Timer]>([:])
-    /// Store calls running on a store lane: `planmark_store_lanes_in_use`.
-    let storeInUse: Meter
-    /// Store calls waiting for a store lane: `planmark_store_lanes_waiting`.
-    let storeWaiting: Meter
+    /// Store calls being awaited: `planmark_store_calls_in_progress`.
+    let storeInProgress: Meter
+    /// The store's connections held by calls, calls waiting for one, and the most it uses:
+    /// `planmark_store_connections_in_use`, `_waiting`, `_max` (set from `ConnectionUsage` as the metrics are read).
+    private let connectionsInUse: Meter
+    private let connectionsWaiting: Meter
+    private let connectionsMax: Meter
     /// Tile requests found in the cache: `planmark_tile_cache_lookups_total{result="hit"}`.
     let tileHits: CoreMetrics.Counter
     /// Tile requests whose pyramid had to be made (or waited for): `{result="miss"}`.
@@ -55,13 +59,14 @@ final class ServerMetrics: Sendable {
         factory.defaultDurationHistogramBuckets = Self.durationBuckets
         self.factory = factory
         requestsInFlight = Meter(label: "planmark_http_requests_in_flight", factory: factory)
-        storeInUse = Meter(label: "planmark_store_lanes_in_use", factory: factory)
-        storeWaiting = Meter(label: "planmark_store_lanes_waiting", factory: factory)
-        Meter(label: "planmark_store_lanes_max", factory: factory).set(BlockingWork.width)
+        storeInProgress = Meter(label: "planmark_store_calls_in_progress", factory: factory)
+        connectionsInUse = Meter(label: "planmark_store_connections_in_use", factory: factory)
+        connectionsWaiting = Meter(label: "planmark_store_connections_waiting", factory: factory)
+        connectionsMax = Meter(label: "planmark_store_connections_max", factory: factory)
         let lookups = "planmark_tile_cache_lookups_total"
         tileHits = CoreMetrics.Counter(label: lookups, dimensions: [("result", "hit")], factory: factory)
         tileMisses = CoreMetrics.Counter(label: lookups, dimensions: [("result", "miss")], factory: factory)
-        for meter in [requestsInFlight, storeInUse, storeWaiting] { meter.set(0) }
+        for meter in [requestsInFlight, storeInProgress, connectionsInUse, connectionsWaiting, connectionsMax] { meter.set(0) }
     }
 
     /// Nanoseconds from `start` to now.
@@ -73,6 +78,14 @@ final class ServerMetrics: Sendable {
     /// The text `/metrics` answers.
     /// - Complexity: O(series).
     func render() -> [UInt8] { registry.emitToBuffer() }
+
+    /// The text format, with the store's connection gauges set from `usage` first.
+    func render(connections usage: ConnectionUsage) -> [UInt8] {
+        connectionsInUse.set(usage.inUse)
+        connectionsWaiting.set(usage.waiting)
+        connectionsMax.set(usage.maximum)
+        return render()
+    }
 
     // MARK: Requests
 

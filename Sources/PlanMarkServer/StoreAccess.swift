@@ -7,27 +7,21 @@ import Glibc
 import Darwin
 #endif
 
-/// The annotation store as the service uses it: every call runs on a blocking-work thread and store
-/// errors become API errors.
-///
-/// `AnnotationStore` is not declared `Sendable`; the service requires an implementation that is safe
-/// to call from several threads at once (SQLiteStore is: its only state is a GRDB `DatabasePool`,
-/// which serialises writers and runs readers concurrently; PostgresStore is: a bounded connection pool).
+/// The annotation store as the service uses it: every call is awaited (the store runs it on its own queues or event
+/// loops; no thread of the service waits for it), measured, and its errors become API errors.
 ///
 /// An SQLite store's file is checked before every call (`StoreFileIdentity`): once it has been removed or
 /// replaced (or its WAL has), every call is refused with 503 `store-replaced` instead of writing to a file
 /// that no one will open again.
-public struct StoreAccess: @unchecked Sendable {
+public struct StoreAccess: Sendable {
     /// The store.
     let store: any AnnotationStore
     /// The SQLite store's file as it was opened; nil for other stores.
     let identity: StoreFileIdentity?
     /// Where each call is counted and timed (`planmark_store_*`); nil: not measured.
     private(set) var metrics: ServerMetrics?
-    /// The threads calls run on: the process's store lanes (tests give lanes of their own).
-    private(set) var lanes: WorkLanes = BlockingWork.lanes
 
-    /// Wraps a thread-safe store.
+    /// Wraps a store.
     public init(_ store: any AnnotationStore) {
         self.store = store
         identity = (store as? SQLiteStore).flatMap { StoreFileIdentity(path: $0.path) }
@@ -40,48 +34,29 @@ public struct StoreAccess: @unchecked Sendable {
         return access
     }
 
-    /// This access with its calls run on `lanes`.
-    func running(on lanes: WorkLanes) -> StoreAccess {
-        var access = self
-        access.lanes = lanes
-        return access
-    }
-
-    /// Runs `body` with the store off the cooperative threads; store errors become API errors. `operation` names
-    /// the call in the metrics (a fixed name, never anything from the request): it is counted by how it ended and
-    /// timed on its lane, and counted as waiting for a lane until one takes it, then as in use until it ends.
-    func run<T: Sendable>(_ operation: String,
-                          _ body: @escaping @Sendable (any AnnotationStore) throws(StoreError) -> T) async throws -> T {
-        let access = self
-        guard let metrics else { return try await lanes.run { () throws -> T in try access.call(body) } }
-        metrics.storeWaiting.increment()
-        return try await lanes.run { () throws -> T in
-            metrics.storeWaiting.decrement()
-            metrics.storeInUse.increment()
-            let start = ContinuousClock.now
-            var outcome = ServerMetrics.StoreOutcome.failed
-            defer {
-                metrics.storeInUse.decrement()
-                metrics.recordStoreOperation(operation, outcome: outcome, nanoseconds: ServerMetrics.nanoseconds(since: start))
-            }
-            do throws(APIError) {
-                let value = try access.call(body)
-                outcome = .ok
-                return value
-            } catch {
-                outcome = error.status.code >= 500 ? .failed : .refused
-                throw error
-            }
-        }
-    }
-
-    /// Checks the store file and runs `body` on this thread; store errors become API errors.
-    private func call<T>(_ body: (any AnnotationStore) throws(StoreError) -> T) throws(APIError) -> T {
+    /// Awaits `body` with the store; store errors become API errors. `operation` names the call in the metrics (a fixed
+    /// name, never anything from the request): it is counted by how it ended and timed, and counted as in progress
+    /// until it ends.
+    func run<T>(_ operation: String, _ body: (any AnnotationStore) async throws(StoreError) -> T) async throws(APIError) -> T {
         try identity?.check()
+        guard let metrics else {
+            do throws(StoreError) { return try await body(store) } catch { throw APIError(error) }
+        }
+        metrics.storeInProgress.increment()
+        let start = ContinuousClock.now
+        var outcome = ServerMetrics.StoreOutcome.failed
+        defer {
+            metrics.storeInProgress.decrement()
+            metrics.recordStoreOperation(operation, outcome: outcome, nanoseconds: ServerMetrics.nanoseconds(since: start))
+        }
         do throws(StoreError) {
-            return try body(store)
+            let value = try await body(store)
+            outcome = .ok
+            return value
         } catch {
-            throw APIError(error)
+            let failure = APIError(error)
+            outcome = failure.status.code >= 500 ? .failed : .refused
+            throw failure
         }
     }
 }

@@ -29,14 +29,14 @@ struct TileEndpoint: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(["v"])
         let tile = try Self.coordinate(context)
-        let drawing = try await store.run("tileDrawing") { store throws(StoreError) in try store.drawingRecord(named: name) }
+        let drawing = try await store.run("tileDrawing") { store throws(StoreError) in try await store.drawingRecord(named: name) }
         guard let scheme = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom), scheme.contains(tile) else {
             let levels = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom).map { " (levels \($0.minZoom)...\($0.maxZoom))" } ?? ""
             throw APIError(.notFound, code: "tile-not-found", message: "drawing \"\(name)\" has no tile \(tile)\(levels)")
         }
         let sha = drawing.imageSHA256
         let (bytes, hit) = try await cache.lookup(tile, sha: sha, scheme: scheme) {
-            let image = try await store.run("tileImage") { store throws(StoreError) in try store.image(of: name) }
+            let image = try await store.run("tileImage") { store throws(StoreError) in try await store.image(of: name) }
             // The drawing was removed and added again with another image while this request waited.
             guard image.sha256 == sha else {
                 throw APIError.unavailable(code: "drawing-changed", message: "the drawing's image changed while its tiles were made; try again")

@@ -6,80 +6,82 @@ import PlanMarkGeometry
 ///
 /// Every marker write is validated by the geometry core first; a refused write stores nothing.
 /// Marker numbers are 1, 2, 3 ... per drawing, given in the same transaction as the insert, never reused.
-public protocol AnnotationStore: AnyObject {
+public protocol AnnotationStore: AnyObject, Sendable {
     /// Adds a drawing (size read from its PNG header) with `regions`.
-    func addDrawing(_ drawing: NewDrawing, regions: [Region]) throws(StoreError) -> Drawing
+    func addDrawing(_ drawing: NewDrawing, regions: [Region]) async throws(StoreError) -> Drawing
     /// Every drawing with its counts, by name.
-    func drawings() throws(StoreError) -> [DrawingSummary]
+    func drawings() async throws(StoreError) -> [DrawingSummary]
     /// The drawing named `name` with its counts.
-    func drawing(named name: String) throws(StoreError) -> DrawingSummary
+    func drawing(named name: String) async throws(StoreError) -> DrawingSummary
     /// The drawing named `name` without its counts (one indexed read, for hot paths such as tiles).
-    func drawingRecord(named name: String) throws(StoreError) -> Drawing
+    func drawingRecord(named name: String) async throws(StoreError) -> Drawing
     /// The image the drawing was added with, byte for byte.
-    func image(of drawing: String) throws(StoreError) -> DrawingImage
+    func image(of drawing: String) async throws(StoreError) -> DrawingImage
     /// The drawing's regions, in file order.
-    func regions(of drawing: String) throws(StoreError) -> [Region]
+    func regions(of drawing: String) async throws(StoreError) -> [Region]
     /// Replaces the drawing's regions in one transaction; refused when stored markers would be left
     /// outside the new allowed area, unless `force`.
-    func replaceRegions(of drawing: String, with regions: [Region], force: Bool, author: String?) throws(StoreError) -> RegionsReplacement
+    func replaceRegions(of drawing: String, with regions: [Region], force: Bool, author: String?) async throws(StoreError) -> RegionsReplacement
     /// Renames a drawing (its markers, history and attachments stay with it).
-    func renameDrawing(_ name: String, to newName: String) throws(StoreError) -> Drawing
+    func renameDrawing(_ name: String, to newName: String) async throws(StoreError) -> Drawing
     /// Removes a drawing with its regions, markers, history and attachments in one transaction; refused
     /// while it has markers unless `force`.
-    func removeDrawing(_ name: String, force: Bool) throws(StoreError) -> DrawingRemoval
+    func removeDrawing(_ name: String, force: Bool) async throws(StoreError) -> DrawingRemoval
     /// Validates and stores a new marker with the next number. A `uuid` stored already for this drawing
     /// with the same position and fields returns that marker (`created == false`, nothing stored); with other
     /// content, or on another drawing, it is `uuidConflict`.
-    func addMarker(to drawing: String, _ marker: NewMarker, author: String?) throws(StoreError) -> MarkerCreation
+    func addMarker(to drawing: String, _ marker: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation
     /// Imports rows atomically: all valid rows or, when some are invalid and not `skipInvalid`, none.
-    func importMarkers<Source: MarkerRowSource>(into drawing: String, from source: inout Source, skipInvalid: Bool, author: String?) throws(StoreError) -> ImportOutcome
+    func importMarkers<Source: MarkerRowSource>(into drawing: String, from source: inout Source, skipInvalid: Bool, author: String?) async throws(StoreError) -> ImportOutcome
     /// One marker.
-    func marker(_ number: Int, in drawing: String) throws(StoreError) -> Marker
+    func marker(_ number: Int, in drawing: String) async throws(StoreError) -> Marker
     /// Calls `body` with each marker `filter` takes, by number, until it returns false.
-    func forEachMarker(in drawing: String, filter: MarkerFilter, _ body: (Marker) -> Bool) throws(StoreError)
+    func forEachMarker(in drawing: String, filter: MarkerFilter, _ body: (Marker) -> Bool) async throws(StoreError)
     /// Applies `change` to every marker of `numbers` in one transaction, or to none; one history entry a marker (the
     /// rules: `MarkerEdit`). A change that changes nothing writes nothing.
-    func updateMarkers(_ numbers: [Int], in drawing: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker]
+    func updateMarkers(_ numbers: [Int], in drawing: String, _ change: MarkerChange, author: String?) async throws(StoreError) -> [Marker]
     /// Attaches a JPEG, PNG or PDF (decided by `bytes`; a `declaredType` that disagrees is refused). Bytes are
     /// stored once per SHA-256.
     func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in drawing: String,
-                author: String?) throws(StoreError) -> Attachment
+                author: String?) async throws(StoreError) -> Attachment
     /// A marker's attachments, oldest first.
-    func attachments(ofMarker number: Int, in drawing: String) throws(StoreError) -> [Attachment]
+    func attachments(ofMarker number: Int, in drawing: String) async throws(StoreError) -> [Attachment]
     /// One attachment with its bytes.
-    func attachment(_ id: Int64, ofMarker number: Int, in drawing: String) throws(StoreError) -> (Attachment, [UInt8])
+    func attachment(_ id: Int64, ofMarker number: Int, in drawing: String) async throws(StoreError) -> (Attachment, [UInt8])
     /// Removes an attachment (its bytes go when no other attachment has them).
-    func detach(_ id: Int64, fromMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Attachment
+    func detach(_ id: Int64, fromMarker number: Int, in drawing: String, author: String?) async throws(StoreError) -> Attachment
     /// Removes a marker; its number is never given again and its history is kept.
-    func removeMarker(_ number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker
+    func removeMarker(_ number: Int, in drawing: String, author: String?) async throws(StoreError) -> Marker
     /// The drawing's history (of one marker when `number` is given), oldest first.
-    func history(of drawing: String, number: Int?) throws(StoreError) -> [HistoryEntry]
+    func history(of drawing: String, number: Int?) async throws(StoreError) -> [HistoryEntry]
     /// A value that changes whenever any marker of the drawing is added, moved, changed, attached to or
     /// removed (by any process), and stays equal otherwise.
-    func markersVersion(of drawing: String) throws(StoreError) -> MarkersVersion
+    func markersVersion(of drawing: String) async throws(StoreError) -> MarkersVersion
     /// Sets the drawing's scale (metres per pixel) from `calibration`, replacing any earlier one.
-    func calibrate(_ drawing: String, with calibration: Calibration) throws(StoreError) -> Drawing
+    func calibrate(_ drawing: String, with calibration: Calibration) async throws(StoreError) -> Drawing
     /// Gives the drawing a new revision of its sheet: stores the image (content-addressed), carries every
     /// marker through `new.alignment`'s transform and validates it again (new size, allowed area, rooms: `new.regions`
     /// or the current regions transformed), all in one transaction; a marker that no longer validates is kept
     /// at its transformed position with `needsPlacement` set. One `revised` history entry per marker. With
     /// `dryRun` the same outcome is computed and nothing is stored.
-    func reviseDrawing(_ drawing: String, _ new: NewRevision, dryRun: Bool, author: String?) throws(StoreError) -> RevisionOutcome
+    func reviseDrawing(_ drawing: String, _ new: NewRevision, dryRun: Bool, author: String?) async throws(StoreError) -> RevisionOutcome
     /// The drawing's revisions, oldest first (the last is current).
-    func revisions(of drawing: String) throws(StoreError) -> [Revision]
+    func revisions(of drawing: String) async throws(StoreError) -> [Revision]
     /// Revision `number`'s record and image, byte for byte.
-    func revisionImage(of drawing: String, revision number: Int) throws(StoreError) -> (Revision, DrawingImage)
+    func revisionImage(of drawing: String, revision number: Int) async throws(StoreError) -> (Revision, DrawingImage)
     /// Where the drawing's markers were on revision `number` (for the current one, where they are; for an older
     /// one, where each was when the next revision carried it on; markers created later are left out).
-    func markerPositions(of drawing: String, onRevision number: Int) throws(StoreError) -> [Int: PixelPoint]
+    func markerPositions(of drawing: String, onRevision number: Int) async throws(StoreError) -> [Int: PixelPoint]
+    /// How many connections the store's calls hold now and how many wait for one.
+    var connectionUsage: ConnectionUsage { get }
 }
 
 extension AnnotationStore {
     /// Counts of the markers `filter` takes: by status, priority, room and assignee, and overdue.
     /// - Complexity: O(n) for the drawing's n markers (`forEachMarker`).
-    public func summary(of drawing: String, filter: MarkerFilter) throws(StoreError) -> MarkerSummary {
+    public func summary(of drawing: String, filter: MarkerFilter) async throws(StoreError) -> MarkerSummary {
         var summary = MarkerSummary()
-        try forEachMarker(in: drawing, filter: filter) { marker in
+        try await forEachMarker(in: drawing, filter: filter) { marker in
             summary.add(marker, today: filter.today)
             return true
         }
@@ -91,8 +93,8 @@ extension AnnotationStore {
     /// that changed, with their exact old values; a change that changes nothing writes nothing. Setting the status a
     /// marker has already is no change.
     /// - Complexity: as `updateMarkers` for one marker.
-    public func updateMarker(_ number: Int, in drawing: String, _ change: MarkerChange, author: String?) throws(StoreError) -> Marker {
-        guard let marker = try updateMarkers([number], in: drawing, change, author: author).first else {
+    public func updateMarker(_ number: Int, in drawing: String, _ change: MarkerChange, author: String?) async throws(StoreError) -> Marker {
+        guard let marker = try await updateMarkers([number], in: drawing, change, author: author).first else {
             throw .unknownMarker(drawing: drawing, number: number)
         }
         return marker
@@ -100,38 +102,38 @@ extension AnnotationStore {
 
     /// Moves a marker; the new position is validated like a new marker's and its rooms recomputed.
     /// - Complexity: as `updateMarker`.
-    public func moveMarker(_ number: Int, in drawing: String, to position: PixelPoint, author: String?) throws(StoreError) -> Marker {
-        try updateMarker(number, in: drawing, MarkerChange(position: position), author: author)
+    public func moveMarker(_ number: Int, in drawing: String, to position: PixelPoint, author: String?) async throws(StoreError) -> Marker {
+        try await updateMarker(number, in: drawing, MarkerChange(position: position), author: author)
     }
 
     /// Changes a marker's status as the workflow allows (`transitionRefused` otherwise); the same status is refused
     /// (`already-in-status`).
     /// - Complexity: as `updateMarker`.
     public func setStatus(_ status: MarkerStatus, reason: String?, ofMarker number: Int, in drawing: String,
-                          author: String?) throws(StoreError) -> Marker {
+                          author: String?) async throws(StoreError) -> Marker {
         var change = MarkerChange(status: status, reason: reason)
         change.refusesSameStatus = true
-        return try updateMarker(number, in: drawing, change, author: author)
+        return try await updateMarker(number, in: drawing, change, author: author)
     }
 
     /// Changes a marker's note (nil clears it).
     /// - Complexity: as `updateMarker`.
-    public func setNote(_ note: String?, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker {
-        try updateMarker(number, in: drawing, MarkerChange(note: .some(note)), author: author)
+    public func setNote(_ note: String?, ofMarker number: Int, in drawing: String, author: String?) async throws(StoreError) -> Marker {
+        try await updateMarker(number, in: drawing, MarkerChange(note: .some(note)), author: author)
     }
 
     /// Validates and stores a new marker with only a position and a note; returns it with its number.
-    public func addMarker(to drawing: String, at position: PixelPoint, note: String?, author: String?) throws(StoreError) -> Marker {
-        try addMarker(to: drawing, NewMarker(position: position, note: note), author: author).marker
+    public func addMarker(to drawing: String, at position: PixelPoint, note: String?, author: String?) async throws(StoreError) -> Marker {
+        try await addMarker(to: drawing, NewMarker(position: position, note: note), author: author).marker
     }
 
     /// Changes a marker's status as the workflow allows, without a reason.
-    public func setStatus(_ status: MarkerStatus, ofMarker number: Int, in drawing: String, author: String?) throws(StoreError) -> Marker {
-        try setStatus(status, reason: nil, ofMarker: number, in: drawing, author: author)
+    public func setStatus(_ status: MarkerStatus, ofMarker number: Int, in drawing: String, author: String?) async throws(StoreError) -> Marker {
+        try await setStatus(status, reason: nil, ofMarker: number, in: drawing, author: author)
     }
 
     /// Calls `body` with each marker by number (optionally only those of `status`) until it returns false.
-    public func forEachMarker(in drawing: String, status: MarkerStatus?, _ body: (Marker) -> Bool) throws(StoreError) {
-        try forEachMarker(in: drawing, filter: MarkerFilter(statuses: status.map { [$0] } ?? []), body)
+    public func forEachMarker(in drawing: String, status: MarkerStatus?, _ body: (Marker) -> Bool) async throws(StoreError) {
+        try await forEachMarker(in: drawing, filter: MarkerFilter(statuses: status.map { [$0] } ?? []), body)
     }
 }

@@ -8,9 +8,9 @@ extension SQLiteStore {
     /// two, is stored once), inside the store, so the store file stays the whole backup. One history entry.
     /// - Complexity: O(size) for the digest and the copy into the store.
     public func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in name: String,
-                       author: String?) throws(StoreError) -> Attachment {
+                       author: String?) async throws(StoreError) -> Attachment {
         let (type, digest) = try StoreRules.attachment(bytes, declaredType: declaredType, caption: caption, author: author)
-        return try write { db in
+        return try await write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             let marker = try Self.fetchMarker(db, drawing, number)
             let now = Timestamp.now()
@@ -31,8 +31,8 @@ extension SQLiteStore {
 
     /// A marker's attachments, oldest first.
     /// - Complexity: O(a) for its a attachments.
-    public func attachments(ofMarker number: Int, in name: String) throws(StoreError) -> [Attachment] {
-        try read { db in
+    public func attachments(ofMarker number: Int, in name: String) async throws(StoreError) -> [Attachment] {
+        try await read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             _ = try Self.fetchMarker(db, drawing, number)
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM attachment WHERE drawingId = ? AND number = ? ORDER BY id",
@@ -42,8 +42,8 @@ extension SQLiteStore {
     }
 
     /// One attachment with its bytes.
-    public func attachment(_ id: Int64, ofMarker number: Int, in name: String) throws(StoreError) -> (Attachment, [UInt8]) {
-        try read { db in
+    public func attachment(_ id: Int64, ofMarker number: Int, in name: String) async throws(StoreError) -> (Attachment, [UInt8]) {
+        try await read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             _ = try Self.fetchMarker(db, drawing, number)
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM attachment WHERE id = ? AND drawingId = ? AND number = ?",
@@ -59,9 +59,9 @@ extension SQLiteStore {
     }
 
     /// Removes an attachment; its bytes go when no other attachment has them. One history entry.
-    public func detach(_ id: Int64, fromMarker number: Int, in name: String, author: String?) throws(StoreError) -> Attachment {
+    public func detach(_ id: Int64, fromMarker number: Int, in name: String, author: String?) async throws(StoreError) -> Attachment {
         try TextField.check(author, field: "author")
-        return try write { db in
+        return try await write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             let marker = try Self.fetchMarker(db, drawing, number)
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM attachment WHERE id = ? AND drawingId = ? AND number = ?",

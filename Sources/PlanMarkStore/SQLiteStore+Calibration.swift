@@ -6,11 +6,11 @@ extension SQLiteStore {
     /// `invalidArgument` when the calibration gives no scale (two equal points, a distance or dpi that is
     /// not positive).
     /// - Complexity: O(log d) for d drawings.
-    public func calibrate(_ name: String, with calibration: Calibration) throws(StoreError) -> Drawing {
+    public func calibrate(_ name: String, with calibration: Calibration) async throws(StoreError) -> Drawing {
         guard let metresPerPixel = calibration.metresPerPixel else {
             throw StoreError.invalidArgument("drawing \"\(name)\": the calibration gives no scale (the points coincide, or a number is not positive)")
         }
-        return try write { db in
+        return try await write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             drawing.metresPerPixel = metresPerPixel
             drawing.calibration = calibration

@@ -3,9 +3,9 @@ import GRDB
 extension SQLiteStore {
     /// Renames a drawing; its markers, history and attachments stay with it (they refer to its id).
     /// - Complexity: O(log d) for d drawings.
-    public func renameDrawing(_ name: String, to newName: String) throws(StoreError) -> Drawing {
+    public func renameDrawing(_ name: String, to newName: String) async throws(StoreError) -> Drawing {
         try TextField.checkName(newName, field: "name")
-        return try write { db in
+        return try await write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             if newName == name { return drawing }
             if try Drawing.filter(Column("name") == newName).fetchOne(db) != nil { throw StoreError.duplicateDrawing(newName) }
@@ -18,8 +18,8 @@ extension SQLiteStore {
     /// Removes a drawing with its regions, markers, history and attachments in one transaction (and its
     /// image and attachment bytes when nothing else uses them). Refused while it has markers unless `force`.
     /// - Complexity: O(m + h + a) for its markers, history entries and attachments.
-    public func removeDrawing(_ name: String, force: Bool) throws(StoreError) -> DrawingRemoval {
-        try write { db in
+    public func removeDrawing(_ name: String, force: Bool) async throws(StoreError) -> DrawingRemoval {
+        try await write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             let markers = try Int.fetchOne(db, sql: "SELECT count(*) FROM marker WHERE drawingId = ?", arguments: [drawing.id!]) ?? 0
             if markers > 0 && !force {

@@ -14,11 +14,11 @@ extension SQLiteStore {
     /// the size from its PNG header and its SHA-256, and stores the drawing, its image bytes
     /// (content-addressed: one copy per SHA-256) and its regions in one transaction.
     /// - Complexity: O(image bytes + region vertices).
-    public func addDrawing(_ new: NewDrawing, regions: [Region]) throws(StoreError) -> Drawing {
+    public func addDrawing(_ new: NewDrawing, regions: [Region]) async throws(StoreError) -> Drawing {
         let checked = try StoreRules.drawing(new, regions: regions)
         var drawing = checked.drawing
         let bytes = checked.bytes, digest = checked.drawing.imageSHA256
-        return try write { db in
+        return try await write { db in
             if try Drawing.filter(Column("name") == new.name).fetchCount(db) > 0 {
                 throw StoreError.duplicateDrawing(new.name)
             }
@@ -39,8 +39,8 @@ extension SQLiteStore {
     /// A store made before images were kept inside it may lack them: then the file the drawing was added
     /// from is read and used only if its SHA-256 is still the recorded one (`imageChanged` otherwise).
     /// - Complexity: O(image bytes).
-    public func image(of name: String) throws(StoreError) -> DrawingImage {
-        let (drawing, stored) = try read { db -> (Drawing, Data?) in
+    public func image(of name: String) async throws(StoreError) -> DrawingImage {
+        let (drawing, stored) = try await read { db -> (Drawing, Data?) in
             let drawing = try Self.fetchDrawing(db, named: name)
             let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM image WHERE sha256 = ?", arguments: [drawing.imageSHA256])
             return (drawing, bytes)
@@ -59,26 +59,26 @@ extension SQLiteStore {
     }
 
     /// Every drawing with its counts, by name.
-    public func drawings() throws(StoreError) -> [DrawingSummary] {
-        try read { db in
+    public func drawings() async throws(StoreError) -> [DrawingSummary] {
+        try await read { db in
             try Drawing.order(Column("name")).fetchAll(db).map { try Self.summary(db, $0) }
         }
     }
 
     /// The drawing named `name` with its counts.
-    public func drawing(named name: String) throws(StoreError) -> DrawingSummary {
-        try read { db in try Self.summary(db, try Self.fetchDrawing(db, named: name)) }
+    public func drawing(named name: String) async throws(StoreError) -> DrawingSummary {
+        try await read { db in try Self.summary(db, try Self.fetchDrawing(db, named: name)) }
     }
 
     /// The drawing named `name` without its counts.
     /// - Complexity: O(log d) for the store's d drawings.
-    public func drawingRecord(named name: String) throws(StoreError) -> Drawing {
-        try read { db in try Self.fetchDrawing(db, named: name) }
+    public func drawingRecord(named name: String) async throws(StoreError) -> Drawing {
+        try await read { db in try Self.fetchDrawing(db, named: name) }
     }
 
     /// The drawing's regions, in file order.
-    public func regions(of name: String) throws(StoreError) -> [Region] {
-        try read { db in try Self.fetchRegions(db, drawingID: try Self.fetchDrawing(db, named: name).id!) }
+    public func regions(of name: String) async throws(StoreError) -> [Region] {
+        try await read { db in try Self.fetchRegions(db, drawingID: try Self.fetchDrawing(db, named: name).id!) }
     }
 
     static func summary(_ db: Database, _ drawing: Drawing) throws -> DrawingSummary {

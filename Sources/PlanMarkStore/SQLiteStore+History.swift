@@ -5,8 +5,8 @@ extension SQLiteStore {
     /// number range (`lastNumber` set). For one marker (removed ones included), an import's entry is
     /// expanded to that marker, with its values at creation. A number never given is `unknownMarker`.
     /// - Complexity: O(e) for the e entries returned.
-    public func history(of name: String, number: Int?) throws(StoreError) -> [HistoryEntry] {
-        try read { db in
+    public func history(of name: String, number: Int?) async throws(StoreError) -> [HistoryEntry] {
+        try await read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             guard let number else {
                 return try HistoryEntry.filter(Column("drawingId") == drawing.id!).order(Column("id")).fetchAll(db)

@@ -36,10 +36,10 @@ extension SQLiteStore {
     /// In single-marker mode only the last valid row is stored (it replaces the existing marker).
     /// - Complexity: O(n * k) validation for n rows and k nearby regions, O(n log n) inserts.
     public func importMarkers<Source: MarkerRowSource>(into name: String, from source: inout Source, skipInvalid: Bool,
-                                                       author: String?) throws(StoreError) -> ImportOutcome {
+                                                       author: String?) async throws(StoreError) -> ImportOutcome {
         // The rows are parsed and validated inside the transaction, while the rows before them are being stored.
         try StoreRules.readImportInput(&source, author: author)
-        return try writeOrRollBack(foreignKeys: false) { db in
+        return try await writeOrRollBack(foreignKeys: false) { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let validator = StoreRules.validator(for: drawing, regions: try Self.fetchRegions(db, drawingID: drawing.id!))
             // The page cache: with SQLite's default 2 MiB, the B-tree's inner pages were spilled to the WAL and

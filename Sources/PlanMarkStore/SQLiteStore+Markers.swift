@@ -13,10 +13,10 @@ extension SQLiteStore {
     /// write transaction, so clients sending the same item at once store it once.
     /// - Complexity: O(log n) for the lookup and the insert, plus O(region vertices) when the regions
     ///   changed since the last write.
-    public func addMarker(to name: String, _ new: NewMarker, author: String?) throws(StoreError) -> MarkerCreation {
+    public func addMarker(to name: String, _ new: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation {
         try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
-        return try write { db in
+        return try await write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             if let uuid = new.uuid, let stored = try Self.fetchMarker(db, uuid: uuid) {
                 guard stored.drawingID == drawing.id!, StoreRules.sameContent(new, try Self.creationState(db, of: stored)) else {
@@ -43,8 +43,8 @@ extension SQLiteStore {
     }
 
     /// One marker.
-    public func marker(_ number: Int, in name: String) throws(StoreError) -> Marker {
-        try read { db in
+    public func marker(_ number: Int, in name: String) async throws(StoreError) -> Marker {
+        try await read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             return try Self.fetchMarker(db, drawing, number)
         }
@@ -56,8 +56,8 @@ extension SQLiteStore {
     /// overdue) by `MarkerFilter.matches`. Columns are read by position through SQLite's C API: looking them
     /// up by name per row (as `Marker(row:)` does) costs more than the query itself on a million markers.
     /// - Complexity: O(n) for the drawing's n markers, streamed (not all in memory).
-    public func forEachMarker(in name: String, filter: MarkerFilter, _ body: (Marker) -> Bool) throws(StoreError) {
-        try read { db in
+    public func forEachMarker(in name: String, filter: MarkerFilter, _ body: (Marker) -> Bool) async throws(StoreError) {
+        try await read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             var sql = "SELECT \(Marker.columnList) FROM marker WHERE drawingId = ?"
             var arguments: [any DatabaseValueConvertible] = [drawing.id!]
@@ -113,11 +113,11 @@ extension SQLiteStore {
 
     /// Applies `change` to every marker of `numbers` (in that order) in one transaction, or to none.
     /// - Complexity: O(k log n) for k numbers, plus O(region vertices) when the regions changed since the last write.
-    public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) throws(StoreError) -> [Marker] {
+    public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) async throws(StoreError) -> [Marker] {
         try TextField.check(author, field: "author")
         try TextField.check(change.reason, field: "reason")
         try StoreRules.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
-        return try write { db in
+        return try await write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             var updated: [Marker] = []
             updated.reserveCapacity(numbers.count)
@@ -142,9 +142,9 @@ extension SQLiteStore {
     }
 
     /// Removes a marker with its attachments; the history keeps its last values and the number is never given again.
-    public func removeMarker(_ number: Int, in name: String, author: String?) throws(StoreError) -> Marker {
+    public func removeMarker(_ number: Int, in name: String, author: String?) async throws(StoreError) -> Marker {
         try TextField.check(author, field: "author")
-        return try write { db in
+        return try await write { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             let marker = try Self.fetchMarker(db, drawing, number)
             try Self.deleteAttachments(db, drawingID: drawing.id!, numbers: [number])

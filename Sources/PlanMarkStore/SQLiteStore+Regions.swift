@@ -6,10 +6,10 @@ extension SQLiteStore {
     /// history entry for each marker whose rooms change). Refused when a stored marker would fall outside
     /// the new allowed area, unless `force` (the markers are then kept where they are).
     /// - Complexity: O(v + m * k) for v region vertices and m markers tested against k nearby regions.
-    public func replaceRegions(of name: String, with regions: [Region], force: Bool, author: String?) throws(StoreError) -> RegionsReplacement {
+    public func replaceRegions(of name: String, with regions: [Region], force: Bool, author: String?) async throws(StoreError) -> RegionsReplacement {
         try TextField.check(author, field: "author")
         try StoreRules.checkText(of: regions)
-        return try write { db in
+        return try await write { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let drawingID = drawing.id!
             let validator = StoreRules.validator(for: drawing, regions: regions)

@@ -17,11 +17,11 @@ extension SQLiteStore {
     /// rooms and lands in none is `outside-rooms`. A marker that was flagged and validates now is placed again.
     /// - Complexity: O(m * k) validation for m markers and k nearby regions, O(m log m) writes, O(v log v) for
     ///   v region vertices.
-    public func reviseDrawing(_ name: String, _ new: NewRevision, dryRun: Bool, author: String?) throws(StoreError) -> RevisionOutcome {
+    public func reviseDrawing(_ name: String, _ new: NewRevision, dryRun: Bool, author: String?) async throws(StoreError) -> RevisionOutcome {
         let sheet = try RevisionSheet(new, author: author)
         let bytes = sheet.bytes, digest = sheet.sha256, header = sheet.header
         let transform = new.alignment.transform
-        return try writeOrRollBack { db in
+        return try await writeOrRollBack { db in
             var drawing = try Self.fetchDrawing(db, named: name)
             let drawingID = drawing.id!
             let regions: [Region]
@@ -79,8 +79,8 @@ extension SQLiteStore {
 
     /// The drawing's revisions, oldest first.
     /// - Complexity: O(r) for its r revisions.
-    public func revisions(of name: String) throws(StoreError) -> [Revision] {
-        try read { db in
+    public func revisions(of name: String) async throws(StoreError) -> [Revision] {
+        try await read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             return try Row.fetchAll(db, sql: "SELECT * FROM revision WHERE drawingId = ? ORDER BY number", arguments: [drawing.id!]).map { row in
                 var transform: AffineMap?
@@ -97,12 +97,12 @@ extension SQLiteStore {
 
     /// The image of revision `number` of the drawing, byte for byte (`unknownRevision` when it has no such revision).
     /// - Complexity: O(image bytes).
-    public func revisionImage(of name: String, revision number: Int) throws(StoreError) -> (Revision, DrawingImage) {
-        let all = try revisions(of: name)
+    public func revisionImage(of name: String, revision number: Int) async throws(StoreError) -> (Revision, DrawingImage) {
+        let all = try await revisions(of: name)
         guard let revision = all.first(where: { $0.number == number }) else {
             throw StoreError.unknownRevision(drawing: name, number: number)
         }
-        let stored = try read { db in
+        let stored = try await read { db in
             try Data.fetchOne(db, sql: "SELECT bytes FROM image WHERE sha256 = ?", arguments: [revision.imageSHA256])
         }
         if let stored { return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: [UInt8](stored))) }
@@ -117,8 +117,8 @@ extension SQLiteStore {
     /// older one, the position each had when the next revision carried it on (the `old` side of its `revised`
     /// entry from `number`). Markers created after that revision (and removed ones) are not in the result.
     /// - Complexity: O(h) for the drawing's h history entries (older revisions), O(m) for the current one.
-    public func markerPositions(of name: String, onRevision number: Int) throws(StoreError) -> [Int: PixelPoint] {
-        try read { db in
+    public func markerPositions(of name: String, onRevision number: Int) async throws(StoreError) -> [Int: PixelPoint] {
+        try await read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
             var positions: [Int: PixelPoint] = [:]
             if number == drawing.revision {

@@ -29,7 +29,7 @@ package final class SQLiteTableReader: StoreTableReader {
     }
 
     /// - Complexity: O(log n + pageRows) through the primary key.
-    package func rows(of table: StoreTable, after: [StoreValue]?) throws(StoreError) -> [[StoreValue]] {
+    package func rows(of table: StoreTable, after: [StoreValue]?) async throws(StoreError) -> [[StoreValue]] {
         guard let queue else { throw .io("\(path): the reader is closed") }
         let columns = table.columns.map { SQLiteTables.quoted($0.name) }.joined(separator: ", ")
         let key = table.key.map(SQLiteTables.quoted)
@@ -95,7 +95,7 @@ package final class SQLiteTableWriter: StoreTableWriter {
         }
     }
 
-    package func drawingCount() throws(StoreError) -> Int {
+    package func drawingCount() async throws(StoreError) -> Int {
         guard let queue else { throw .io("\(path): the writer is closed") }
         do {
             return try queue.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM drawing") ?? 0 }
@@ -105,7 +105,7 @@ package final class SQLiteTableWriter: StoreTableWriter {
     }
 
     /// - Complexity: one multi-row `INSERT` of `rows.count` rows.
-    package func insert(_ rows: [[StoreValue]], into table: StoreTable) throws(StoreError) {
+    package func insert(_ rows: [[StoreValue]], into table: StoreTable) async throws(StoreError) {
         guard let queue else { throw .io("\(path): the writer is closed") }
         if rows.isEmpty { return }
         let columns = table.columns.map { SQLiteTables.quoted($0.name) }.joined(separator: ", ")
@@ -124,7 +124,7 @@ package final class SQLiteTableWriter: StoreTableWriter {
 
     /// Commits (AUTOINCREMENT's `sqlite_sequence` already follows the largest copied ids) and, for a new store,
     /// renames the temporary file into place (refused if a file appeared at `path` meanwhile).
-    package func commit() throws(StoreError) {
+    package func commit() async throws(StoreError) {
         guard let queue else { throw .io("\(path): the writer is closed") }
         do {
             try queue.inDatabase { db in try db.execute(sql: "COMMIT") }

@@ -11,13 +11,15 @@ import Darwin
 ///
 /// Writes run in `BEGIN IMMEDIATE` transactions, so the write lock is taken before anything is read and
 /// the per-drawing number counter cannot race; other writers wait up to `busyTimeout`.
-public final class SQLiteStore: AnnotationStore {
+public final class SQLiteStore: AnnotationStore, Sendable {
     /// The store file.
     public let path: String
     /// The connection pool (one writer, concurrent readers).
     let pool: DatabasePool
     /// Validators by drawing, reused while the drawing's regions are unchanged.
     let validatorCache = ValidatorCache()
+    /// The calls holding the writer or a reader, and waiting for one.
+    let connections: ConnectionGauge
 
     /// The page size of a store this class creates, in bytes: SQLite's usual 4 KiB, set explicitly. Measured
     /// against 8 KiB after migration v9 (Benchmarks/store/README.md): the import of a million markers was the same
@@ -66,6 +68,7 @@ public final class SQLiteStore: AnnotationStore {
             // goal. Existing stores keep the page size they have (WAL mode cannot change it).
             if createsFile { try db.execute(sql: "PRAGMA page_size = \(SQLiteStore.newStorePageSize)") }
         }
+        connections = ConnectionGauge(maximum: 1 + configuration.maximumReaderCount)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
@@ -104,26 +107,20 @@ public final class SQLiteStore: AnnotationStore {
     }
 
     /// The migrations applied to this store, in order.
-    public func appliedMigrations() throws(StoreError) -> [String] {
-        try read { try StoreSchema.migrator.appliedMigrations($0) }
+    public func appliedMigrations() async throws(StoreError) -> [String] {
+        try await read { try StoreSchema.migrator.appliedMigrations($0) }
     }
 
     // MARK: Transactions
 
+    // The three primitives below run their `body` on GRDB's own queues (the pool's writer, or a reader) through GRDB's
+    // async API: the calling task is suspended meanwhile, no thread waits for it. `body` need not be `Sendable`: it is
+    // handed over in a `Suspended` box, and GRDB runs it once and returns only after it ended (its async `execute`
+    // awaits the block), while the task that owns what it captures is suspended.
+
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction; a thrown error rolls everything back.
-    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            var result: T?
-            try pool.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
-                }
-            }
-            return result!
-        } catch {
-            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
-        }
+    func write<T>(_ body: (Database) throws -> T) async throws(StoreError) -> T {
+        try await writeOrRollBack { db in (try body(db), commit: true) }
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction that commits when `body` says so and rolls back otherwise
@@ -132,39 +129,56 @@ public final class SQLiteStore: AnnotationStore {
     /// `foreignKeys: false` leaves SQLite's foreign key checks off for this transaction: for a writer whose rows
     /// all reference the drawing it read in the same transaction (an import), where checking the parent row for
     /// each of a million rows was a sixth of SQLite's work. They are on again before the connection is used again.
-    func writeOrRollBack<T>(foreignKeys: Bool = true, _ body: (Database) throws -> (T, commit: Bool)) throws(StoreError) -> T {
+    func writeOrRollBack<T>(foreignKeys: Bool = true, _ body: (Database) throws -> (T, commit: Bool)) async throws(StoreError) -> T {
         do {
-            var result: T?
-            try pool.writeWithoutTransaction { db in
-                // Outside any transaction: SQLite ignores the pragma inside one.
-                if !foreignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
-                var failure: (any Error)?
-                do {
-                    try db.inTransaction(.immediate) {
-                        let (value, commit) = try body(db)
-                        result = value
-                        return commit ? .commit : .rollback
+            let ticket = connections.enter()
+            defer { ticket.end() }
+            return try await withoutActuallyEscaping(body) { body in
+                let work = Suspended(body)
+                return try await pool.writeWithoutTransaction { db in
+                    ticket.start()
+                    // Outside any transaction: SQLite ignores the pragma inside one.
+                    if !foreignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+                    var result: T?
+                    var failure: (any Error)?
+                    do {
+                        try db.inTransaction(.immediate) {
+                            let (value, commit) = try work.value(db)
+                            result = value
+                            return commit ? .commit : .rollback
+                        }
+                    } catch {
+                        failure = error
                     }
-                } catch {
-                    failure = error
-                }
-                if !foreignKeys { try db.execute(sql: "PRAGMA foreign_keys = ON") }
-                if let failure { throw failure }
+                    if !foreignKeys { try db.execute(sql: "PRAGMA foreign_keys = ON") }
+                    if let failure { throw failure }
+                    return Suspended(result!)
+                }.value
             }
-            return result!
         } catch {
             throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
     /// Runs `body` in a read transaction (a consistent snapshot).
-    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) async throws(StoreError) -> T {
         do {
-            return try pool.read(body)
+            let ticket = connections.enter()
+            defer { ticket.end() }
+            return try await withoutActuallyEscaping(body) { body in
+                let work = Suspended(body)
+                return try await pool.read { db in
+                    ticket.start()
+                    return Suspended(try work.value(db))
+                }.value
+            }
         } catch {
             throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
+
+    /// How many calls hold the writer or a reader now, and wait for one.
+    public var connectionUsage: ConnectionUsage { connections.usage }
 
     /// Maps GRDB and SQLite errors to `StoreError`.
     static func storeError(_ error: any Error, path: String, busyTimeout: Double) -> StoreError {

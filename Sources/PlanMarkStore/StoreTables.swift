@@ -90,30 +90,30 @@ package enum StoreValue: Hashable, Sendable {
 package protocol StoreTableReader: AnyObject {
     /// Up to `table.pageRows` rows of `table`, in key order, after the row whose key values are `after` (from the
     /// first row when nil). Values are of the column's kind (`boolean` as 0 or 1).
-    func rows(of table: StoreTable, after: [StoreValue]?) throws(StoreError) -> [[StoreValue]]
+    func rows(of table: StoreTable, after: [StoreValue]?) async throws(StoreError) -> [[StoreValue]]
     /// Ends the snapshot.
-    func close()
+    func close() async
 }
 
 /// Loads rows into an empty store in one transaction, from opening to `commit`.
 package protocol StoreTableWriter: AnyObject {
     /// How many drawings the destination has (in the load's transaction, which keeps others from adding one).
-    func drawingCount() throws(StoreError) -> Int
+    func drawingCount() async throws(StoreError) -> Int
     /// Inserts `rows` (of `table.columns`) into `table`; a content-addressed row already there is skipped.
-    func insert(_ rows: [[StoreValue]], into table: StoreTable) throws(StoreError)
+    func insert(_ rows: [[StoreValue]], into table: StoreTable) async throws(StoreError)
     /// Sets the id sequences past the copied ids and commits.
-    func commit() throws(StoreError)
+    func commit() async throws(StoreError)
     /// Rolls back (nothing written) and closes.
-    func rollBack()
+    func rollBack() async
 }
 
 /// Copies every table of `source` into `destination`, a page at a time, and commits; refuses (`refused`, nothing
 /// written) when the destination has a drawing. `progress` hears each table's row count.
 /// - Complexity: O(rows) statements of `pageRows` rows each; memory holds one page.
 package func copyStore(from source: some StoreTableReader, to destination: some StoreTableWriter, destinationName: String,
-                       progress: (StoreTable, Int) -> Void = { _, _ in }) throws(StoreError) {
+                       progress: (StoreTable, Int) -> Void = { _, _ in }) async throws(StoreError) {
     do throws(StoreError) {
-        let existing = try destination.drawingCount()
+        let existing = try await destination.drawingCount()
         if existing > 0 {
             throw StoreError.refused(.destinationNotEmpty(destination: destinationName, drawings: existing))
         }
@@ -121,9 +121,9 @@ package func copyStore(from source: some StoreTableReader, to destination: some 
             var after: [StoreValue]? = nil
             var count = 0
             while true {
-                let rows = try source.rows(of: table, after: after)
+                let rows = try await source.rows(of: table, after: after)
                 if rows.isEmpty { break }
-                try destination.insert(rows, into: table)
+                try await destination.insert(rows, into: table)
                 count += rows.count
                 let keyIndexes = table.keyIndexes
                 after = keyIndexes.map { rows[rows.count - 1][$0] }
@@ -131,9 +131,9 @@ package func copyStore(from source: some StoreTableReader, to destination: some 
             }
             progress(table, count)
         }
-        try destination.commit()
+        try await destination.commit()
     } catch {
-        destination.rollBack()
+        await destination.rollBack()
         throw error
     }
 }

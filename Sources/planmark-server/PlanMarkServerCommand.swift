@@ -155,7 +155,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         let access: StoreAccess
         let storeName: String
         do {
-            (access, storeName) = try openStore(path, source: store != nil ? "--store" : "$PLANMARK_STORE")
+            (access, storeName) = try await openStore(path, source: store != nil ? "--store" : "$PLANMARK_STORE")
         } catch {
             printError("planmark-server: \(error.description)")
             switch error {
@@ -189,12 +189,12 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
 
     /// The store `text` names (a PostgreSQL store for a `postgres://` URL, else the SQLite file) and its name for
     /// logs, which never has the password. A URL that cannot be used is `invalidArgument` naming the part.
-    func openStore(_ text: String, source: String) throws(StoreError) -> (StoreAccess, String) {
+    func openStore(_ text: String, source: String) async throws(StoreError) -> (StoreAccess, String) {
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             #if PostgreSQL
             let url: PostgresURL
             do { url = try PostgresURL(text) } catch { throw .invalidArgument("\(source): \(error.message)") }
-            return (StoreAccess(try PostgresStore(url: url, create: false)), url.description)
+            return (StoreAccess(try await PostgresStore(url: url, create: false)), url.description)
             #else
             throw .invalidArgument("\(source): this planmark-server was built without PostgreSQL support (the PostgreSQL package trait)")
             #endif

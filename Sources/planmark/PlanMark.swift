@@ -3,7 +3,7 @@ import PlanMarkExport
 
 /// The `planmark` command: annotate floor-plan drawings, validate marker files, render review images and tile pyramids.
 @main
-struct PlanMark: ParsableCommand {
+struct PlanMark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "planmark",
         abstract: "Floor-plan annotation geometry: coordinates, marker validation, store and review images.",

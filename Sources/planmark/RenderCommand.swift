@@ -6,7 +6,7 @@ import PlanMarkRender
 import PlanMarkStore
 
 /// `planmark render`: the review image, from files or from a stored drawing.
-struct RenderCommand: ParsableCommand {
+struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a review PNG: the drawing with room outlines and numbered markers coloured by state.",
@@ -116,7 +116,7 @@ struct RenderCommand: ParsableCommand {
         guard !output.isEmpty else { throw ValidationError("-o needs a file name or -") }
     }
 
-    func run() throws {
+    func run() async throws {
         let clock = ContinuousClock()
         var phases: [(String, Duration)] = []
         var phaseStart = clock.now
@@ -159,19 +159,19 @@ struct RenderCommand: ParsableCommand {
                 }
             } else {
                 filter = try filterOptions.filter()
-                let store = try storeOptions.open()
-                let stored = try store.drawing(named: name!).drawing
+                let store = try await storeOptions.open()
+                let stored = try await store.drawing(named: name!).drawing
                 // An older revision: its image, and each marker where it was on it (nil: the current one).
                 var older: (image: DrawingImage, size: DrawingSize, positions: [Int: PixelPoint])?
                 if let revision, revision != stored.revision {
-                    let (record, image) = try store.revisionImage(of: stored.name, revision: revision)
+                    let (record, image) = try await store.revisionImage(of: stored.name, revision: revision)
                     older = (image, DrawingSize(width: Double(record.width), height: Double(record.height)),
-                             try store.markerPositions(of: stored.name, onRevision: revision))
+                             try await store.markerPositions(of: stored.name, onRevision: revision))
                 }
-                regionList = older == nil ? try store.regions(of: stored.name) : []
+                regionList = older == nil ? try await store.regions(of: stored.name) : []
                 roomAreas = RoomAreas.of(regionList, drawing: stored)
                 let validator = MarkerValidator(regions: regionList, size: older?.size ?? stored.size)
-                try store.forEachMarker(in: stored.name, filter: filter) { marker in
+                try await store.forEachMarker(in: stored.name, filter: filter) { marker in
                     var marker = marker
                     if let older {
                         guard let position = older.positions[marker.number] else { return true }
@@ -187,7 +187,9 @@ struct RenderCommand: ParsableCommand {
                     }
                     throw StoreError.unknownMarker(drawing: stored.name, number: number)
                 }
-                drawing = try decoder.decode(data: try older?.image.bytes ?? store.image(of: stored.name).bytes, source: "drawing \"\(stored.name)\"")
+                let bytes: [UInt8]
+                if let older { bytes = older.image.bytes } else { bytes = try await store.image(of: stored.name).bytes }
+                drawing = try decoder.decode(data: bytes, source: "drawing \"\(stored.name)\"")
             }
         } catch let error as ExitCode {
             throw error

@@ -10,7 +10,7 @@ import Glibc
 
 /// `planmark report`: the punch-list report of a stored drawing, as a PDF or a static web page.
 /// The only command that uses PlanMarkReport (and so cairo).
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write the punch-list report of a drawing: a PDF (default) or a static HTML folder.",
@@ -68,22 +68,22 @@ struct ReportCommand: ParsableCommand {
         if format == .html && paper != .a4 { throw ValidationError("--paper goes with the PDF format") }
     }
 
-    func run() throws {
+    func run() async throws {
         let filter = try { () throws -> MarkerFilter in
             do { return try filterOptions.filter() } catch { throw fail(error) }
         }()
-        let store = try storeOptions.open()
+        let store = try await storeOptions.open()
         let options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, title: title, historyLimit: history)
         do {
-            let report = try PunchListReport.load(from: store, drawing: name, options: options)
+            let report = try await PunchListReport.load(from: store, drawing: name, options: options)
             switch format {
             case .pdf:
                 let file = try AtomicFile(path: output)
-                try ReportPDFWriter().write(report, store: store) { bytes in try file.write(Array(bytes)) }
+                try await ReportPDFWriter().write(report, store: store) { bytes in try file.write(Array(bytes)) }
                 try file.commit()
             case .html:
                 let folder = try OutputFolder(path: output, what: "the report goes", folders: ReportHTMLWriter.folders)
-                try ReportHTMLWriter().write(report, store: store) { path, bytes in try folder.writeFile(path, bytes) }
+                try await ReportHTMLWriter().write(report, store: store) { path, bytes in try folder.writeFile(path, bytes) }
                 try folder.commit()
             }
         } catch let error as ReportError {

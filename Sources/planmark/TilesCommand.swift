@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// `planmark tiles`: the drawing's tile pyramid as a folder of PNGs a map client's `TileLayer` reads.
-struct TilesCommand: ParsableCommand {
+struct TilesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiles",
         abstract: "Write a drawing's tile pyramid: DIR/{z}/{x}/{y}.png and DIR/tiles.json, for a TileLayer on CRS.Simple.",
@@ -72,7 +72,7 @@ struct TilesCommand: ParsableCommand {
         guard !output.isEmpty, output != "-" else { throw ValidationError("-o needs a folder name") }
     }
 
-    func run() throws {
+    func run() async throws {
         let decoder = PNGDecoder(maxPixels: maxPixels)
         do {
             let scheme: TileScheme
@@ -85,9 +85,9 @@ struct TilesCommand: ParsableCommand {
                 flavour = crs ?? .leaflet
                 make = { pyramid, emit in try pyramid.makeTilesConcurrently(ofPNGFile: image, decoder: decoder, emit: emit) }
             } else {
-                let store = try storeOptions.open()
-                let drawing = try store.drawing(named: name!).drawing
-                let bytes = try store.image(of: drawing.name).bytes
+                let store = try await storeOptions.open()
+                let drawing = try await store.drawing(named: name!).drawing
+                let bytes = try await store.image(of: drawing.name).bytes
                 guard let stored = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom) else {
                     throw CommandFailure(place: "drawing \"\(drawing.name)\"", message: "zoom \(drawing.zoom) cannot be tiled", code: Exit.dataError)
                 }

@@ -23,7 +23,7 @@ struct DocumentationLinkTests {
     }
 
     @Test("every link in the documentation resolves to a file and a heading")
-    func everyLinkResolves() throws {
+    func everyLinkResolves() async throws {
         let files = try Self.documents()
         #expect(files.count > 2, "no pages in docs/")
         var problems: [String] = []
@@ -41,7 +41,7 @@ struct DocumentationLinkTests {
     }
 
     @Test("README.md has fewer than 200 lines")
-    func readmeIsShort() throws {
+    func readmeIsShort() async throws {
         let text = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
         if text.hasSuffix("\n") { lines -= 1 }
@@ -51,7 +51,7 @@ struct DocumentationLinkTests {
     /// A small tree in memory: the checker reports a missing file and a missing anchor, with file and line, and
     /// nothing in code, outside links, or anchors that exist (duplicates numbered).
     @Test("a broken file link and a broken anchor are reported with file:line")
-    func brokenLinksAreReported() {
+    func brokenLinksAreReported() async {
         let files: [String: String] = [
             "/r/README.md": """
                 # Front door
@@ -87,7 +87,7 @@ struct DocumentationLinkTests {
     }
 
     @Test("headings become GitHub's anchors")
-    func slugs() {
+    func slugs() async {
         #expect(MarkdownLinks.slug("Revisions: `planmark drawing revise`") == "revisions-planmark-drawing-revise")
         #expect(MarkdownLinks.slug("Leaflet (`L.CRS.Simple`, drawing CRS `leaflet`)") == "leaflet-lcrssimple-drawing-crs-leaflet")
         #expect(MarkdownLinks.slug("PostgreSQL: several servers on one database") == "postgresql-several-servers-on-one-database")

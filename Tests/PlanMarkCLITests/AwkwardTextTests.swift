@@ -65,7 +65,7 @@ import Testing
         }
     }
 
-    @Test func jsonGeoJSONCSVAndTextCarryEveryCharacter() throws {
+    @Test func jsonGeoJSONCSVAndTextCarryEveryCharacter() async throws {
         let sandbox = try Self.sandbox()
         let want = Self.corpus.map(Self.scalars)
         func saved(_ format: String) throws -> String {
@@ -129,7 +129,7 @@ import Testing
     /// The PDF report through pdftotext and the HTML report through Python's html.unescape: every note's
     /// characters, in order (white space aside: both lay text out in lines). Nothing the user typed is markup in
     /// the HTML.
-    @Test(.enabled(if: ReportCommandTests.enabled, "poppler-utils is not installed")) func reportsCarryEveryCharacter() throws {
+    @Test(.enabled(if: ReportCommandTests.enabled, "poppler-utils is not installed")) func reportsCarryEveryCharacter() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandbox()
         func squeezed(_ text: String) -> [UInt32] {
@@ -165,7 +165,7 @@ import Testing
 
     /// The review image with every corpus string as a room name in its legend: drawn (exit 0, a PNG of the
     /// requested size), nothing refused or cut short on stderr.
-    @Test func reviewImageLegendTakesEveryString() throws {
+    @Test func reviewImageLegendTakesEveryString() async throws {
         let sandbox = try StoreSandbox()
         var features: [[String: Any]] = []
         for (index, name) in Self.corpus.enumerated() {
@@ -191,7 +191,7 @@ import Testing
     /// Noncharacters (cairo, and so the PDF report, refuses them) are refused at the door, in every text field,
     /// with one line naming the field and the code point, exit 65, and nothing stored.
     @Test(arguments: [0xFFFE, 0xFFFF, 0xFDD0, 0xFDEF, 0x1FFFE, 0x10FFFF] as [UInt32])
-    func noncharactersAreRefusedAtTheDoor(codePoint: UInt32) throws {
+    func noncharactersAreRefusedAtTheDoor(codePoint: UInt32) async throws {
         let noncharacter = String(Unicode.Scalar(codePoint)!)
         let sandbox = try StoreSandbox.withDrawing()
         #expect(try sandbox.run(["mark", "A", "50", "50", "--note", "fine"]).status == 0)

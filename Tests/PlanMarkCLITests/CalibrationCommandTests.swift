@@ -31,7 +31,7 @@ private func features(_ output: CLIRunner.Output) throws -> [[String: Any]] {
 
 /// `drawing calibrate`, `drawing show`, `measure` and the regions' area and perimeter, end to end.
 @Suite struct CalibrationCommandTests {
-    @Test func twoPointCalibration() throws {
+    @Test func twoPointCalibration() async throws {
         let sandbox = try measuredSandbox()
         // No scale yet: the keys are absent, not 0.
         let before = try sandbox.run(["drawing", "show", "A", "--format", "json"])
@@ -76,7 +76,7 @@ private func features(_ output: CLIRunner.Output) throws -> [[String: Any]] {
     }
 
     /// The same 400 px as 4,000 mm or as 13.123... ft, and the paper scale 1:100 at 300 dpi.
-    @Test func unitsAndPaperScale() throws {
+    @Test func unitsAndPaperScale() async throws {
         let sandbox = try measuredSandbox()
         func scale() throws -> Double { try json(try sandbox.run(["drawing", "show", "A", "--format", "json"]).stdout)["metresPerPixel"] as! Double }
         #expect(try sandbox.run(["drawing", "calibrate", "A", "--from", "100,50", "--to", "500,50", "--distance", "4000", "--unit", "mm"]).status == 0)
@@ -112,7 +112,7 @@ private func features(_ output: CLIRunner.Output) throws -> [[String: Any]] {
         #expect(try sandbox.run(["drawing", "show", "A"]).stdout.contains("scale: none"))
     }
 
-    @Test func measureNeedsAScale() throws {
+    @Test func measureNeedsAScale() async throws {
         let sandbox = try measuredSandbox()
         let refused = try sandbox.run(["measure", "A", "0,0", "3,4"])
         #expect(refused.status == 1 && refused.stdout.isEmpty)

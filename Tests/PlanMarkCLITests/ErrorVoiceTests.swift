@@ -57,7 +57,7 @@ struct VoiceCase: CustomTestStringConvertible, Sendable {
     ]
 
     @Test(arguments: cases)
-    func oneLineAndTheDocumentedCode(_ voice: VoiceCase) throws {
+    func oneLineAndTheDocumentedCode(_ voice: VoiceCase) async throws {
         let sandbox = try StoreSandbox.withDrawing()
         _ = try sandbox.png()
         _ = try sandbox.file("m.csv", "id,x,y\nM1,50,50\n")
@@ -69,7 +69,7 @@ struct VoiceCase: CustomTestStringConvertible, Sendable {
         #expect(result.status == voice.status)
     }
 
-    @Test func versionAndHelp() throws {
+    @Test func versionAndHelp() async throws {
         let version = try CLIRunner.run(["--version"])
         #expect(version.status == 0 && version.stdout == "planmark 1.1.0\n" && version.stderr.isEmpty)
         // Help is still the argument parser's text, on stdout.

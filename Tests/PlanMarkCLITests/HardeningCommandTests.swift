@@ -15,7 +15,7 @@ import Glibc
     /// A truncated PNG, a decompression bomb and an oversized header are refused with exit 65, and no
     /// store file is created for them.
     @Test(arguments: ["truncated", "bomb_1bit_30000x30000.png", "header_1000000x1000000.png", "header_1000001x1.png"])
-    func refusedImagesCreateNoStore(fixture: String) throws {
+    func refusedImagesCreateNoStore(fixture: String) async throws {
         let sandbox = try StoreSandbox()
         let path: String
         if fixture == "truncated" {
@@ -34,7 +34,7 @@ import Glibc
 
     /// The files render accepts (extra data after the image; a zTXt bomb, dropped) are accepted.
     @Test(arguments: ["idat_trailing_garbage.png", "ztxt_bomb_64MiB.png"])
-    func acceptedOddImages(fixture: String) throws {
+    func acceptedOddImages(fixture: String) async throws {
         let sandbox = try StoreSandbox()
         let path = Self.bombs.appendingPathComponent(fixture).path
         try #require(FileManager.default.fileExists(atPath: path))
@@ -44,7 +44,7 @@ import Glibc
     }
 
     /// The image served and rendered is the one added, even after the file is replaced or removed.
-    @Test func renderUsesTheStoredImage() throws {
+    @Test func renderUsesTheStoredImage() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let plan = sandbox.folder.appendingPathComponent("plan.png")
         try FileManager.default.removeItem(at: plan)
@@ -56,7 +56,7 @@ import Glibc
     }
 
     @Test(arguments: ["tab\there", "nul-free but bell \u{7}", ""])
-    func namesWithControlCharactersAreRefused(name: String) throws {
+    func namesWithControlCharactersAreRefused(name: String) async throws {
         let sandbox = try StoreSandbox()
         let result = try sandbox.run(["drawing", "add", try sandbox.png(), "--name", name])
         #expect(result.status == 65, "\(result.stderr)")
@@ -65,7 +65,7 @@ import Glibc
     }
 
     /// An argument that is not UTF-8 (here the byte 0xFF in a note) is refused before anything runs.
-    @Test func argumentsMustBeUTF8() throws {
+    @Test func argumentsMustBeUTF8() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -100,7 +100,7 @@ import Glibc
     }
 
     /// The ends of the range work: 2^64 and 2^-64 are exact, so the results are worked out by hand.
-    @Test func zoomRangeEnds() throws {
+    @Test func zoomRangeEnds() async throws {
         let high = try CLIRunner.run(["crs", "to-pixel", "--zoom", "64", "-1", "2"])
         #expect(high.status == 0 && high.stdout == "3.6893488147419103e+19 1.8446744073709552e+19\n")
         let low = try CLIRunner.run(["crs", "to-latlng", "--zoom", "-64", "1", "1"])
@@ -109,7 +109,7 @@ import Glibc
 
     /// A result that is not finite is an error, never printed: a usage error (64) for the arguments,
     /// bad input data (65) for a stdin line.
-    @Test func nonFiniteResultIsAnError() throws {
+    @Test func nonFiniteResultIsAnError() async throws {
         let result = try CLIRunner.run(["crs", "to-pixel", "--zoom", "64", "1e300", "1"])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
@@ -120,7 +120,7 @@ import Glibc
         #expect(piped.stderr.hasPrefix("planmark: -:2: "))
     }
 
-    @Test func drawingZoomOutsideTheRangeIsRefused() throws {
+    @Test func drawingZoomOutsideTheRangeIsRefused() async throws {
         let sandbox = try StoreSandbox()
         let result = try sandbox.run(["drawing", "add", try sandbox.png(), "--name", "Z", "--zoom", "65"])
         #expect(result.status == 64)
@@ -129,7 +129,7 @@ import Glibc
 
     // MARK: Outputs whole or not at all
 
-    @Test func validateWritesTheReportFileWhole() throws {
+    @Test func validateWritesTheReportFileWhole() async throws {
         let sandbox = try StoreSandbox()
         let regions = try sandbox.file("regions.geojson", StoreSandbox.regions)
         let markers = try sandbox.file("m.csv", "id,x,y\na,50,60\nb,5,5\n")
@@ -141,7 +141,7 @@ import Glibc
     }
 
     /// Bad input after the output was opened: the old report stays as it was, and no temporary file is left.
-    @Test func validateFailureKeepsTheOldReport() throws {
+    @Test func validateFailureKeepsTheOldReport() async throws {
         let sandbox = try StoreSandbox()
         let regions = try sandbox.file("regions.geojson", StoreSandbox.regions)
         let out = try sandbox.file("report.csv", "old report\n")
@@ -157,7 +157,7 @@ import Glibc
     /// report nor its temporary file exists. The test waits for the temporary file to be created
     /// (inotify), while the command waits for the rest of its input.
     @Test(arguments: [SIGTERM, SIGINT])
-    func interruptedValidateLeavesNothing(signal: Int32) throws {
+    func interruptedValidateLeavesNothing(signal: Int32) async throws {
         let sandbox = try StoreSandbox()
         let regions = try sandbox.file("regions.geojson", StoreSandbox.regions)
         let out = sandbox.folder.appendingPathComponent("report.jsonl").path
@@ -193,7 +193,7 @@ import Glibc
     }
 
     /// render into a folder that does not exist: 73, and nothing written.
-    @Test func renderToMissingFolder() throws {
+    @Test func renderToMissingFolder() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let result = try sandbox.run(["render", "A", "-o", sandbox.folder.path + "/no/such/out.png"])
         #expect(result.status == 73)

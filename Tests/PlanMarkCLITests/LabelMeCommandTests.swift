@@ -17,7 +17,7 @@ private func labelMeSandbox() throws -> StoreSandbox {
 
 /// `regions import` / `validate --regions` of LabelMe files and `regions export --format labelme`.
 @Suite struct LabelMeCommandTests {
-    @Test func importSkipsWhatIsNotARegion() throws {
+    @Test func importSkipsWhatIsNotARegion() async throws {
         let sandbox = try labelMeSandbox()
         let file = fixtures.appendingPathComponent("rooms.json").path
         let imported = try sandbox.run(["regions", "import", "A", file])
@@ -54,7 +54,7 @@ private func labelMeSandbox() throws -> StoreSandbox {
 
     /// The image must be the drawing's size: refused as bad input data (65) like any fault of a regions
     /// file, and nothing changes.
-    @Test func imageSizeMismatch() throws {
+    @Test func imageSizeMismatch() async throws {
         let sandbox = try labelMeSandbox()
         let file = fixtures.appendingPathComponent("rooms-800.json").path
         let before = try sandbox.snapshot()
@@ -72,7 +72,7 @@ private func labelMeSandbox() throws -> StoreSandbox {
         #expect(malformed.status == 65 && malformed.stderr == "planmark: \(bad): $.shapes[0].points: a rectangle has two corner points, found 3\n")
     }
 
-    @Test func exportRoundTrip() throws {
+    @Test func exportRoundTrip() async throws {
         let sandbox = try labelMeSandbox()
         #expect(try sandbox.run(["regions", "import", "A", fixtures.appendingPathComponent("rooms.json").path]).status == 0)
         #expect(try sandbox.run(["mark", "A", "150", "100"]).stdout == "1\n")
@@ -107,7 +107,7 @@ private func labelMeSandbox() throws -> StoreSandbox {
     }
 
     /// Holes cannot be written to LabelMe: left out with a warning.
-    @Test func holesAreLeftOutWithAWarning() throws {
+    @Test func holesAreLeftOutWithAWarning() async throws {
         let sandbox = try StoreSandbox()
         let regions = try sandbox.file("holed.geojson", """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"R","geometry":{"type":"Polygon","coordinates":[
@@ -120,7 +120,7 @@ private func labelMeSandbox() throws -> StoreSandbox {
     }
 
     /// `validate --regions` reads LabelMe too; without --size its image size is the drawing's.
-    @Test func validateWithLabelMe() throws {
+    @Test func validateWithLabelMe() async throws {
         let sandbox = try StoreSandbox()
         let file = fixtures.appendingPathComponent("rooms.json").path
         let markers = try sandbox.file("markers.csv", "id,x,y\nm1,150,100\nm2,10,10\nm3,700,100\n")

@@ -47,7 +47,7 @@ struct PostgresOutageCommandTests {
     }
 
     @Test(.hangGuard)
-    func importExits74WhenItsConnectionIsEndedMidCopy() throws {
+    func importExits74WhenItsConnectionIsEndedMidCopy() async throws {
         let (sandbox, url, store, csv, holder) = try Self.blockedImport(rows: 400_000)
         defer { holder.close() }
         let watcher = try HeldSession(url)

@@ -15,7 +15,7 @@ import Testing
     /// Every (from, to) pair of the five statuses through `planmark status`: allowed ones exit 0, print
     /// `TO NUMBER` and store the new status; refused ones exit 1 naming the current and the requested
     /// status, and change nothing.
-    @Test func everyTransitionOfTheTable() throws {
+    @Test func everyTransitionOfTheTable() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         var number = 0
         for from in Self.statuses {
@@ -44,7 +44,7 @@ import Testing
 
     /// ready -> open is a rejection: refused without a reason (exit 1), kept in the history with one.
     /// `resolve` is the change to closed and `reopen` the change to open, with the same rules.
-    @Test func rejectionNeedsAReasonAndResolveReopenFollowTheTable() throws {
+    @Test func rejectionNeedsAReasonAndResolveReopenFollowTheTable() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         #expect(try sandbox.run(["mark", "A", "50", "50", "--status", "ready"]).stdout == "1\n")
         let bare = try sandbox.run(["reopen", "A", "1"])
@@ -75,7 +75,7 @@ import Testing
 
     /// `update` changes every listed marker or none: one unknown number or one refused transition and
     /// nothing at all changes.
-    @Test func updateIsAllOrNone() throws {
+    @Test func updateIsAllOrNone() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         for x in ["50", "60", "70"] { #expect(try sandbox.run(["mark", "A", x, "50"]).status == 0) }
         #expect(try sandbox.run(["resolve", "A", "3"]).status == 0)
@@ -115,7 +115,7 @@ import Testing
 
     /// `mark --uuid`: the same item sent twice is stored once (the second call prints the stored number);
     /// the same uuid with other content is refused.
-    @Test func markWithTheSameUUIDIsIdempotent() throws {
+    @Test func markWithTheSameUUIDIsIdempotent() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let uuid = "0190A6C4-5E1B-7C3D-8F00-0000000000AA"
         let fields = ["--uuid", uuid, "--category", "Paint", "--priority", "high", "--assignee", "Ana", "--due", "2030-01-01",
@@ -140,7 +140,7 @@ import Testing
     }
 
     /// Importing one file twice stores nothing the second time, and says how many rows were stored already.
-    @Test func importingOneFileTwiceStoresNothingTheSecondTime() throws {
+    @Test func importingOneFileTwiceStoresNothingTheSecondTime() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let csv = """
             id,uuid,x,y,note,status,priority
@@ -172,7 +172,7 @@ import Testing
     /// `markers --format csv` and `--format geojson` imported into another store give the same markers,
     /// field by field, except what the new store gives (number, createdAt, updatedAt).
     @Test(arguments: ["csv", "geojson"])
-    func exportImportRoundTripKeepsEveryField(format: String) throws {
+    func exportImportRoundTripKeepsEveryField(format: String) async throws {
         let source = try StoreSandbox.withDrawing()
         // An imported marker with a ref and text that needs quoting in CSV and escaping in JSON (no line break:
         // the CSV reader refuses one inside quotes).
@@ -236,7 +236,7 @@ import Testing
                                 0x00, 0x01, 0x00, 0x00, 0xFF, 0xD9]
     static let pdf = Array("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n".utf8)
 
-    @Test func attachmentsAreCheckedStoredOnceAndServedBackIdentical() throws {
+    @Test func attachmentsAreCheckedStoredOnceAndServedBackIdentical() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         #expect(try sandbox.run(["mark", "A", "50", "50"]).status == 0)
         let jpegPath = sandbox.folder.appendingPathComponent("photo.jpg").path
@@ -312,7 +312,7 @@ import Testing
 
     // MARK: Drawings
 
-    @Test func drawingRenameAndRemove() throws {
+    @Test func drawingRenameAndRemove() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         #expect(try sandbox.run(["mark", "A", "50", "50"]).status == 0)
         let renamed = try sandbox.run(["drawing", "rename", "A", "B"])
@@ -361,7 +361,7 @@ import Testing
         return sandbox
     }
 
-    @Test func eachFilterTakesTheHandPickedMarkers() throws {
+    @Test func eachFilterTakesTheHandPickedMarkers() async throws {
         let sandbox = try Self.filterFixture()
         let cases: [([String], [Int])] = [
             ([], [1, 2, 3, 4, 5, 6]),
@@ -397,7 +397,7 @@ import Testing
 
     /// `render NAME` takes the same filters: the images of all markers, of markers 1 and 3, and of none
     /// differ, and a bad value is the same usage error.
-    @Test func renderTakesTheSameFilters() throws {
+    @Test func renderTakesTheSameFilters() async throws {
         let sandbox = try Self.filterFixture()
         let all = try sandbox.run(["render", "A", "-o", "-"])
         let filtered = try sandbox.run(["render", "A", "--assignee", "Ana", "--room", "R1", "-o", "-"])
@@ -411,7 +411,7 @@ import Testing
         #expect(withImage.status == 64)
     }
 
-    @Test func summaryCountsByHand() throws {
+    @Test func summaryCountsByHand() async throws {
         let sandbox = try Self.filterFixture()
         let json = try sandbox.run(["summary", "A", "--format", "json"])
         #expect(json.status == 0, "\(json.stderr)")

@@ -17,7 +17,7 @@ let corruptPNGs: [String] = {
 
     func decode(_ path: String) throws -> RGBAImage { try PNGDecoder().decode(path: path) }
 
-    @Test func reviewOfTheSampleDrawing() throws {
+    @Test func reviewOfTheSampleDrawing() async throws {
         let folder = try CLIRunner.temporaryFolder()
         let result = try CLIRunner.run(["render", "--image", sample.appendingPathComponent("plan.png").path,
                                         "--regions", sample.appendingPathComponent("regions.geojson").path,
@@ -37,7 +37,7 @@ let corruptPNGs: [String] = {
     /// With no regions and no markers the output is the input with alpha flattened onto white:
     /// out = c * a / 255 + 255 * (1 - a / 255), within rounding.
     @Test(arguments: ["basn6a08.png", "basn4a08.png", "basn2c08.png", "tbbn3p08.png"])
-    func plainImageIsFlattenedOntoWhite(_ name: String) throws {
+    func plainImageIsFlattenedOntoWhite(_ name: String) async throws {
         let folder = try CLIRunner.temporaryFolder()
         let input = pngSuite.appendingPathComponent(name).path
         let result = try CLIRunner.run(["render", "--image", input, "-o", "out.png"], in: folder)
@@ -57,7 +57,7 @@ let corruptPNGs: [String] = {
         #expect(worst <= 1)
     }
 
-    @Test func pngToStdout() throws {
+    @Test func pngToStdout() async throws {
         let result = try CLIRunner.run(["render", "--image", pngSuite.appendingPathComponent("basn2c08.png").path, "-o", "-"])
         #expect(result.status == 0)
         #expect(Array(result.stdoutData.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -66,7 +66,7 @@ let corruptPNGs: [String] = {
     }
 
     @Test(arguments: corruptPNGs)
-    func corruptImagesAreRefused(_ name: String) throws {
+    func corruptImagesAreRefused(_ name: String) async throws {
         let folder = try CLIRunner.temporaryFolder()
         let result = try CLIRunner.run(["render", "--image", pngSuite.appendingPathComponent(name).path, "-o", "out.png"], in: folder)
         #expect(result.status == 65)
@@ -74,11 +74,11 @@ let corruptPNGs: [String] = {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func corruptSuiteIsPresent() {
+    @Test func corruptSuiteIsPresent() async {
         #expect(corruptPNGs.count == 14)
     }
 
-    @Test func failuresLeaveNothing() throws {
+    @Test func failuresLeaveNothing() async throws {
         let folder = try CLIRunner.temporaryFolder()
         let plan = sample.appendingPathComponent("plan.png").path
         let missing = try CLIRunner.run(["render", "--image", "nope.png", "-o", "out.png"], in: folder)
@@ -94,7 +94,7 @@ let corruptPNGs: [String] = {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func cropAndScale() throws {
+    @Test func cropAndScale() async throws {
         let folder = try CLIRunner.temporaryFolder()
         let common = ["render", "--image", sample.appendingPathComponent("plan.png").path,
                       "--markers", sample.appendingPathComponent("markers.csv").path]
@@ -111,7 +111,7 @@ let corruptPNGs: [String] = {
         #expect(small.width == 1200 && small.height == 800)
     }
 
-    @Test func fromTheStore() throws {
+    @Test func fromTheStore() async throws {
         let sandbox = try StoreSandbox()
         let add = try sandbox.run(["drawing", "add", sample.appendingPathComponent("plan.png").path, "--name", "L2",
                                    "--regions", sample.appendingPathComponent("regions.geojson").path])

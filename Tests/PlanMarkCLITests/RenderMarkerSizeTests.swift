@@ -17,7 +17,7 @@ import Testing
         return first < 0 ? 0 : last - first + 1
     }
 
-    @Test func markerSizeOverridesTheDefault() throws {
+    @Test func markerSizeOverridesTheDefault() async throws {
         let folder = try CLIRunner.temporaryFolder()
         let blank = RGBAImage(width: 600, height: 400, pixels: [UInt8](repeating: 255, count: 600 * 400 * 4))
         try Data(try PNGEncoder().encode(blank)).write(to: folder.appendingPathComponent("plan.png"))
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test(arguments: ["0", "-5", "nan", "10001", "big"])
-    func badMarkerSizeIsAUsageError(_ value: String) throws {
+    func badMarkerSizeIsAUsageError(_ value: String) async throws {
         let folder = try CLIRunner.temporaryFolder()
         let blank = RGBAImage(width: 20, height: 20, pixels: [UInt8](repeating: 255, count: 20 * 20 * 4))
         try Data(try PNGEncoder().encode(blank)).write(to: folder.appendingPathComponent("plan.png"))

@@ -86,7 +86,7 @@ func popplerPresent() -> Bool {
 
     /// Each listed marker's number and note are in the PDF's text; page 1 carries the title, drawing, revision,
     /// date, filters and counts and no marker block; the last page's footer names the page count pdfinfo gives.
-    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pdfListsEveryMarkerAsText() throws {
+    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pdfListsEveryMarkerAsText() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
         let pdf = sandbox.folder.appendingPathComponent("report.pdf").path
@@ -117,7 +117,7 @@ func popplerPresent() -> Bool {
     /// Page 1 names the drawing's current revision and, once the drawing is calibrated, each room's area: A is
     /// calibrated at 19 m over the 190 px from (10,10) to (200,10), 0.1 m a pixel; rooms R1 ("Room 1") and R2 are
     /// 190 x 280 px each, 53,200 px², so 532.0 m² each. Revised once (the same sheet again), it is on revision 2.
-    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pageOneShowsRevisionAndRoomAreas() throws {
+    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pageOneShowsRevisionAndRoomAreas() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
         let before = sandbox.folder.appendingPathComponent("before.pdf").path
@@ -139,7 +139,7 @@ func popplerPresent() -> Bool {
 
     /// The JPEG photo is in the PDF as a JPEG of its own size (64 x 48), byte for byte the attached file (pdfimages -j
     /// writes DCT streams out as they are); the PNG photo (30 x 20) is there losslessly (Flate, `image`).
-    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func jpegEmbeddedAsItIs() throws {
+    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func jpegEmbeddedAsItIs() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
         let pdf = sandbox.folder.appendingPathComponent("report.pdf").path
@@ -161,7 +161,7 @@ func popplerPresent() -> Bool {
     /// white, with no regions, is fitted to the text width (595.28 - 2 x 42 = 511.28 pt). At 72 dpi its blue half
     /// is about 255.6 x 383.5 px (the sheet is 400 x 300, so 511.28 x 383.46 pt): the blue pixels' box has that
     /// size, and they fill most of it (one small pin lies on it).
-    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pageOneShowsTheSheet() throws {
+    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pageOneShowsTheSheet() async throws {
         guard popplerPresent() else { return }
         let sandbox = try StoreSandbox()
         var pixels = [UInt8]()
@@ -198,7 +198,7 @@ func popplerPresent() -> Bool {
     /// The filters pick the blocks (`--status open`: 1 and 3, not 2; `--assignee bob`: only 2), and the page says
     /// which; `--group-by assignee` heads the groups `Assignee: ann (1)`, `Assignee: bob (1)`, `Unassigned (1)`,
     /// in that order; `--group-by status` puts the in-progress marker after the open ones.
-    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func filtersAndGroupingChangeTheList() throws {
+    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func filtersAndGroupingChangeTheList() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
         func report(_ arguments: [String]) throws -> String {
@@ -228,7 +228,7 @@ func popplerPresent() -> Bool {
     }
 
     /// Letter paper is 612 x 792 pt, A4 595.28 x 841.89 pt (pdfinfo's page size).
-    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func paperSizes() throws {
+    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func paperSizes() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
         for (paper, size) in [("letter", "612 x 792 pts"), ("a4", "595.276 x 841.89 pts")] {
@@ -241,7 +241,7 @@ func popplerPresent() -> Bool {
 
     /// `--format html -o DIR`: index.html links the sheet, each marker's crop and the photos, every linked file
     /// exists (the JPEG byte for byte), each note is on the page; a non-empty DIR is refused with 73 and kept.
-    @Test func htmlFolderReferencesItsFiles() throws {
+    @Test func htmlFolderReferencesItsFiles() async throws {
         let sandbox = try Self.sandboxWithMarkers()
         let folder = sandbox.folder.appendingPathComponent("site")
         let result = try sandbox.run(["report", "A", "--format", "html", "-o", folder.path])
@@ -277,7 +277,7 @@ func popplerPresent() -> Bool {
 
     /// Failures leave nothing behind: an unknown drawing is 66, a missing store 66, an output folder that does not
     /// exist 73, an unknown status 64; no PDF (nor temporary file) appears.
-    @Test func failuresWriteNothing() throws {
+    @Test func failuresWriteNothing() async throws {
         let sandbox = try Self.sandboxWithMarkers()
         let pdf = sandbox.folder.appendingPathComponent("out.pdf").path
         let unknown = try sandbox.run(["report", "Z", "-o", pdf])

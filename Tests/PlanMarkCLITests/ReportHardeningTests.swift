@@ -55,7 +55,7 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     /// footer `A ... Page N`) has those letters, so dropping every other character between the brackets leaves
     /// exactly the word.
     @Test(.enabled(if: enabled, "poppler-utils is not installed"), .hangGuard)
-    func oneMegabyteWordIsWrappedWhole() throws {
+    func oneMegabyteWordIsWrappedWhole() async throws {
         guard popplerPresent() else { return }
         let sandbox = try StoreSandbox.withDrawing()
         var random = SeededGenerator(seed: 23)
@@ -86,7 +86,7 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     /// (pdftotext), down to the last marker's note and the last page's footer; the characters themselves are drawn
     /// as U+FFFD. The HTML report keeps them as they are.
     @Test(.enabled(if: enabled && sqliteShellPresent, "poppler-utils or the sqlite3 shell is not installed"))
-    func noncharactersDoNotEndTheReport() throws {
+    func noncharactersDoNotEndTheReport() async throws {
         guard popplerPresent() else { return }
         let sandbox = try StoreSandbox.withDrawing()
         let codes = [0xFFFE, 0xFDD0, 0x10FFFF, 0x1FFFE]
@@ -126,7 +126,7 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     /// photo over 100,000,000 pixels or 20,000 pixels a side (the limits docs/limits.md states): the PNG
     /// declaring 14000 x 14000 and JPEGs declaring 65535 x 65535 and 30000 x 30000; one side of 20,001. Photos at
     /// the limits (20000 x 5000 is exactly 100,000,000 pixels) are taken. Nothing refused is stored.
-    @Test func attachRefusesPhotosOverThePixelLimits() throws {
+    @Test func attachRefusesPhotosOverThePixelLimits() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         #expect(try sandbox.run(["mark", "A", "100", "150"]).status == 0)
         let refused: [(String, [UInt8], String)] = [
@@ -158,7 +158,7 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     /// 65535 x 65535 and 30000 x 30000) and a JPEG without a frame header are listed under "Not shown" with
     /// the reason, and everything after them is still in the report.
     @Test(.enabled(if: enabled && sqliteShellPresent, "poppler-utils or the sqlite3 shell is not installed"))
-    func photosAreShrunkOrListedWithTheReason() throws {
+    func photosAreShrunkOrListedWithTheReason() async throws {
         guard popplerPresent() else { return }
         let sandbox = try StoreSandbox.withDrawing()
         #expect(try sandbox.run(["mark", "A", "100", "150", "--note", "Photos here"]).status == 0)

@@ -25,7 +25,7 @@ import Glibc
 
     /// Shifted +50 px on a sheet of the same size: marker 3 lands at (430, 280), off the sheet; it is listed
     /// (text and JSON), kept there and exported with `needsPlacement`.
-    @Test func reviseFlagsMarkersOffTheNewSheet() throws {
+    @Test func reviseFlagsMarkersOffTheNewSheet() async throws {
         let sandbox = try Self.sandbox()
         let png = try sandbox.png("rev2.png")
         let result = try sandbox.run(["drawing", "revise", "A", png, "--align", "0,0=50,0;100,100=150,100", "--format", "json", "--author", "ben"])
@@ -79,7 +79,7 @@ import Glibc
         ("0,0=0,0;1,0=1e-320,0", "carries distinct previous positions to the same place"),
         ("0,0=0,0;100,0=0,100;0,100=1e308,1e308", "is not made of finite numbers"),
     ])
-    func nonFiniteTransformsAreUsageErrors(align: String, message: String) throws {
+    func nonFiniteTransformsAreUsageErrors(align: String, message: String) async throws {
         for withRegions in [false, true] {
             let sandbox: StoreSandbox
             if withRegions {
@@ -102,7 +102,7 @@ import Glibc
 
     /// Four pairs whose affine has residual 0.25 at every pair (worked out in AlignmentTests): refused with
     /// --max-residual 0.1 (exit 1, nothing stored), accepted with the default 2 px.
-    @Test func residualOverTheLimitStoresNothing() throws {
+    @Test func residualOverTheLimitStoresNothing() async throws {
         let sandbox = try Self.sandbox()
         let png = try sandbox.png("rev2.png", width: 800, height: 600)
         let before = try sandbox.snapshot()
@@ -123,7 +123,7 @@ import Glibc
     }
 
     /// A dry run prints the same outcome and stores nothing.
-    @Test func dryRunStoresNothing() throws {
+    @Test func dryRunStoresNothing() async throws {
         let sandbox = try Self.sandbox()
         let png = try sandbox.png("rev2.png")
         let before = try sandbox.snapshot()
@@ -137,7 +137,7 @@ import Glibc
 
     /// `render --revision 1` draws revision 1's image (400 x 300) with the markers where they were on it; the
     /// current revision is 800 x 600.
-    @Test func renderAnOlderRevision() throws {
+    @Test func renderAnOlderRevision() async throws {
         let sandbox = try Self.sandbox()
         let png = try sandbox.png("rev2.png", width: 800, height: 600)
         #expect(try sandbox.run(["drawing", "revise", "A", png, "--align", "0,0=0,0;100,0=200,0"]).status == 0)
@@ -158,7 +158,7 @@ import Glibc
 
     #if os(Linux)  // waits through inotify (FolderWatch)
     /// `kill -9` while a revise of 300,000 markers writes: the store is as it was before, and works on.
-    @Test func killDuringReviseLeavesTheStoreAsItWas() throws {
+    @Test func killDuringReviseLeavesTheStoreAsItWas() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         var csv = "x,y\n"
         csv.reserveCapacity(300_000 * 12)

@@ -3,7 +3,7 @@ import Testing
 
 /// The store commands end to end through the built binary: outputs, exit codes, one-line errors.
 @Suite struct StoreCommandTests {
-    @Test func markPrintsTheNumberAlone() throws {
+    @Test func markPrintsTheNumberAlone() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let first = try sandbox.run(["mark", "A", "50", "60", "--note", "crack", "--author", "ana"])
         #expect(first.status == 0 && first.stdout == "1\n" && first.stderr.isEmpty)
@@ -19,7 +19,7 @@ import Testing
     }
 
     /// `--store` before the command's name, after it, `$PLANMARK_STORE`, and the default file.
-    @Test func storeOptionAnywhere() throws {
+    @Test func storeOptionAnywhere() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let before = try CLIRunner.run(["--store", sandbox.store, "mark", "A", "50", "60"], in: sandbox.folder)
         #expect(before.status == 0 && before.stdout == "1\n", "\(before.stderr)")
@@ -37,7 +37,7 @@ import Testing
 
     /// Leaflet CRS.Simple at the drawing's zoom 8 has scale 256: pixel (128, 64) is latLng (-0.25, 0.5).
     /// At client zoom 7 (scale 128), latLng (-0.25, 0.5) is pixel (64, 32).
-    @Test func latLngInAndOut() throws {
+    @Test func latLngInAndOut() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         #expect(try sandbox.run(["mark", "A", "--lat", "-0.25", "--lng", "0.5"]).stdout == "1\n")
         #expect(try sandbox.run(["mark", "A", "--lat", "-0.25", "--lng", "0.5", "--zoom", "7"]).stdout == "2\n")
@@ -51,7 +51,7 @@ import Testing
         #expect(geojson.hasPrefix("{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"id\":1,\"geometry\":{\"type\":\"Point\",\"coordinates\":[0.5,-0.25]}"))
     }
 
-    @Test func refusedMarkStoresNothing() throws {
+    @Test func refusedMarkStoresNothing() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let before = try sandbox.snapshot()
         let outside = try sandbox.run(["mark", "A", "5", "5"])
@@ -95,7 +95,7 @@ import Testing
         #expect(try sandbox.snapshot() == before)
     }
 
-    @Test func commandsOnAMissingStoreExit66() throws {
+    @Test func commandsOnAMissingStoreExit66() async throws {
         let sandbox = try StoreSandbox()
         for arguments in [["mark", "A", "1", "1"], ["markers", "A"], ["drawing", "list"], ["import", "A", "x.csv"], ["history", "A"]] {
             let result = try sandbox.run(arguments)
@@ -105,7 +105,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.store))
     }
 
-    @Test func moveResolveReopenRemoveHistory() throws {
+    @Test func moveResolveReopenRemoveHistory() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         _ = try sandbox.run(["mark", "A", "50", "60", "--author", "ana"])
         #expect(try sandbox.run(["move", "A", "1", "300", "100", "--author", "bo"]).status == 0)
@@ -127,7 +127,7 @@ import Testing
         #expect(entries[4]["new"] is NSNull)
     }
 
-    @Test func singleMarkerDrawing() throws {
+    @Test func singleMarkerDrawing() async throws {
         let sandbox = try StoreSandbox.withDrawing(["--single-marker"])
         #expect(try sandbox.run(["mark", "A", "50", "60"]).stdout == "1\n")
         #expect(try sandbox.run(["mark", "A", "70", "60"]).stdout == "2\n")
@@ -136,7 +136,7 @@ import Testing
         #expect(history.contains("\"number\":1,\"action\":\"removed\"") && history.contains("\"replacedBy\":2"))
     }
 
-    @Test func regionsImportRefusedUnlessForced() throws {
+    @Test func regionsImportRefusedUnlessForced() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         _ = try sandbox.run(["mark", "A", "50", "60"])
         _ = try sandbox.run(["mark", "A", "300", "60"])
@@ -155,7 +155,7 @@ import Testing
         #expect(try sandbox.run(["regions", "export", "A"]).stdout.contains("\"id\":\"S\""))
     }
 
-    @Test func drawingShowJSON() throws {
+    @Test func drawingShowJSON() async throws {
         let sandbox = try StoreSandbox.withDrawing(["--zoom", "2", "--crs", "flutter"])
         _ = try sandbox.run(["mark", "A", "50", "60"])
         let output = try sandbox.run(["drawing", "show", "A", "--format", "json"])

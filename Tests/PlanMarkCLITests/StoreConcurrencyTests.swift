@@ -25,7 +25,7 @@ import Glibc
 
     /// 4 processes x 250 `mark` calls on one drawing: 1000 markers numbered exactly 1...1000, and each
     /// process saw its own numbers increase.
-    @Test func fourProcessesMarkAThousand() throws {
+    @Test func fourProcessesMarkAThousand() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let script = "for i in $(seq 250); do '\(CLIRunner.binary.path)' mark A $((20 + i)) 50 --store '\(sandbox.store)' || exit 1; done"
         let runs = try (0..<4).map { _ in try start(script, in: sandbox.folder) }
@@ -55,7 +55,7 @@ import Glibc
 
     /// Two imports (of different files) and two `mark` loops at once: nothing lost, no number
     /// skipped, each import's numbers consecutive and holding its own file's positions in file order.
-    @Test func importsAndMarksInterleave() throws {
+    @Test func importsAndMarksInterleave() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         // Two files whose rows are distinct from each other and from the marks at (30, 30).
         var first = "x,y\n", second = "x,y\n"
@@ -105,7 +105,7 @@ import Glibc
 
     #if os(Linux)  // waits through inotify (FolderWatch)
     /// `kill -9` while an import writes: the store is as it was before, and works on.
-    @Test func killDuringImportLeavesTheStoreAsItWas() throws {
+    @Test func killDuringImportLeavesTheStoreAsItWas() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         #expect(try sandbox.run(["mark", "A", "50", "50"]).stdout == "1\n")
         let before = try sandbox.snapshot()

@@ -3,7 +3,7 @@ import Testing
 
 /// `planmark import`: atomic, reports invalid rows, agrees with `validate` on the sample drawing.
 @Suite struct StoreImportTests {
-    @Test func oneBadRowInTheMiddleImportsNothing() throws {
+    @Test func oneBadRowInTheMiddleImportsNothing() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         var csv = "id,x,y,note\n"
         for i in 1...2001 { csv += i == 1000 ? "bad,395,50,\n" : "m\(i),\(20 + i % 300),50,n\(i)\n" }
@@ -20,7 +20,7 @@ import Testing
         #expect(markers[999]["note"] as? String == "n1001")
     }
 
-    @Test func importFromStdinAndGeoJSON() throws {
+    @Test func importFromStdinAndGeoJSON() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let csv = try sandbox.run(["import", "A", "-"], stdin: Data("x,y\n20,20\n30,30\n".utf8))
         #expect(csv.status == 0 && csv.stdout == "2\n", "\(csv.stderr)")
@@ -36,7 +36,7 @@ import Testing
 
     /// The README demo: the sample drawing, its regions and markers. The expected rooms come from
     /// `Drawings/sample/expected-validate.jsonl` (the validate command's reference report).
-    @Test func sampleDrawingAgreesWithValidate() throws {
+    @Test func sampleDrawingAgreesWithValidate() async throws {
         let sandbox = try StoreSandbox()
         let sample = CLIRunner.repositoryRoot.appendingPathComponent("Drawings/sample")
         let add = try sandbox.run(["drawing", "add", sample.appendingPathComponent("plan.png").path, "--name", "Level 2",

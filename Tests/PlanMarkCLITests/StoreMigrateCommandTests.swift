@@ -74,7 +74,7 @@ import Testing
         return sandbox
     }
 
-    @Test func sqliteToSQLiteCopiesEveryTableExactly() throws {
+    @Test func sqliteToSQLiteCopiesEveryTableExactly() async throws {
         let sandbox = try Self.richStore()
         let copy = sandbox.folder.appendingPathComponent("copy.sqlite").path
         let result = try CLIRunner.run(["store", "migrate", "--from", sandbox.store, "--to", copy], in: sandbox.folder)
@@ -90,7 +90,7 @@ import Testing
         #expect(next.stdout == "4\n", "\(next.stderr)")
     }
 
-    @Test func refusesADestinationWithDrawingsAndLeavesItUnchanged() throws {
+    @Test func refusesADestinationWithDrawingsAndLeavesItUnchanged() async throws {
         let source = try Self.richStore()
         let destination = try StoreSandbox.withDrawing()
         let before = try Self.dump(destination.store)
@@ -100,7 +100,7 @@ import Testing
         #expect(try Self.dump(destination.store) == before)
     }
 
-    @Test func missingSourceIs66AndNothingIsCreated() throws {
+    @Test func missingSourceIs66AndNothingIsCreated() async throws {
         let folder = try CLIRunner.temporaryFolder()
         let missing = folder.appendingPathComponent("none.sqlite").path
         let target = folder.appendingPathComponent("new.sqlite").path
@@ -110,7 +110,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
-    @Test func badURLIsAUsageErrorNamingThePartWithoutThePassword() throws {
+    @Test func badURLIsAUsageErrorNamingThePartWithoutThePassword() async throws {
         let folder = try CLIRunner.temporaryFolder()
         let result = try CLIRunner.run(["store", "migrate", "--from", "postgres://u:Secret%41pw@127.0.0.1:99999/db", "--to", "x.sqlite"], in: folder)
         #expect(result.status == 64)
@@ -125,7 +125,7 @@ import Testing
         #expect(!fromEnvironment.stderr.contains("Secret"))
     }
 
-    @Test func unreachableDatabaseIs74AndThePasswordIsNeverPrinted() throws {
+    @Test func unreachableDatabaseIs74AndThePasswordIsNeverPrinted() async throws {
         let folder = try CLIRunner.temporaryFolder()
         // Port 1 on loopback: nothing listens there, the connection is refused.
         let url = "postgres://planmark:Hunter2Secret@127.0.0.1:1/planmark"
@@ -146,7 +146,7 @@ import Testing
 /// The same through PostgreSQL: SQLite -> PostgreSQL -> SQLite gives back the same store.
 @Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
 struct StoreMigratePostgresTests {
-    @Test func sqliteToPostgresAndBackIsExact() throws {
+    @Test func sqliteToPostgresAndBackIsExact() async throws {
         let sandbox = try StoreMigrateCommandTests.richStore()
         let database = try TestDatabases.fresh().description
         let there = try CLIRunner.run(["store", "migrate", "--from", sandbox.store, "--to", database], in: sandbox.folder)
@@ -165,7 +165,7 @@ struct StoreMigratePostgresTests {
         #expect(next.stdout == "4\n", "\(next.stderr)")
     }
 
-    @Test func refusesAPostgresDestinationWithDrawings() throws {
+    @Test func refusesAPostgresDestinationWithDrawings() async throws {
         let source = try StoreMigrateCommandTests.richStore()
         let database = try TestDatabases.fresh().description
         let add = try CLIRunner.run(["drawing", "add", try source.png("c.png"), "--name", "C", "--store", database], in: source.folder)

@@ -17,7 +17,7 @@ import Testing
     /// Drawing A is 400 x 300 at zoom 8 (Leaflet): level 8 is 2 x 2 tiles, level 7 (200 x 150) one.
     /// Bounds at zoom 8 (scale 256): south-west pixel (0, 300) -> lat -300/256 = -1.171875, lng 0;
     /// north-east pixel (400, 0) -> lat 0, lng 400/256 = 1.5625.
-    @Test func storedDrawing() throws {
+    @Test func storedDrawing() async throws {
         let sandbox = try StoreSandbox.withDrawing()
         let result = try sandbox.run(["tiles", "A", "-o", "pyramid"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -48,7 +48,7 @@ import Testing
 
     /// The sample plan, 2400 x 1600, at zoom 2 (flutter_map): maxZoom 2; 2400 / 2^k <= 256 first for
     /// 2^k = 16, so minZoom -2. Tiles: z 2 10 x 7, z 1 5 x 4, z 0 3 x 2, z -1 2 x 1, z -2 1: 99.
-    @Test func imageFile() throws {
+    @Test func imageFile() async throws {
         let folder = try CLIRunner.temporaryFolder()
         let result = try CLIRunner.run(["tiles", "--image", samplePlan, "--zoom", "2", "--crs", "flutter", "-o", "out"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
@@ -61,7 +61,7 @@ import Testing
     }
 
     /// An existing empty folder is filled; a non-empty one is refused (73) and left as it was.
-    @Test func existingFolders() throws {
+    @Test func existingFolders() async throws {
         let folder = try CLIRunner.temporaryFolder()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
         let filled = try CLIRunner.run(["tiles", "--image", samplePlan, "--zoom", "0", "-o", "empty"], in: folder)
@@ -74,7 +74,7 @@ import Testing
         #expect(listing(folder).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
-    @Test func exitCodes() throws {
+    @Test func exitCodes() async throws {
         let folder = try CLIRunner.temporaryFolder()
         try "not a png".write(to: folder.appendingPathComponent("text.png"), atomically: true, encoding: .utf8)
         try "a file".write(to: folder.appendingPathComponent("file"), atomically: true, encoding: .utf8)
@@ -101,7 +101,7 @@ import Testing
 
     /// A PNG that ends half way: some tiles are made before the decoder fails (exit 65), and neither the
     /// folder nor the temporary folder beside it is left.
-    @Test func failureLeavesNoHalfPyramid() throws {
+    @Test func failureLeavesNoHalfPyramid() async throws {
         let folder = try CLIRunner.temporaryFolder()
         var pixels = [UInt8](repeating: 255, count: 900 * 900 * 4)
         for i in stride(from: 0, to: pixels.count, by: 4) { pixels[i] = UInt8((i / 4) % 251) }

@@ -13,12 +13,12 @@ let validateCases: [String] = {
 
 /// `planmark validate` end to end through the built binary.
 @Suite struct ValidateCommandTests {
-    @Test func thereAreCases() {
+    @Test func thereAreCases() async {
         #expect(validateCases.count >= 10)
     }
 
     @Test(arguments: validateCases)
-    func fixture(_ name: String) throws {
+    func fixture(_ name: String) async throws {
         let folder = CLIRunner.repositoryRoot.appendingPathComponent("Tests/PlanMarkCLITests/Fixtures/validate/\(name)")
         func read(_ file: String) -> String? {
             try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -38,7 +38,7 @@ let validateCases: [String] = {
     /// The sample drawing's markers, in pixels and as Leaflet latLng at zoom 2, against the outcome
     /// of every marker worked out by hand in `Drawings/README.md`.
     @Test(arguments: [["markers.csv"], ["--zoom", "2", "markers-latlng.csv"]])
-    func sampleDrawing(_ input: [String]) throws {
+    func sampleDrawing(_ input: [String]) async throws {
         let sample = CLIRunner.repositoryRoot.appendingPathComponent("Drawings/sample")
         let expected = try String(contentsOf: sample.appendingPathComponent("expected-validate.jsonl"), encoding: .utf8)
         let result = try CLIRunner.run(["validate", "--regions", "regions.geojson", "--size", "2400x1600", "--report", "jsonl"] + input, in: sample)
@@ -47,7 +47,7 @@ let validateCases: [String] = {
     }
 
     /// The same markers in one file as CSV and as GeoJSON give the same report.
-    @Test func csvAndGeoJSONAgree() throws {
+    @Test func csvAndGeoJSONAgree() async throws {
         let folder = try CLIRunner.temporaryFolder()
         let regions = CLIRunner.repositoryRoot.appendingPathComponent("Tests/PlanMarkCLITests/Fixtures/validate/regions.geojson").path
         var csv = "id,x,y\n"
@@ -95,26 +95,26 @@ let validateCases: [String] = {
         #expect(result.stdout == expected)
     }
 
-    @Test func stdinPairs() throws {
+    @Test func stdinPairs() async throws {
         let result = try CLIRunner.run(["crs", "to-latlng", "--zoom", "2"], stdin: Data("8, -4\n\n  12\t16 \n".utf8))
         #expect(result.status == 0)
         #expect(result.stdout == "1.0 2.0\n-4.0 3.0\n")
     }
 
-    @Test func badStdinLine() throws {
+    @Test func badStdinLine() async throws {
         let result = try CLIRunner.run(["crs", "to-pixel", "--zoom", "0"], stdin: Data("1 2\n3 x\n5 6\n".utf8))
         #expect(result.status == 65)
         #expect(result.stdout == "2.0 -1.0\n")
         #expect(result.stderr.hasPrefix("planmark: -:2: "))
     }
 
-    @Test func usageErrors() throws {
+    @Test func usageErrors() async throws {
         #expect(try CLIRunner.run(["crs", "to-pixel", "--zoom", "0", "1"]).status == 64)
         #expect(try CLIRunner.run(["crs", "to-pixel", "1", "2"]).status == 64)
         #expect(try CLIRunner.run(["crs", "to-pixel", "--zoom", "0", "--crs", "google", "1", "2"]).status == 64)
     }
 
-    @Test func boundsWarnWhenFlutterClamps() throws {
+    @Test func boundsWarnWhenFlutterClamps() async throws {
         let fits = try CLIRunner.run(["crs", "bounds", "--size", "2400x1600", "--zoom", "2", "--format", "json"])
         #expect(fits.stdout == #"{"southWest":[-400,0],"northEast":[0,600]}"# + "\n")
         #expect(fits.stderr.isEmpty)

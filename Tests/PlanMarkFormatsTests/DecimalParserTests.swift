@@ -14,7 +14,7 @@ import PlanMarkTestSupport
                       "9007199254740993", "123456789012345", "1234567890123456", "0.000000000000000000001",
                       "1e3", "2.5E-3", ".5", "5.", "+3", "-.5e-1", "5.e2", "1e400", "-1e400", "1e-400",
                       "4.35", "0.0001", "4.9e-324", "2.2250738585072011e-308", "1.7976931348623157e308"])
-    func matchesStandardLibrary(_ text: String) {
+    func matchesStandardLibrary(_ text: String) async {
         let expected = Double(text)
         #expect(expected != nil)
         #expect(Self.parse(text)?.bitPattern == expected?.bitPattern)
@@ -24,11 +24,11 @@ import PlanMarkTestSupport
     @Test(arguments: ["0x1c2", "0x1p3", "0X1P-2", "inf", "-inf", "nan", "NaN", "infinity", "-Infinity",
                       "nan(0x7)", "1_000", "", "abc", "1,5", "1.2.3", "-", "+", ".", "e5", "1e", "1e+", ".e1",
                       "--1", "+-1", "1 ", " 1", "0x", "1e5.5", "\u{0661}", "1\u{0}"])
-    func refusesNonDecimals(_ text: String) {
+    func refusesNonDecimals(_ text: String) async {
         #expect(Self.parse(text) == nil)
     }
 
-    @Test func randomDecimalsRoundTrip() {
+    @Test func randomDecimalsRoundTrip() async {
         var generator = SeededGenerator()
         for _ in 0..<20000 {
             let digits = Int.random(in: 1...17, using: &generator)
@@ -44,7 +44,7 @@ import PlanMarkTestSupport
     }
 
     /// A very long decimal is still parsed (slow path), in linear time.
-    @Test func longDecimal() {
+    @Test func longDecimal() async {
         let text = "0." + String(repeating: "0", count: 100_000) + "1e100001"
         #expect(Self.parse(text) == 1)
     }

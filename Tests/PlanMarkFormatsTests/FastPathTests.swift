@@ -15,7 +15,7 @@ import PlanMarkTestSupport
     // MARK: numbers
 
     /// 16 to 19 significant digits with 1 to 40 fraction digits (Eisel-Lemire), against `Double(String)`.
-    @Test func eiselLemireMatchesStandardLibrary() {
+    @Test func eiselLemireMatchesStandardLibrary() async {
         var rng = SeededGenerator()
         for _ in 0..<40_000 {
             let digits = Int.random(in: 16...19, using: &rng)
@@ -35,7 +35,7 @@ import PlanMarkTestSupport
 
     /// The shortest texts of random doubles (what a generator writes: 17 digits at most) and their
     /// neighbours one unit in the last digit away, which sit near halfway points.
-    @Test func shortestTextsAndNeighbours() {
+    @Test func shortestTextsAndNeighbours() async {
         var rng = SeededGenerator()
         for _ in 0..<20_000 {
             let value = Double.random(in: -20_000...20_000, using: &rng)
@@ -61,7 +61,7 @@ import PlanMarkTestSupport
 
     /// Values `appendNumber` writes without the short-decimal path, against `JSONNumber.text`:
     /// 17-digit values (through `Double.write(to:)`), exponents, and `null` for what JSON cannot spell.
-    @Test func numbersOutsideTheShortPath() {
+    @Test func numbersOutsideTheShortPath() async {
         for value in [18742.034540531866, 0.30000000000000004, 1e-7, -2.2250738585072014e-308, 1e300,
                       -1.7976931348623157e308, 4.9e-324, .infinity, -.infinity, .nan] {
             var out = ReportBuffer()
@@ -78,7 +78,7 @@ import PlanMarkTestSupport
     /// Coordinate texts of many forms, alone on a line with an id: the view's position is
     /// `Double(String)` of the trimmed (and unquoted) text; a kept text is the field's own text and
     /// exactly what `appendNumber` writes for the value.
-    @Test func coordinateTexts() throws {
+    @Test func coordinateTexts() async throws {
         var rng = SeededGenerator()
         var fields: [String] = ["0", "-0", "00", "0.0", "0.5", "-0.5", "0.001", "0.0009", "0.00100", "12.5", "12.50",
                                 "9867", "5842.78", "+3", ".5", "5.", "1e3", " 7 ", "\"8\"", "007", "-12.25",
@@ -142,7 +142,7 @@ import PlanMarkTestSupport
 
     /// Lines the fast path must leave to the general one give the same rows as before: quotes,
     /// spaces, CRLF, blank lines, empty fields, non-ASCII and control bytes, too many or too few fields.
-    @Test func linesForTheGeneralPath() throws {
+    @Test func linesForTheGeneralPath() async throws {
         let columns = try CSVColumns(header: ["id", "x", "y", "note"], source: "m.csv", line: 1)
         let parser = CSVMarkerParser(columns: columns, conversion: nil, source: "m.csv")
         let text = "p1,1,2,n\r\n\"q\",3,4,\nr\u{09}1,5,6,é\n\n,7,8,z\ns, 9,10,\nt,11,12\nu,13,14,a,b\n"
@@ -174,7 +174,7 @@ import PlanMarkTestSupport
     /// The `csv` report written through `ByteSink` from row views against the row-by-row writer
     /// (`ValidationReport.entry` with `MarkerRow`s and `appendNumber`) on seeded random markers:
     /// coordinates of every form, ids that need quoting, region ids that need quoting, markers on walls.
-    @Test func csvReportMatchesRowByRowWriter() throws {
+    @Test func csvReportMatchesRowByRowWriter() async throws {
         var rng = SeededGenerator()
         func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) }
         let regions = [

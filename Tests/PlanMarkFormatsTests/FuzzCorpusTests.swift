@@ -33,7 +33,7 @@ enum FuzzCorpus {
 /// Every corpus file goes through the same entry points as the fuzz targets in `Benchmarks/fuzz`
 /// and must give a value or a typed error, with the properties the targets check.
 @Suite struct FuzzCorpusTests {
-    @Test func corpusesAreThere() {
+    @Test func corpusesAreThere() async {
         for name in ["json", "regions", "markers-csv"] {
             #expect(FuzzCorpus.files(name).count >= 20, "corpus \(name) at \(FuzzCorpus.root.path)")
         }
@@ -41,7 +41,7 @@ enum FuzzCorpus {
 
     /// `fuzz-json`: a value re-serialises and parses back to an equal value; `parseDocument` agrees.
     @Test(arguments: FuzzCorpus.files("json"))
-    func json(_ url: URL) throws {
+    func json(_ url: URL) async throws {
         let bytes = try FuzzCorpus.bytes(url)
         let expectation = FuzzCorpus.expectation(url)
         do {
@@ -63,7 +63,7 @@ enum FuzzCorpus {
 
     /// `fuzz-regions`: regions survive the writer; the GeoJSON markers reader gives rows or an error.
     @Test(arguments: FuzzCorpus.files("regions"))
-    func regions(_ url: URL) throws {
+    func regions(_ url: URL) async throws {
         let bytes = try FuzzCorpus.bytes(url)
         let expectation = FuzzCorpus.expectation(url)
         do {
@@ -87,7 +87,7 @@ enum FuzzCorpus {
 
     /// `fuzz-markers-csv`: rows or an error, the same whether read in one block or in tiny blocks.
     @Test(arguments: FuzzCorpus.files("markers-csv"))
-    func markersCSV(_ url: URL) throws {
+    func markersCSV(_ url: URL) async throws {
         let bytes = try FuzzCorpus.bytes(url)
         func read(blockSize: Int) -> Result<[MarkerRow], FormatError> {
             Result { () throws(FormatError) -> [MarkerRow] in

@@ -55,7 +55,7 @@ final class FeedingPipe: @unchecked Sendable {
     }
 
     /// A regular file is sized from fstat: one allocation of its size (+1), never grown.
-    @Test func regularFileReadInOneAllocation() throws {
+    @Test func regularFileReadInOneAllocation() async throws {
         let bytes = Self.content(Self.size)
         let path = try temporaryFile("big.bin", "")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -68,7 +68,7 @@ final class FeedingPipe: @unchecked Sendable {
 
     /// A pipe has no size: the buffer doubles, so n bytes take about log2(n / 64 KiB) reallocations
     /// and the capacity stays under twice the size (1 MiB steps would have taken 3 copies of up to n).
-    @Test func pipeGrowsGeometrically() throws {
+    @Test func pipeGrowsGeometrically() async throws {
         let bytes = Self.content(Self.size)
         let pipe = FeedingPipe(bytes)
         let input = try InputFile(fileDescriptor: pipe.readEnd, source: "pipe")
@@ -81,7 +81,7 @@ final class FeedingPipe: @unchecked Sendable {
     }
 
     /// Over the limit: a regular file is refused from its size before a byte is read.
-    @Test func regularFileOverLimitRefusedUnread() throws {
+    @Test func regularFileOverLimitRefusedUnread() async throws {
         let path = try temporaryFile("big.json", String(repeating: " ", count: 2 << 20))
         let input = try InputFile(path: path)
         #expect(throws: FormatError(.malformed, source: path, message: "larger than 1048576 bytes")) {
@@ -92,7 +92,7 @@ final class FeedingPipe: @unchecked Sendable {
     }
 
     /// Over the limit: a pipe is refused as soon as it passes it, holding at most the limit plus one byte.
-    @Test func pipeOverLimitRefusedEarly() throws {
+    @Test func pipeOverLimitRefusedEarly() async throws {
         let pipe = FeedingPipe(Self.content(Self.size))
         let input = try InputFile(fileDescriptor: pipe.readEnd, source: "-")
         #expect(throws: FormatError(.malformed, source: "-", message: "larger than 1000000 bytes")) {
@@ -103,7 +103,7 @@ final class FeedingPipe: @unchecked Sendable {
     }
 
     /// Exactly at the limit is fine, for a pipe and for memory.
-    @Test func exactlyAtTheLimit() throws {
+    @Test func exactlyAtTheLimit() async throws {
         let bytes = Self.content(100_000)
         let pipe = FeedingPipe(bytes)
         let got = try InputFile(fileDescriptor: pipe.readEnd, source: "-").readAll(limit: 100_000)
@@ -115,7 +115,7 @@ final class FeedingPipe: @unchecked Sendable {
 
     /// `read(into:)` grows the caller's buffer geometrically too: a 1 MiB line read in 4 KiB blocks by
     /// the CSV reader takes a handful of reallocations, not one per block.
-    @Test func csvLongLineGrowsGeometrically() throws {
+    @Test func csvLongLineGrowsGeometrically() async throws {
         let note = String(repeating: "n", count: 1 << 20)
         let input = InputFile(bytes: Array("id,x,y,note\nA,1,2,\(note)\nB,3,4,short\n".utf8), source: "m.csv")
         var reader = try MarkerFileReader(input: input, format: .csv, conversion: nil, blockSize: 4096)
@@ -126,7 +126,7 @@ final class FeedingPipe: @unchecked Sendable {
 
     /// Many blank lines before the header are passed over with an offset, in blocks: the buffer stays
     /// about a block (few reallocations) and the line numbers are right.
-    @Test func blankLinesBeforeTheHeader() throws {
+    @Test func blankLinesBeforeTheHeader() async throws {
         let blank = 200_000
         let input = InputFile(bytes: Array((String(repeating: " \n", count: blank) + "id,x,y\nA,1,2\n").utf8), source: "m.csv")
         var reader = try MarkerFileReader(input: input, format: .csv, conversion: nil, blockSize: 4096)
@@ -135,7 +135,7 @@ final class FeedingPipe: @unchecked Sendable {
     }
 
     /// An in-memory input hands out its bytes in pieces like a file.
-    @Test func memoryInput() throws {
+    @Test func memoryInput() async throws {
         let input = InputFile(bytes: Array("abcdef".utf8), source: "m")
         var buffer: [UInt8] = []
         #expect(try input.read(into: &buffer, maxCount: 4) == 4)
@@ -145,7 +145,7 @@ final class FeedingPipe: @unchecked Sendable {
     }
 
     /// 8 MiB of whitespace before a regions file: read in one allocation and parsed.
-    @Test func whitespaceBeforeJSON() throws {
+    @Test func whitespaceBeforeJSON() async throws {
         let path = try temporaryFile("regions.geojson", String(repeating: " ", count: 8 << 20) + #"{"type":"FeatureCollection","features":[]}"#)
         let input = try InputFile(path: path)
         let bytes = try input.readAll()

@@ -7,7 +7,7 @@ import Testing
         try JSONParser.parse(Array(text.utf8))
     }
 
-    @Test func values() throws {
+    @Test func values() async throws {
         let value = try Self.parse(#"{"a": [1, -2.5, 3e2, true, false, null], "b": "x\"y\\z\u00e9\ud83d\ude00", "c": {}}"#)
         #expect(value["a"] == .array([.number(1), .number(-2.5), .number(300), .bool(true), .bool(false), .null]))
         #expect(value["b"] == .string("x\"y\\zé😀"))
@@ -33,14 +33,14 @@ import Testing
         }
     }
 
-    @Test func depthLimit() {
+    @Test func depthLimit() async {
         let deep = String(repeating: "[", count: 10000) + String(repeating: "]", count: 10000)
         #expect(throws: JSONParser.Failure.self) { try Self.parse(deep) }
         let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect((try? Self.parse(fine)) != nil)
     }
 
-    @Test func streamsFeatures() throws {
+    @Test func streamsFeatures() async throws {
         let text = #"{"type":"FeatureCollection","features":[{"n":1},{"n":2},{"n":3}],"extra":true}"#
         var seen: [Int] = []
         let members = try JSONParser.parseFeatureCollection(Array(text.utf8)) { index, feature in

@@ -25,7 +25,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
 
 /// LabelMe files: which shapes become which regions, what is skipped, and writing one back.
 @Suite struct LabelMeFileTests {
-    @Test func shapesBecomeRegions() throws {
+    @Test func shapesBecomeRegions() async throws {
         let input = try read(labelMe([
             shape("Kitchen", "[[100, 50], [300, 50], [300, 200], [100, 200]]", type: "polygon"),
             shape("Hall", "[[300, 50], [500, 150]]", type: "rectangle"),
@@ -53,7 +53,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
     }
 
     /// Shapes with one label but no group_id (or different ones) are separate regions: `label#k` ids.
-    @Test func repeatedLabels() throws {
+    @Test func repeatedLabels() async throws {
         let input = try read(labelMe([
             shape("WC", "[[0, 0], [10, 0], [10, 10]]", type: "polygon"),
             shape("WC", "[[20, 0], [30, 0], [30, 10]]", type: "polygon", group: "2"),
@@ -66,7 +66,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
         #expect(input.regions.allSatisfy { $0.name == ($0.id == "Bath" ? "Bath" : "WC") })
     }
 
-    @Test func imageSizeMustMatchTheDrawing() throws {
+    @Test func imageSizeMustMatchTheDrawing() async throws {
         let text = labelMe([shape("Kitchen", "[[0, 0], [10, 0], [10, 10]]", type: "polygon")], width: 800, height: 600)
         #expect(try read(text, size: DrawingSize(width: 800, height: 600)).regions.count == 1)
         let error = #expect(throws: FormatError.self) { try read(text, size: DrawingSize(width: 600, height: 400)) }
@@ -93,7 +93,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
     }
 
     /// A polygon's ring faults are reported at the shape's points.
-    @Test func badRing() {
+    @Test func badRing() async {
         let error = #expect(throws: FormatError.self) {
             try read(labelMe([shape("A", "[[0, 0], [10, 0]]", type: "polygon")]))
         }
@@ -101,7 +101,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
     }
 
     /// GeoJSON is still GeoJSON (its top level says so) and has no image size.
-    @Test func geoJSONIsNotLabelMe() throws {
+    @Test func geoJSONIsNotLabelMe() async throws {
         let input = try read(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"R","geometry":{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,3],[0,0]]]}}]}"#)
         #expect(input.regions.map(\.id) == ["R"])
         #expect(input.imageSize == nil)
@@ -111,7 +111,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
     /// The written layout, worked out by hand from `write_label_file` (key order version, flags, shapes,
     /// imagePath, imageData, imageHeight, imageWidth; shapes label, points, group_id, description,
     /// shape_type, flags, mask).
-    @Test func writesLabelMeLayout() throws {
+    @Test func writesLabelMeLayout() async throws {
         let room = try Region(id: "R1", name: "Kitchen", coordinates: [[[p(0, 0), p(40, 0), p(40, 30)]]])
         let allowed = try Region(id: "A", kind: .allowed, coordinates: [[[p(0, 0), p(60, 0), p(60, 40), p(0, 40)]]])
         let document = LabelMeFile.document(regions: [room, allowed], points: [LabelMePoint(label: "3", position: p(5.5, 7))],
@@ -160,7 +160,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
     }
 
     /// Read back, a written file gives the same regions (ids are labels; holes are left out and said so).
-    @Test func roundTrip() throws {
+    @Test func roundTrip() async throws {
         let regions = [
             try Region(id: "Kitchen", name: "Kitchen", coordinates: [[[p(0, 0), p(40, 0), p(40, 30), p(0, 30)]]]),
             try Region(id: "Store", name: "Store", coordinates: [[[p(100, 0), p(120, 0), p(120, 20)]], [[p(200, 0), p(220, 0), p(220, 20)]]]),
@@ -184,7 +184,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
         [p(100, 50), p(500, 50), p(500, 350), p(100, 350)], [p(200, 100), p(300, 100), p(300, 200), p(200, 200)],
     ]])
 
-    @Test func areaAndPerimeterOnlyWithAScale() {
+    @Test func areaAndPerimeterOnlyWithAScale() async {
         let without = RegionsGeoJSONWriter.featureCollection([room])
         #expect(!without.contains("area") && !without.contains("perimeter"))
         // 0.125 m/px: 110,000 px2 / 64 = 1,718.75 m2; 1,800 px / 8 = 225 m.
@@ -192,7 +192,7 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
         #expect(with.hasPrefix(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"R","properties":{"kind":"room","area":1718.75,"perimeter":225},"#))
     }
 
-    @Test func calibrationJSON() {
+    @Test func calibrationJSON() async {
         let two = Calibration.twoPoints(from: p(100, 50), to: p(500, 50.5), distance: 4, unit: .mm)
         #expect(CalibrationJSON.object(two) == #"{"method":"two-points","from":[100,50],"to":[500,50.5],"distance":4,"unit":"mm"}"#)
         #expect(CalibrationJSON.parse(CalibrationJSON.object(two)) == two)

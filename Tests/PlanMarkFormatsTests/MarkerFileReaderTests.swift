@@ -19,7 +19,7 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
 
 /// Reading markers files: CSV and GeoJSON, ids, line numbers, bad rows, bad files.
 @Suite struct MarkerFileReaderTests {
-    @Test func csvBasics() throws {
+    @Test func csvBasics() async throws {
         let got = try rows("m.csv", "\u{FEFF}id,x,y\r\nA,1,2\r\n\r\n\"B, 2\", 3.5 ,\"4\"\r\n,5,6\r\nD,abc,1\r\nE,1\r\nF,inf,2\r\n")
         #expect(got == [
             MarkerRow(id: "A", line: 2, position: PixelPoint(x: 1, y: 2), ref: "A"),
@@ -31,7 +31,7 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
         ])
     }
 
-    @Test func columnsInAnyOrderWithoutIDs() throws {
+    @Test func columnsInAnyOrderWithoutIDs() async throws {
         let got = try rows("m.csv", "y,x\n2,1\n4,3")
         #expect(got == [
             MarkerRow(id: "1", line: 2, position: PixelPoint(x: 1, y: 2)),
@@ -40,7 +40,7 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
     }
 
     /// lat,lng rows become pixels at the zoom: Leaflet at zoom 2 has scale 4, so x = 4 lng, y = -4 lat.
-    @Test func latLngRows() throws {
+    @Test func latLngRows() async throws {
         let got = try rows("m.csv", "id,lat,lng\n1,-10,20.5\n", conversion: LatLngConversion(crs: .leaflet, zoom: 2))
         #expect(got.first?.position == PixelPoint(x: 82, y: 40))
         // flutter_map at zoom 0 has scale 256.
@@ -70,14 +70,14 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
         }
     }
 
-    @Test func missingFile() {
+    @Test func missingFile() async {
         #expect(throws: FormatError(.missingInput, source: "/nonexistent/m.csv", message: "no such file")) {
             _ = try MarkerFileReader(path: "/nonexistent/m.csv", format: nil, conversion: nil)
         }
     }
 
     /// Enough rows to cross several blocks and the parallel split: every row and line number survives.
-    @Test func largeFileAcrossBlocks() throws {
+    @Test func largeFileAcrossBlocks() async throws {
         var text = "id,x,y\n"
         let count = 400_000
         for k in 0..<count {
@@ -107,7 +107,7 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
         #expect(batches >= 8)
     }
 
-    @Test func geoJSONPoints() throws {
+    @Test func geoJSONPoints() async throws {
         let text = """
         {"type":"FeatureCollection","features":[
           {"type":"Feature","id":"a","properties":{"note":"crack"},"geometry":{"type":"Point","coordinates":[1.5,2]}},
@@ -123,7 +123,7 @@ private func rows(_ name: String, _ text: String, conversion: LatLngConversion? 
         ])
     }
 
-    @Test func geoJSONErrors() throws {
+    @Test func geoJSONErrors() async throws {
         let path = try temporaryFile("m.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[]}}]}"#)
         #expect(throws: FormatError(.malformed, source: path, path: "$.features[0].geometry", message: "expected a Point geometry")) {
             _ = try MarkerFileReader(path: path, format: nil, conversion: nil)

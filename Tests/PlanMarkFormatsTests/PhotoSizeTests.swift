@@ -18,7 +18,7 @@ import Testing
                         0x01, 0x11, 0x00, 0xFF, 0xD9]
     }
 
-    @Test func pngSizeIsReadFromIHDR() {
+    @Test func pngSizeIsReadFromIHDR() async {
         #expect(PhotoSize(of: Self.png(width: 14000, height: 14000), type: .png) == PhotoSize(width: 14000, height: 14000))
         #expect(PhotoSize(of: Self.png(width: 0x7FFF_FFFF, height: 1), type: .png)?.width == 0x7FFF_FFFF)
         #expect(PhotoSize(of: Self.png(width: 0, height: 5), type: .png) == nil)
@@ -28,7 +28,7 @@ import Testing
 
     /// The first frame header counts, after APPn, DQT and DHT segments (DHT's marker, C4, lies in the SOF range and is
     /// not a frame); progressive (C2) frames too; a stream that reaches its scan or end without one has no size.
-    @Test func jpegSizeIsReadFromTheFrameHeader() {
+    @Test func jpegSizeIsReadFromTheFrameHeader() async {
         let app0: (UInt8, [UInt8]) = (0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
         let dht: (UInt8, [UInt8]) = (0xC4, [UInt8](repeating: 0, count: 17))
         let dqt: (UInt8, [UInt8]) = (0xDB, [UInt8](repeating: 1, count: 65))
@@ -44,7 +44,7 @@ import Testing
         (20000, 5000, true), (5000, 20000, true), (10000, 10000, true),
         (20001, 1, false), (1, 20001, false), (10001, 10000, false), (14000, 14000, false), (30000, 30000, false), (65535, 65535, false),
     ])
-    func limits(width: Int, height: Int, within: Bool) {
+    func limits(width: Int, height: Int, within: Bool) async {
         #expect(PhotoSize(width: width, height: height).isWithinLimits == within)
     }
 }

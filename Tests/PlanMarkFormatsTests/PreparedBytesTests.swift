@@ -26,7 +26,7 @@ import PlanMarkTestSupport
 
     // MARK: numbers
 
-    @Test func shortDecimalsByHand() {
+    @Test func shortDecimalsByHand() async {
         // Shortest round-trip texts, worked out by hand.
         let cases: [(Double, String)] = [
             (0.1, "0.1"), (-0.1, "-0.1"), (12.34, "12.34"), (12.3, "12.3"), (0.001, "0.001"), (-0.005, "-0.005"),
@@ -47,7 +47,7 @@ import PlanMarkTestSupport
         }
     }
 
-    @Test func numbersMatchSwiftsDescription() {
+    @Test func numbersMatchSwiftsDescription() async {
         // `appendNumber` must spell every value as `JSONNumber.text` (Swift's `description` for
         // non-integers): decimals of 1 to 15 significant digits at many scales, full doubles, values
         // near 0.001 and 10^15.
@@ -75,7 +75,7 @@ import PlanMarkTestSupport
 
     // MARK: strings
 
-    @Test func csvFieldsFromBytes() {
+    @Test func csvFieldsFromBytes() async {
         #expect(csvField("M1") == "M1")
         #expect(csvField("a,b") == "\"a,b\"")
         #expect(csvField("say \"hi\"") == "\"say \"\"hi\"\"\"")
@@ -83,7 +83,7 @@ import PlanMarkTestSupport
         #expect(csvField("é t") == "é t")
     }
 
-    @Test func jsonStringsFromBytes() {
+    @Test func jsonStringsFromBytes() async {
         #expect(jsonString("M1") == #""M1""#)
         #expect(jsonString("a\"b\\c") == #""a\"b\\c""#)
         #expect(jsonString("t\tn\nr\r") == #""t\tn\nr\r""#)
@@ -92,7 +92,7 @@ import PlanMarkTestSupport
 
     // MARK: rows as views
 
-    @Test func rowViews() throws {
+    @Test func rowViews() async throws {
         let columns = try CSVColumns(header: ["id", "x", "y", "note"], source: "m.csv", line: 1)
         let parser = CSVMarkerParser(columns: columns, conversion: nil, source: "m.csv")
         let text = "A1, 12.5 ,40,hello\r\n\n  \n,1,2,\n\"q,\"\"1\"\"\",\"3\",x,\" n \"\n"
@@ -119,7 +119,7 @@ import PlanMarkTestSupport
         #expect(rows.map(\.note) == ["hello", nil, " n "])
     }
 
-    @Test func rowViewErrorsNameTheLine() throws {
+    @Test func rowViewErrorsNameTheLine() async throws {
         let columns = try CSVColumns(header: ["id", "x", "y"], source: "m.csv", line: 1)
         let parser = CSVMarkerParser(columns: columns, conversion: nil, source: "m.csv")
         func error(_ text: String) -> String {
@@ -151,7 +151,7 @@ import PlanMarkTestSupport
         return String(decoding: out, as: UTF8.self)
     }
 
-    @Test func csvBatchByHand() throws {
+    @Test func csvBatchByHand() async throws {
         let csv = "id,x,y\nm1,5,5\n,10,2.50\n\"x\"\"y\",25,25\nm4,40,1\nm5,abc,1\n"
         #expect(try run(.csv, csv) == """
             id,x,y,valid,reason,regions

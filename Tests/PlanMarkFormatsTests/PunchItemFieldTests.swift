@@ -10,7 +10,7 @@ import PlanMarkGeometry
         return try reader.readAll()
     }
 
-    @Test func csvColumns() throws {
+    @Test func csvColumns() async throws {
         let text = """
             id,uuid,number,x,y,status,category,priority,assignee,due,capturedAt,note,author,rooms,createdAt,updatedAt
             P-1,5F0C1A2B-3C4D-4E5F-8A6B-7C8D9E0F1A2B,7,10,20,ready,"Tiling, floor",high,Ben,2026-12-01,2026-11-20T09:41:07.250+01:00,crack,ana,2.04;2.05,x,y
@@ -33,7 +33,7 @@ import PlanMarkGeometry
         ("x,y,due\n1,2,2026-02-30\n", "m.csv:2: due \"2026-02-30\" is not a date YYYY-MM-DD"),
         ("x,y,capturedAt\n1,2,2026-11-20T09:41:07\n", "m.csv:2: capturedAt \"2026-11-20T09:41:07\" is not an RFC 3339 time with an offset (2026-11-20T09:41:07+01:00)"),
     ])
-    func csvBadValuesNameTheLine(text: String, message: String) throws {
+    func csvBadValuesNameTheLine(text: String, message: String) async throws {
         do {
             _ = try Self.read("m.csv", text)
             Issue.record("accepted \(text)")
@@ -43,7 +43,7 @@ import PlanMarkGeometry
     }
 
     /// A PlanMark export: the feature id is the number, the file's reference is `properties.id`.
-    @Test func geoJSONExportProperties() throws {
+    @Test func geoJSONExportProperties() async throws {
         let text = """
             {"type":"FeatureCollection","features":[
               {"type":"Feature","id":7,"geometry":{"type":"Point","coordinates":[10,20]},"properties":{"id":"P-1","number":7,
@@ -60,7 +60,7 @@ import PlanMarkGeometry
         #expect(rows[1].ref == nil && rows[2].ref == "Q-9")
     }
 
-    @Test func dueDates() {
+    @Test func dueDates() async {
         #expect(DueDate(text: "2024-02-29")?.text == "2024-02-29")
         for bad in ["2023-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "2026-1-01", "26-01-01", "2026/01/01", "0000-01-01", " 2026-01-01"] {
             #expect(DueDate(text: bad) == nil, "\(bad)")
@@ -74,7 +74,7 @@ import PlanMarkGeometry
         #expect(DueDate(utcMilliseconds: 951_782_400_000).text == "2000-02-29")
     }
 
-    @Test func captureTimes() {
+    @Test func captureTimes() async {
         for good in ["2026-11-20T09:41:07Z", "2026-11-20t09:41:07z", "2026-11-20T09:41:07.250+01:00", "2016-12-31T23:59:60-08:00",
                      "2026-11-20T09:41:07.123456789-05:30"] {
             #expect(CaptureTime(text: good)?.text == good, "\(good)")
@@ -85,7 +85,7 @@ import PlanMarkGeometry
         }
     }
 
-    @Test func uuids() {
+    @Test func uuids() async {
         #expect(MarkerUUID(text: "5F0C1A2B-3C4D-4E5F-8A6B-7C8D9E0F1A2B")?.text == "5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b")
         for bad in ["5f0c1a2b3c4d4e5f8a6b7c8d9e0f1a2b", "{5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b}", "5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2g",
                     "5f0c1a2b-3c4d-4e5f-8a6b7-c8d9e0f1a2b", ""] {

@@ -14,7 +14,7 @@ private let square = #"{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0
 
 /// Reading regions files: ids, kinds, names, and errors that name the JSON path.
 @Suite struct RegionsFileTests {
-    @Test func idsKindsNames() throws {
+    @Test func idsKindsNames() async throws {
         let text = """
         {"type":"FeatureCollection","features":[
         \(feature(#""id":"2.04","properties":{"name":"Kitchen"},"#, square)),
@@ -57,7 +57,7 @@ private let square = #"{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0
         }
     }
 
-    @Test func missingFile() {
+    @Test func missingFile() async {
         do {
             _ = try RegionsFile.read(path: "/nonexistent/regions.geojson")
             Issue.record("accepted")
@@ -67,7 +67,7 @@ private let square = #"{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0
         }
     }
 
-    @Test func writerRoundTrip() throws {
+    @Test func writerRoundTrip() async throws {
         let text = """
         {"type":"FeatureCollection","features":[
         \(feature(#""id":"R","properties":{"name":"A \"b\""},"#, #"{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0,10]],[[4,4],[6,4],[6,6],[4,6]]]}"#)),

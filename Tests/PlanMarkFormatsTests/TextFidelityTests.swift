@@ -84,7 +84,7 @@ private func pointsFile(_ head: String) -> String {
     }
 
     /// The same refusal deep in a file read in many small blocks names the right line.
-    @Test func csvTextRefusedAcrossBlocks() {
+    @Test func csvTextRefusedAcrossBlocks() async {
         var bytes = Array("id,x,y,note\n".utf8)
         for k in 0..<500 { bytes += Array("m\(k),\(k),1,fine\n".utf8) }
         bytes += PlanMarkFormatsTests.bytes(#"bad,1,1,\xFF\n"#)
@@ -101,14 +101,14 @@ private func pointsFile(_ head: String) -> String {
     }
 
     /// Tabs in ids and notes, and any valid UTF-8, are kept.
-    @Test func csvKeepsTabsAndUnicode() throws {
+    @Test func csvKeepsTabsAndUnicode() async throws {
         let got = try csvRows("id,x,y,note,author\nA\tB,1,2,\"col\t1, \"\"q\"\"\",Zoë 😀\n")
         #expect(got == [MarkerRow(id: "A\tB", line: 2, position: PixelPoint(x: 1, y: 2), note: "col\t1, \"q\"", author: "Zoë 😀", ref: "A\tB")])
     }
 
     /// Ids are never trimmed, renumbered or reformatted: an unquoted field byte for byte, a quoted
     /// one between its quotes; only an empty id takes the row number.
-    @Test func csvIDsAreExact() throws {
+    @Test func csvIDsAreExact() async throws {
         let got = try csvRows("x, y , id,note\n 1 , 2 ,  A  , n \n3,4, \" B \" ,\"\"\n5,6,,\n7,8,\"\",x\n9,10,007,\n11,12,1.50,\n13,14,1e2,\n")
         #expect(got.map(\.id) == ["  A  ", " B ", "3", "4", "007", "1.50", "1e2"])
         #expect(got.map(\.position) == [PixelPoint(x: 1, y: 2), PixelPoint(x: 3, y: 4), PixelPoint(x: 5, y: 6),
@@ -125,7 +125,7 @@ private func pointsFile(_ head: String) -> String {
         ("0x1c2", nil), ("0x1p3", nil), ("inf", nil), ("-inf", nil), ("nan", nil), ("infinity", nil),
         ("Infinity", nil), ("1_000", nil), ("1e400", nil), ("1,5", nil), ("", nil), ("١", nil),
     ] as [(String, Double?)])
-    func csvCoordinates(_ text: String, _ expected: Double?) throws {
+    func csvCoordinates(_ text: String, _ expected: Double?) async throws {
         let field = text.contains(",") ? "\"\(text)\"" : text
         let got = try csvRows("id,x,y\nA,\(field),1\nB,1,1\n")
         #expect(got.count == 2)
@@ -137,7 +137,7 @@ private func pointsFile(_ head: String) -> String {
     // MARK: JSON
 
     /// Invalid UTF-8 in JSON strings or keys: refused, naming the JSON path.
-    @Test func jsonInvalidUTF8() {
+    @Test func jsonInvalidUTF8() async {
         let name = bytes(regionsFile(#""id":"A","properties":{"name":"caf\xE9"},"#))
         do {
             _ = try regions(name)
@@ -189,7 +189,7 @@ private func pointsFile(_ head: String) -> String {
     /// Bytes outside strings that are not JSON are named by value, never copied into the message.
     @Test(arguments: [(#"[1,\x00]"#, "unexpected character byte 0x00"), (#"\xFF"#, "unexpected character byte 0xFF"),
                       (#"{"a"\x07"#, "expected ':', found byte 0x07"), (#"[1 \xC3\xA9]"#, "expected ']', found byte 0xC3")])
-    func jsonStrayBytesNamed(_ escaped: String, _ message: String) {
+    func jsonStrayBytesNamed(_ escaped: String, _ message: String) async {
         do {
             _ = try JSONParser.parse(bytes(escaped))
             Issue.record("accepted")
@@ -198,12 +198,12 @@ private func pointsFile(_ head: String) -> String {
         }
     }
 
-    @Test func jsonEscapesKept() throws {
+    @Test func jsonEscapesKept() async throws {
         #expect(try JSONParser.parse(Array(#"["\ud83d\ude00\u00e9\u0001\t\u007f"]"#.utf8)) == .array([.string("😀é\u{1}\t\u{7F}")]))
     }
 
     /// Duplicate keys are refused naming the object's path and the key, small objects and large.
-    @Test func jsonDuplicateKeys() throws {
+    @Test func jsonDuplicateKeys() async throws {
         let small = regionsFile(#""id":"A","properties":{"name":"x","kind":"room","name":"y"},"#)
         do {
             _ = try regions(Array(small.utf8))
@@ -231,7 +231,7 @@ private func pointsFile(_ head: String) -> String {
     }
 
     /// Numeric ids keep their source text (JSON has no `007`: that is a syntax error).
-    @Test func jsonNumericIDsKeepTheirText() throws {
+    @Test func jsonNumericIDsKeepTheirText() async throws {
         let text = """
         {"type":"FeatureCollection","features":[
         {"type":"Feature","id":1.50,"geometry":\(square)},
@@ -268,7 +268,7 @@ private func pointsFile(_ head: String) -> String {
         (#""id":true,"#, "$.features[0].id: expected a string or a number, found a boolean"),
         (#""properties":{"id":[1]},"#, "$.features[0].properties.id: expected a string or a number, found an array"),
     ])
-    func jsonIDsRefused(_ head: String, _ message: String) {
+    func jsonIDsRefused(_ head: String, _ message: String) async {
         do {
             _ = try regions(Array(regionsFile(head).utf8))
             Issue.record("regions accepted \(head)")
@@ -284,7 +284,7 @@ private func pointsFile(_ head: String) -> String {
     }
 
     /// Notes keep tabs and newlines; a note that is not a string is refused, not dropped.
-    @Test func jsonNotes() throws {
+    @Test func jsonNotes() async throws {
         let got = try geoJSONRows(pointsFile(#""id":"a\tb","properties":{"note":"line 1\nline\t2","author":null},"#))
         #expect(got == [MarkerRow(id: "a\tb", line: 0, position: PixelPoint(x: 1, y: 2), note: "line 1\nline\t2", ref: "a\tb")])
         #expect(throws: FormatError(.malformed, source: "m.geojson", path: "$.features[0].properties.note", message: "expected a string, found a number")) {
@@ -296,7 +296,7 @@ private func pointsFile(_ head: String) -> String {
     }
 
     /// `features` must be an array in a markers file too (it was silently empty).
-    @Test func geoJSONMarkersNeedFeatures() {
+    @Test func geoJSONMarkersNeedFeatures() async {
         #expect(throws: FormatError(.malformed, source: "m.geojson", path: "$.features", message: "expected an array of features")) {
             try geoJSONRows(#"{"type":"FeatureCollection","features":5}"#)
         }

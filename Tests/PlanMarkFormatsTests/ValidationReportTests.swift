@@ -24,7 +24,7 @@ private func ring(_ list: [[Double]]) -> [PixelPoint] { list.map { PixelPoint(x:
         return report.entry(row, reason: reason, hits: hits, isFirst: true)
     }
 
-    @Test func jsonl() {
+    @Test func jsonl() async {
         #expect(line(.jsonl, MarkerRow(id: "7", line: 2, position: PixelPoint(x: 12.5, y: 40))) ==
             #"{"id":"7","x":12.5,"y":40,"valid":false,"reason":"outside-allowed-area","regions":[]}"# + "\n")
         #expect(line(.jsonl, MarkerRow(id: "8", line: 3, position: PixelPoint(x: 10, y: 5))) ==
@@ -35,12 +35,12 @@ private func ring(_ list: [[Double]]) -> [PixelPoint] { list.map { PixelPoint(x:
             #"{"id":"x","x":null,"y":null,"valid":false,"reason":"invalid-coordinate","regions":[]}"# + "\n")
     }
 
-    @Test func csv() {
+    @Test func csv() async {
         #expect(line(.csv, MarkerRow(id: "9", line: 4, position: PixelPoint(x: 5, y: 0.1))) == "9,5,0.1,true,,\"R1:inside;A\"\"1:boundary\"\n")
         #expect(line(.csv, MarkerRow(id: "a,b", line: 5, position: nil)) == "\"a,b\",,,false,invalid-coordinate,\n")
     }
 
-    @Test func jsonSummary() {
+    @Test func jsonSummary() async {
         var summary = ValidationSummary()
         summary.count(nil)
         summary.count(.outsideDrawing)
@@ -53,7 +53,7 @@ private func ring(_ list: [[Double]]) -> [PixelPoint] { list.map { PixelPoint(x:
 
     @Test(arguments: [(40.0, "40"), (12.5, "12.5"), (-0.0, "0"), (1e-7, "1e-07"), (0.1, "0.1"),
                       (9007199254740991, "9007199254740991"), (-3, "-3"), (Double.nan, "null")])
-    func numbers(_ value: Double, _ text: String) {
+    func numbers(_ value: Double, _ text: String) async {
         #expect(JSONNumber.text(value) == text)
     }
 }
@@ -63,13 +63,13 @@ private func ring(_ list: [[Double]]) -> [PixelPoint] { list.map { PixelPoint(x:
 @Suite struct ReportBufferTests {
     @Test(arguments: [0.5, -0.5, 1.5, -1.5, 1234.5, -0.0, 0, 40, 12.25, 1e-7, 4503599627370495.5, 2251799813685247.5,
                       9007199254740991, 9007199254740992, 1e300, -7.125, 0.1, 123456789.5, 3e15 + 0.5])
-    func numbersMatchJSONNumber(_ value: Double) {
+    func numbersMatchJSONNumber(_ value: Double) async {
         var buffer = ReportBuffer()
         buffer.appendNumber(value)
         #expect(buffer.text == JSONNumber.text(value))
     }
 
-    @Test func randomHalfAndQuarterPixels() {
+    @Test func randomHalfAndQuarterPixels() async {
         var generator = SeededGenerator()
         for _ in 0..<20000 {
             let value = Double(Int.random(in: -40_000_000...40_000_000, using: &generator)) / [1, 2, 4, 8, 1000].randomElement(using: &generator)!

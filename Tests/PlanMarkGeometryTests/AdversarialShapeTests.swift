@@ -69,7 +69,7 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
 @Suite struct AdversarialShapeTests {
     /// Every answer of the prepared region and the region index equals the reference's.
     @Test(arguments: AdversarialShape.allCases, [40, 400, 2000])
-    func indexAgreesWithBruteForce(_ shape: AdversarialShape, size: Int) throws {
+    func indexAgreesWithBruteForce(_ shape: AdversarialShape, size: Int) async throws {
         let seed = AdversarialShape.seed &+ UInt64(size)
         var generator = SeededGenerator(seed: seed)
         let rings = shape.rings(size: size, using: &generator)
@@ -95,7 +95,7 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
     /// The index holds O(n) entries whatever the shape: at most 4 per edge (bands by their rule,
     /// a tree 2 per edge), and at most n tree nodes.
     @Test(arguments: AdversarialShape.allCases)
-    func indexSizeIsLinear(_ shape: AdversarialShape) throws {
+    func indexSizeIsLinear(_ shape: AdversarialShape) async throws {
         var generator = SeededGenerator(seed: AdversarialShape.seed)
         for ring in shape.rings(size: 4000, using: &generator) where ring.count >= PreparedRing.indexThreshold {
             let prepared = PreparedRing(try Ring(ring, region: "S", at: RingPosition(polygon: 0, ring: 0)))
@@ -109,7 +109,7 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
     /// A region of many rings is located through one index over all its edges: O(n) entries, and
     /// no per-ring loop at lookup time.
     @Test(arguments: [AdversarialShape.manyHoles, .combHoles])
-    func manyRingsShareOneIndex(_ shape: AdversarialShape) throws {
+    func manyRingsShareOneIndex(_ shape: AdversarialShape) async throws {
         var generator = SeededGenerator(seed: AdversarialShape.seed)
         let rings = shape.rings(size: 4000, using: &generator)
         let prepared = PreparedRegion(try Region(id: "H", coordinates: [rings]))
@@ -125,7 +125,7 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
 
     /// A 20,000-tooth comb: band entries would be about teeth x bands = 20,000 x 40,000; the
     /// index is the interval tree, with exactly two entries an edge.
-    @Test func combOfTwentyThousandTeethHoldsTwoEntriesAnEdge() throws {
+    @Test func combOfTwentyThousandTeethHoldsTwoEntriesAnEdge() async throws {
         let ring = AdversarialShape.comb(teeth: 20_000, height: 1000) { _ in 0 }
         let prepared = PreparedRing(try Ring(ring, region: "comb", at: RingPosition(polygon: 0, ring: 0)))
         #expect(ring.count == 80_000)
@@ -136,7 +136,7 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
     }
 
     /// Curved walls (the common case) keep the band index.
-    @Test func curvedWallKeepsBands() throws {
+    @Test func curvedWallKeepsBands() async throws {
         var points: [PixelPoint] = []
         for k in 0..<1000 {
             let angle = 2 * Double.pi * Double(k) / 1000
@@ -172,7 +172,7 @@ func queryPoints(_ rings: [[PixelPoint]], count: Int, using generator: inout See
     }
 
     /// The grid's (region, cell) pairs stay under 8 (v + r) when every region covers the sheet.
-    @Test func gridPairsAreBoundedWhenRegionsOverlapEveryCell() throws {
+    @Test func gridPairsAreBoundedWhenRegionsOverlapEveryCell() async throws {
         var regions: [Region] = []
         for k in 0..<400 {
             let d = Double(k) * 0.001

@@ -27,7 +27,7 @@ import PlanMarkTestSupport
         return out
     }
 
-    @Test func ringsThatAreRectangles() throws {
+    @Test func ringsThatAreRectangles() async throws {
         let r = try regions()
         #expect(PackedRegions.isBoxRing(r[0].polygons[0].exterior))
         #expect(PackedRegions.isBoxRing(r[0].polygons[0].holes[0]))
@@ -38,7 +38,7 @@ import PlanMarkTestSupport
         #expect(index.storage.regionBoxes[2].isEmpty)  // two polygons: the general path
     }
 
-    @Test func locationsByHand() throws {
+    @Test func locationsByHand() async throws {
         let index = RegionIndex(try regions())
         #expect(located(index, p(10, 10)) == ["box:inside"])
         #expect(located(index, p(0, 10)) == ["box:boundary"])
@@ -53,7 +53,7 @@ import PlanMarkTestSupport
         #expect(located(index, p(5, 75)) == ["pair:inside"])
     }
 
-    @Test func agreesWithRayCasting() throws {
+    @Test func agreesWithRayCasting() async throws {
         // Every point of a grid over the rooms, at steps of 2.5 (so walls, corners and the hole's
         // ring are hit), and seeded random points: the box path against each region's general
         // ray-casting location (`PreparedRegion`, checked against GEOS elsewhere).

@@ -12,7 +12,7 @@ import PlanMarkTestSupport
         (LatLng(lat: 700, lng: 300), Zoom(0), PixelPoint(x: 300, y: -700)),
         (LatLng(lat: -200, lng: 1000), Zoom(1), PixelPoint(x: 2000, y: 400)),
     ])
-    func leafletSpecLatLngToPoint(latLng: LatLng, zoom: Zoom, pixel: PixelPoint) {
+    func leafletSpecLatLngToPoint(latLng: LatLng, zoom: Zoom, pixel: PixelPoint) async {
         #expect(SimpleCRS.leaflet.pixel(from: latLng, at: zoom) == pixel)
     }
 
@@ -21,12 +21,12 @@ import PlanMarkTestSupport
         (PixelPoint(x: 300, y: -700), Zoom(0), LatLng(lat: 700, lng: 300)),
         (PixelPoint(x: 2000, y: 400), Zoom(1), LatLng(lat: -200, lng: 1000)),
     ])
-    func leafletSpecPointToLatLng(pixel: PixelPoint, zoom: Zoom, latLng: LatLng) {
+    func leafletSpecPointToLatLng(pixel: PixelPoint, zoom: Zoom, latLng: LatLng) async {
         #expect(SimpleCRS.leaflet.latLng(from: pixel, at: zoom) == latLng)
     }
 
     /// Signed zeros as JavaScript gives them: `scale * (-1 * 0 + 0)` is +0; `(0 / s - 0) / -1` is -0.
-    @Test func signedZeros() {
+    @Test func signedZeros() async {
         let origin = SimpleCRS.leaflet.pixel(from: LatLng(lat: 0, lng: -0.0), at: 3)
         #expect(origin.x.bitPattern == (0.0).bitPattern && origin.y.bitPattern == (0.0).bitPattern)
         let back = SimpleCRS.leaflet.latLng(from: PixelPoint(x: 0, y: 0), at: 3)
@@ -35,7 +35,7 @@ import PlanMarkTestSupport
         #expect(flutter.lat.bitPattern == (-0.0).bitPattern && flutter.lng.bitPattern == (-0.0).bitPattern)
     }
 
-    @Test func scales() {
+    @Test func scales() async {
         #expect(SimpleCRS.leaflet.scale(at: 0) == 1)
         #expect(SimpleCRS.leaflet.scale(at: -3) == 0.125)
         #expect(SimpleCRS.flutter.scale(at: 0) == 256)
@@ -47,7 +47,7 @@ import PlanMarkTestSupport
     }
 
     /// Leaflet's `Transformation` uses `scale || 1`: once `2^z` underflows to 0, the scale is 1.
-    @Test func leafletScaleThatUnderflowsIsOne() {
+    @Test func leafletScaleThatUnderflowsIsOne() async {
         let pixel = SimpleCRS.leaflet.pixel(from: LatLng(lat: 2, lng: 3), at: Zoom(-1100))
         #expect(pixel == PixelPoint(x: 3, y: -2))
         #expect(SimpleCRS.leaflet.latLng(from: PixelPoint(x: 3, y: -2), at: Zoom(-1100)) == LatLng(lat: 2, lng: 3))
@@ -56,7 +56,7 @@ import PlanMarkTestSupport
     // MARK: The vectors
 
     @Test(arguments: CRSFlavour.allCases)
-    func bitIdenticalToTheLibrary(flavour: CRSFlavour) throws {
+    func bitIdenticalToTheLibrary(flavour: CRSFlavour) async throws {
         let crs = SimpleCRS(flavour)
         let lines = try CRSVectors.lines(of: "crs.txt").filter { $0.tokens.first.map(String.init) == flavour.rawValue }
         #expect(lines.count > 2000)
@@ -107,7 +107,7 @@ import PlanMarkTestSupport
     /// At an integer zoom the scale is a power of two, so pixel -> latLng -> pixel gives the pixel
     /// back exactly (as numbers: a pixel y of -0 comes back +0, as in Leaflet).
     @Test(arguments: CRSFlavour.allCases)
-    func roundTripAtIntegerZoomsIsExact(flavour: CRSFlavour) {
+    func roundTripAtIntegerZoomsIsExact(flavour: CRSFlavour) async {
         let crs = SimpleCRS(flavour)
         var generator = SeededGenerator(seed: 0x0052_4F55_4E44)
         for zoom in -20...30 {
@@ -128,7 +128,7 @@ import PlanMarkTestSupport
 
     /// flutter_map clamps exactly the pixels whose latLng leaves [-90, 90] x [-180, 180]: at an
     /// integer zoom, `lng = x / s` is exact, so that is `|x| > 180 s` (and `|y| > 90 s`).
-    @Test func flutterClampsExactlyOutsideTheRange() {
+    @Test func flutterClampsExactlyOutsideTheRange() async {
         var generator = SeededGenerator(seed: 0x00C1_A4B0)
         var clampedCount = 0
         for zoom in -8...12 {
@@ -150,7 +150,7 @@ import PlanMarkTestSupport
     }
 
     /// A drawing fits flutter_map's CrsSimple at a zoom exactly when its far corner is not clamped.
-    @Test func representsWithoutClampingMatchesTheFarCorner() {
+    @Test func representsWithoutClampingMatchesTheFarCorner() async {
         var generator = SeededGenerator(seed: 0x0000_F175)
         for zoom in [-2.0, 0, 1, 2.5, 6, 7.3] {
             for _ in 0..<200 {

@@ -51,7 +51,7 @@ import PlanMarkTestSupport
         }
     }
 
-    @Test func indexAgreesWithBruteForce() throws {
+    @Test func indexAgreesWithBruteForce() async throws {
         let regions = try regions()
         let index = RegionIndex(regions)
         let storage = index.storage
@@ -96,7 +96,7 @@ import PlanMarkTestSupport
 
     /// Long diagonal walls over many cells: the region is left unmarked (the marking budget), and its
     /// points are still located exactly.
-    @Test func longDiagonalWallsStayExact() throws {
+    @Test func longDiagonalWallsStayExact() async throws {
         var regions: [Region] = []
         for k in 0..<40 {
             let x = Double(k) * 10

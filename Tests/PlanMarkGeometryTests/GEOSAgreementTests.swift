@@ -36,7 +36,7 @@ import Testing
         return shapes
     }
 
-    @Test func agreesWithGEOS() throws {
+    @Test func agreesWithGEOS() async throws {
         let shapes = try Self.load()
         #expect(shapes.count >= 7)
         var total = 0

@@ -11,7 +11,7 @@ private func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Pi
 @Suite struct MeasurementTests {
     /// A 4 x 3 m room with a 1 x 1 m column (a hole) at 100 px per metre: 400 x 300 px minus 100 x 100 px
     /// = 110,000 px2 (11 m2); perimeter 2 * (400 + 300) + 4 * 100 = 1,800 px (18 m).
-    @Test func roomWithAHole() throws {
+    @Test func roomWithAHole() async throws {
         let room = try Region(id: "R", coordinates: [[rect(100, 50, 500, 350), rect(200, 100, 300, 200)]])
         #expect(room.area == 110_000)
         #expect(room.perimeter == 1_800)
@@ -25,7 +25,7 @@ private func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Pi
 
     /// An L: a 400 x 100 bar on a 100 x 200 leg = 40,000 + 20,000 = 60,000 px2; the six edges are
     /// 400 + 100 + 300 + 200 + 100 + 300 = 1,400 px.
-    @Test func lShape() throws {
+    @Test func lShape() async throws {
         let l = [p(0, 0), p(400, 0), p(400, 100), p(100, 100), p(100, 300), p(0, 300)]
         let region = try Region(id: "L", coordinates: [[l]])
         #expect(region.area == 60_000)
@@ -38,7 +38,7 @@ private func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Pi
 
     /// A multipolygon's area and perimeter are its polygons' sums: a 10 x 10 and a 20 x 5 square (100 + 100
     /// px2; 40 + 50 px). A triangle with legs 30 and 40: area 600, perimeter 30 + 40 + 50.
-    @Test func multipolygonAndTriangle() throws {
+    @Test func multipolygonAndTriangle() async throws {
         let two = try Region(id: "M", coordinates: [[rect(0, 0, 10, 10)], [rect(50, 50, 70, 55)]])
         #expect(two.area == 200)
         #expect(two.perimeter == 90)
@@ -47,7 +47,7 @@ private func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Pi
         #expect(triangle.perimeter == 120)
     }
 
-    @Test func distance() {
+    @Test func distance() async {
         #expect(p(0, 0).distance(to: p(300, 400)) == 500)
         #expect(p(10, 10).distance(to: p(10, 10)) == 0)
         #expect(p(-5, 2).distance(to: p(7, -3)) == 13)  // 12, 5, 13
@@ -56,7 +56,7 @@ private func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Pi
     /// Two points 400 px apart are 4 m (or 4,000 mm) apart: 0.01 m/px. 10 ft over 300 px is
     /// 3.048 m / 300 = 0.01016 m/px. 1:100 at 300 dpi: a pixel is 1/300 inch = 0.0254 / 300 m of paper,
     /// 100 times that in reality = 0.008466... m.
-    @Test func calibrations() throws {
+    @Test func calibrations() async throws {
         let metres = try #require(Calibration.twoPoints(from: p(100, 50), to: p(500, 50), distance: 4, unit: .m).metresPerPixel)
         #expect(abs(metres - 0.01) < 1e-15)
         let millimetres = try #require(Calibration.twoPoints(from: p(100, 50), to: p(500, 50), distance: 4000, unit: .mm).metresPerPixel)
@@ -70,7 +70,7 @@ private func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Pi
         #expect(abs(half - 0.005) < 1e-15)  // a 254 dpi pixel is 0.1 mm of paper, 50 times that
     }
 
-    @Test func calibrationsWithoutAScale() {
+    @Test func calibrationsWithoutAScale() async {
         #expect(Calibration.twoPoints(from: p(1, 1), to: p(1, 1), distance: 4, unit: .m).metresPerPixel == nil)
         #expect(Calibration.twoPoints(from: p(0, 0), to: p(1, 1), distance: 0, unit: .m).metresPerPixel == nil)
         #expect(Calibration.twoPoints(from: p(0, 0), to: p(1, 1), distance: -2, unit: .m).metresPerPixel == nil)

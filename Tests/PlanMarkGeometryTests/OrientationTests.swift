@@ -6,7 +6,7 @@ import Testing
     /// Kettner et al.'s classic failure: p = (0.5 + i ulp, 0.5 + j ulp) against the line through
     /// (12, 12) and (24, 24). The determinant is exactly 12 * (py - px), so the sign is that of j - i;
     /// the naive floating-point formula gets a large share of these 256 x 256 cases wrong.
-    @Test func nearDegenerateGrid() {
+    @Test func nearDegenerateGrid() async {
         let ulp = 0.5.ulp
         let b = PixelPoint(x: 12, y: 12), c = PixelPoint(x: 24, y: 24)
         var wrongNaive = 0
@@ -25,7 +25,7 @@ import Testing
 
     /// A point one ulp off a long diagonal wall, at floor-plan coordinates.
     @Test(arguments: [1.0, 3.0, 7.5, 1234.0, 9999.0])
-    func oneUlpOffLongDiagonal(t: Double) {
+    func oneUlpOffLongDiagonal(t: Double) async {
         let a = PixelPoint(x: 0, y: 0), b = PixelPoint(x: 20000, y: 15000)
         // Points with y = 0.75 x exactly: x a multiple of 4 keeps y an integer.
         let x = t * 4
@@ -37,7 +37,7 @@ import Testing
         #expect(orientation(a, b, PixelPoint(x: on.x.nextUp, y: on.y)) == .clockwise)
     }
 
-    @Test func exactFallbackAgreesOnEasyCases() {
+    @Test func exactFallbackAgreesOnEasyCases() async {
         let a = PixelPoint(x: 1, y: 1), b = PixelPoint(x: 5, y: 2)
         #expect(exactOrientation(a, b, PixelPoint(x: 0, y: 10)) == .counterClockwise)
         #expect(exactOrientation(a, b, PixelPoint(x: 0, y: -10)) == .clockwise)

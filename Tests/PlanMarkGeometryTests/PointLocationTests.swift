@@ -92,7 +92,7 @@ let locationTable: [LocationCase] = [
 /// Point location against hand-worked tables, both raw and prepared, with both boundary rules.
 @Suite struct PointLocationTests {
     @Test(arguments: locationTable)
-    func table(_ c: LocationCase) throws {
+    func table(_ c: LocationCase) async throws {
         let r = try polygonRegion(c.shape, shapes[c.shape]!)
         let point = PixelPoint(x: c.x, y: c.y)
         #expect(r.locate(point) == c.expected)
@@ -100,7 +100,7 @@ let locationTable: [LocationCase] = [
     }
 
     @Test(arguments: locationTable, BoundaryRule.allCases)
-    func boundaryRule(_ c: LocationCase, rule: BoundaryRule) throws {
+    func boundaryRule(_ c: LocationCase, rule: BoundaryRule) async throws {
         let r = try polygonRegion(c.shape, shapes[c.shape]!)
         let validator = MarkerValidator(regions: [r], boundary: rule)
         let verdict = validator.validate(PixelPoint(x: c.x, y: c.y))
@@ -120,7 +120,7 @@ let locationTable: [LocationCase] = [
     /// Location does not change when the shape and the point move by the same integers, when a ring
     /// starts at another vertex, or when its orientation is reversed.
     @Test(arguments: locationTable)
-    func invariance(_ c: LocationCase) throws {
+    func invariance(_ c: LocationCase) async throws {
         var generator = SeededGenerator(seed: UInt64(bitPattern: Int64(c.x * 7919 + c.y * 104729)))
         let rings = shapes[c.shape]!
         for _ in 0..<8 {
@@ -145,7 +145,7 @@ let locationTable: [LocationCase] = [
         }
     }
 
-    @Test func sharedWallListsBothRooms() throws {
+    @Test func sharedWallListsBothRooms() async throws {
         let a = try region("A", .room, [(0, 0), (10, 0), (10, 10), (0, 10)])
         let b = try region("B", .room, [(10, 0), (20, 0), (20, 10), (10, 10)])
         let validator = MarkerValidator(regions: [a, b])
@@ -158,7 +158,7 @@ let locationTable: [LocationCase] = [
         #expect(exclusive.validate(PixelPoint(x: 10, y: 3)).reason == .outsideRooms)
     }
 
-    @Test func multipolygon() throws {
+    @Test func multipolygon() async throws {
         let r = try region("M", .room, [(0, 0), (10, 0), (10, 10), (0, 10)], [(20, 0), (30, 0), (30, 10), (20, 10)])
         #expect(r.locate(PixelPoint(x: 25, y: 5)) == .inside)
         #expect(r.locate(PixelPoint(x: 15, y: 5)) == .outside)
@@ -166,7 +166,7 @@ let locationTable: [LocationCase] = [
         #expect(r.bounds == BoundingBox(minX: 0, minY: 0, maxX: 30, maxY: 10))
     }
 
-    @Test func reasonsInOrder() throws {
+    @Test func reasonsInOrder() async throws {
         let room = try region("R", .room, [(0, 0), (10, 0), (10, 10), (0, 10)])
         let allowed = try region("A", .allowed, [(0, 0), (6, 0), (6, 10), (0, 10)])
         let v = MarkerValidator(regions: [room, allowed], size: DrawingSize(width: 12, height: 10), requireRoom: true)

@@ -7,20 +7,20 @@ private let origin = RingPosition(polygon: 0, ring: 0)
 
 /// Ring normalisation and the load-time refusals.
 @Suite struct RingTests {
-    @Test func closingVertexAndDuplicatesAreDropped() throws {
+    @Test func closingVertexAndDuplicatesAreDropped() async throws {
         let ring = try Ring(pts([(0, 0), (0, 0), (10, 0), (10, 10), (10, 10), (0, 10), (0, 0)]), region: "R", at: origin)
         #expect(ring.vertices == pts([(0, 0), (10, 0), (10, 10), (0, 10)]))
         #expect(ring.bounds == BoundingBox(minX: 0, minY: 0, maxX: 10, maxY: 10))
         #expect(abs(ring.doubleSignedArea) == 200)
     }
 
-    @Test func tooFewDistinctVertices() {
+    @Test func tooFewDistinctVertices() async {
         #expect(throws: GeometryError.tooFewVertices(region: "R", at: origin, count: 2)) {
             try Ring(pts([(0, 0), (1, 1), (0, 0)]), region: "R", at: origin)
         }
     }
 
-    @Test func nonFinite() {
+    @Test func nonFinite() async {
         #expect(throws: GeometryError.nonFiniteCoordinate(region: "R", at: origin, vertex: 1)) {
             try Ring(pts([(0, 0), (.nan, 1), (5, 5)]), region: "R", at: origin)
         }
@@ -29,7 +29,7 @@ private let origin = RingPosition(polygon: 0, ring: 0)
         }
     }
 
-    @Test func zeroArea() {
+    @Test func zeroArea() async {
         #expect(throws: GeometryError.zeroArea(region: "R", at: origin)) {
             try Ring(pts([(0, 0), (5, 5), (10, 10), (20, 20)]), region: "R", at: origin)
         }
@@ -57,12 +57,12 @@ private let origin = RingPosition(polygon: 0, ring: 0)
         }
     }
 
-    @Test func messageNamesRegionAndRing() {
+    @Test func messageNamesRegionAndRing() async {
         let error = GeometryError.selfIntersecting(region: "2.04", at: RingPosition(polygon: 1, ring: 2), edge: 0, otherEdge: 2)
         #expect(error.description == "region 2.04: polygon 1 ring 2: is self-intersecting (edges 0 and 2 meet)")
     }
 
-    @Test func validCurvedRingIsAccepted() throws {
+    @Test func validCurvedRingIsAccepted() async throws {
         // A half-disc with a 1000-vertex arc: no two edges meet except neighbours.
         var points: [PixelPoint] = []
         for k in 0...1000 {

@@ -82,7 +82,7 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
     /// edges) and random real-valued rings: refused exactly when brute force finds a meeting, and
     /// the pair named is one of them.
     @Test(arguments: [6.0, 1000.0])
-    func sweepAgreesWithBruteForce(grid: Double) {
+    func sweepAgreesWithBruteForce(grid: Double) async {
         let seed = Self.seed &+ UInt64(grid)
         var generator = SeededGenerator(seed: seed)
         var refused = 0, accepted = 0
@@ -129,7 +129,7 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
 
     /// Large simple rings pass (the sweep has no quadratic fallback to hide behind).
     @Test(arguments: AdversarialShape.allCases)
-    func adversarialShapesAreSimple(_ shape: AdversarialShape) throws {
+    func adversarialShapesAreSimple(_ shape: AdversarialShape) async throws {
         var generator = SeededGenerator(seed: AdversarialShape.seed)
         let rings = shape.rings(size: 20_000, using: &generator)
         #expect(throws: Never.self, "\(shape) (seed \(generator.seed))") { _ = try Region(id: shape.rawValue, coordinates: [rings]) }
@@ -141,39 +141,39 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
         try Region(id: "R", coordinates: polygons.map { $0.map(pts) })
     }
 
-    @Test func holeCrossingTheOuterRing() {
+    @Test func holeCrossingTheOuterRing() async {
         let error = thrown { _ = try region([[square(0, 0, 10, 10), square(8, 4, 12, 6)]]) }
         // Hole edges 0 ((8,4)-(12,4)) and 2 ((12,6)-(8,6)) cross outer edge 1 ((10,0)-(10,10)).
         #expect([GeometryError.ringsMeet(region: "R", at: ring(0), edge: 1, other: ring(1), otherEdge: 0),
                  .ringsMeet(region: "R", at: ring(0), edge: 1, other: ring(1), otherEdge: 2)].contains(error))
     }
 
-    @Test func holeTouchingTheOuterRingAtAVertex() {
+    @Test func holeTouchingTheOuterRingAtAVertex() async {
         let error = thrown { _ = try region([[square(0, 0, 10, 10), [(0, 0), (3, 1), (1, 3)]]]) }
         #expect(error == .ringsMeet(region: "R", at: ring(0), edge: 0, other: ring(1), otherEdge: 0))
         #expect(error?.description == "region R: hole ring 1 touches or crosses the outer ring (edge 0 of ring 0 meets edge 0 of ring 1); rings of a region may not share a point")
     }
 
-    @Test func holeVertexOnTheOuterRing() {
+    @Test func holeVertexOnTheOuterRing() async {
         // (10, 5) lies on outer edge 1; hole edges 0 and 1 end and start there.
         let error = thrown { _ = try region([[square(0, 0, 10, 10), [(5, 4), (10, 5), (5, 6)]]]) }
         #expect([GeometryError.ringsMeet(region: "R", at: ring(0), edge: 1, other: ring(1), otherEdge: 0),
                  .ringsMeet(region: "R", at: ring(0), edge: 1, other: ring(1), otherEdge: 1)].contains(error))
     }
 
-    @Test func holeOutsideTheOuterRing() {
+    @Test func holeOutsideTheOuterRing() async {
         let error = thrown { _ = try region([[square(0, 0, 10, 10), square(20, 20, 22, 22)]]) }
         #expect(error == .holeOutsideShell(region: "R", at: ring(1)))
         #expect(error?.description == "region R: ring 1: hole is not inside its polygon's outer ring")
     }
 
-    @Test func outerRingInsideItsHole() {
+    @Test func outerRingInsideItsHole() async {
         // The "hole" surrounds the outer ring.
         let error = thrown { _ = try region([[square(10, 10, 20, 20), square(0, 0, 30, 30)]]) }
         #expect(error == .holeOutsideShell(region: "R", at: ring(1)))
     }
 
-    @Test func holeInsideAnotherHole() {
+    @Test func holeInsideAnotherHole() async {
         #expect(thrown { _ = try region([[square(0, 0, 100, 100), square(10, 10, 50, 50), square(20, 20, 30, 30)]]) }
             == .holeInsideHole(region: "R", at: ring(2), enclosingHole: 1))
         let reversed = thrown { _ = try region([[square(0, 0, 100, 100), square(20, 20, 30, 30), square(10, 10, 50, 50)]]) }
@@ -181,7 +181,7 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
         #expect(reversed?.description == "region R: ring 1: hole lies inside another hole (ring 2)")
     }
 
-    @Test func overlappingHoles() {
+    @Test func overlappingHoles() async {
         let error = thrown { _ = try region([[square(0, 0, 100, 100), square(10, 10, 30, 30), square(20, 20, 40, 40)]]) }
         // (30, 20): hole 1 edge 1 and hole 2 edge 0; (20, 30): hole 1 edge 2 and hole 2 edge 3.
         #expect([GeometryError.ringsMeet(region: "R", at: ring(1), edge: 1, other: ring(2), otherEdge: 0),
@@ -189,7 +189,7 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
         #expect(error?.description.hasPrefix("region R: holes ring 1 and ring 2 touch or cross") == true)
     }
 
-    @Test func polygonInsideAnotherPolygon() {
+    @Test func polygonInsideAnotherPolygon() async {
         let error = thrown { _ = try region([[square(0, 0, 100, 100)], [square(10, 10, 20, 20)]]) }
         #expect(error == .polygonInsidePolygon(region: "R", polygon: 1, enclosingPolygon: 0))
         #expect(error?.description == "region R: polygon 1 lies inside polygon 0 (inside its outer ring and in none of its holes): their interiors overlap")
@@ -197,7 +197,7 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
             == .polygonInsidePolygon(region: "R", polygon: 0, enclosingPolygon: 1))
     }
 
-    @Test func polygonInsideAHoleOfAnotherIsFine() throws {
+    @Test func polygonInsideAHoleOfAnotherIsFine() async throws {
         let r = try region([[square(0, 0, 100, 100), square(10, 10, 90, 90)], [square(20, 20, 80, 80), square(30, 30, 70, 70)],
                             [square(40, 40, 60, 60)]])
         #expect(r.locate(PixelPoint(x: 5, y: 50)) == .inside)
@@ -208,14 +208,14 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
         #expect(PreparedRegion(r).locate(PixelPoint(x: 35, y: 50)) == .outside)
     }
 
-    @Test func polygonInsideAPolygonThatIsInAHole() {
+    @Test func polygonInsideAPolygonThatIsInAHole() async {
         let error = thrown {
             _ = try region([[square(0, 0, 100, 100), square(10, 10, 90, 90)], [square(20, 20, 80, 80)], [square(40, 40, 60, 60)]])
         }
         #expect(error == .polygonInsidePolygon(region: "R", polygon: 2, enclosingPolygon: 1))
     }
 
-    @Test func holeOfTheOuterPolygonInsideTheInnerOnesHole() {
+    @Test func holeOfTheOuterPolygonInsideTheInnerOnesHole() async {
         // Polygon 0 with holes 10..90 and 40..60; polygon 1 (20..80 with hole 30..70) in the first
         // hole; the second hole of polygon 0 lies in polygon 1's hole, so inside polygon 0's first hole.
         let error = thrown {
@@ -225,7 +225,7 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
         #expect(error == .holeInsideHole(region: "R", at: ring(2), enclosingHole: 1))
     }
 
-    @Test func polygonsCrossing() {
+    @Test func polygonsCrossing() async {
         let error = thrown { _ = try region([[square(0, 0, 10, 10)], [square(5, 5, 15, 15)]]) }
         // (10, 5): polygon 0 edge 1 and polygon 1 edge 0; (5, 10): polygon 0 edge 2 and polygon 1 edge 3.
         #expect([GeometryError.ringsMeet(region: "R", at: ring(0), edge: 1, other: ring(0, polygon: 1), otherEdge: 0),
@@ -233,7 +233,7 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
         #expect(error?.description.hasPrefix("region R: polygon 0 and polygon 1 touch or cross (edge ") == true)
     }
 
-    @Test func polygonsSharingAWall() {
+    @Test func polygonsSharingAWall() async {
         // Two rooms of one multipolygon sharing the wall x = 10: their rings meet.
         let error = thrown { _ = try region([[square(0, 0, 10, 10)], [square(10, 0, 20, 10)]]) }
         guard case let .ringsMeet(_, at, _, other, _)? = error else {
@@ -243,14 +243,14 @@ private func bruteForcePairs(_ v: [PixelPoint]) -> Set<[Int]> {
         #expect(at == ring(0) && other == ring(0, polygon: 1))
     }
 
-    @Test func separatePolygonsAndHolesAreFine() throws {
+    @Test func separatePolygonsAndHolesAreFine() async throws {
         let r = try region([[square(0, 0, 10, 10), square(2, 2, 4, 4), square(6, 6, 8, 8)], [square(20, 0, 30, 10)]])
         #expect(r.polygons.count == 2)
     }
 
     /// Random rectangles dealt to polygons as outer rings and holes: refused exactly when brute
     /// force finds rings that meet or a wrong nesting, and the reason given is true.
-    @Test func regionChecksAgreeWithBruteForce() {
+    @Test func regionChecksAgreeWithBruteForce() async {
         let seed = Self.seed &+ 77
         var generator = SeededGenerator(seed: seed)
         var valid = 0

@@ -10,7 +10,7 @@ import PlanMarkTestSupport
     /// z 0: 54.9 -> 55, 38.8 -> 39; -1: 27.4 -> 28, 19.4 -> 20; -2: 13.7 -> 14, 9.7 -> 10; -3: 6.9 -> 7,
     /// 4.9 -> 5; -4: 3.4 -> 4, 2.4 -> 3; -5: 1.7 -> 2, 1.2 -> 2; -6: 1, 1. Total 2145 + 560 + 140 + 35 +
     /// 12 + 4 + 1 = 2897.
-    @Test func a0SheetAtZoomZero() throws {
+    @Test func a0SheetAtZoomZero() async throws {
         let scheme = try #require(TileScheme(width: 14043, height: 9933, zoom: 0))
         #expect(scheme.maxZoom == 0)
         #expect(scheme.minZoom == -6)
@@ -27,7 +27,7 @@ import PlanMarkTestSupport
 
     /// S = 3 + log2(1.5): maxZoom 3 with f = 1.5: 1000 / 1.5 = 666.7 -> 667 by 400, 3 x 2 tiles; z 2, f = 3:
     /// 333.3 -> 334 by 200, 2 x 1; z 1, f = 6: 166.7 by 100 fits one tile, so minZoom = 1. 9 tiles.
-    @Test func fractionalZoom() throws {
+    @Test func fractionalZoom() async throws {
         let scheme = try #require(TileScheme(width: 1000, height: 600, zoom: Zoom(3 + 0.5849625007211562)))
         #expect(scheme.maxZoom == 3 && scheme.minZoom == 1)
         #expect(abs(scheme.factor(at: 3) - 1.5) < 1e-12)
@@ -42,7 +42,7 @@ import PlanMarkTestSupport
 
     /// S = -2.5: maxZoom = floor(-2.5) = -3, f = 2^0.5 = 1.414: 1000 / 1.414 = 707.1 -> 3 columns, 100 / 1.414
     /// = 70.7 -> 1 row; z -4, f = 2.83: 353.6 -> 2 columns; z -5, f = 5.66: 176.8 fits, so minZoom = -5.
-    @Test func negativeFractionalZoom() throws {
+    @Test func negativeFractionalZoom() async throws {
         let scheme = try #require(TileScheme(width: 1000, height: 100, zoom: -2.5))
         #expect(scheme.levels == -5 ... -3)
         #expect(scheme.levelSize(at: -3) == (708, 71))
@@ -52,7 +52,7 @@ import PlanMarkTestSupport
     }
 
     /// A side of exactly 256 fits; 257 needs a second column at the top and one level more.
-    @Test func exactFit() throws {
+    @Test func exactFit() async throws {
         let fits = try #require(TileScheme(width: 256, height: 256, zoom: 5))
         #expect(fits.levels == 5...5 && fits.tileCount == 1)
         let over = try #require(TileScheme(width: 257, height: 1, zoom: 5))
@@ -61,14 +61,14 @@ import PlanMarkTestSupport
         #expect(over.tileCount == 3)
     }
 
-    @Test func refusesWhatCannotBeTiled() {
+    @Test func refusesWhatCannotBeTiled() async {
         #expect(TileScheme(width: 0, height: 10, zoom: 0) == nil)
         #expect(TileScheme(width: 10, height: -1, zoom: 0) == nil)
         #expect(TileScheme(width: 10, height: 10, zoom: 65) == nil)
         #expect(TileScheme(width: 10, height: 10, zoom: Zoom(.nan)) == nil)
     }
 
-    @Test func tilesOutsideThePyramid() throws {
+    @Test func tilesOutsideThePyramid() async throws {
         let scheme = try #require(TileScheme(width: 300, height: 200, zoom: 0))  // z 0: 2 x 1; z -1: 1 x 1
         #expect(scheme.levels == -1...0)
         #expect(scheme.contains(TileCoordinate(z: 0, x: 1, y: 0)))
@@ -85,7 +85,7 @@ import PlanMarkTestSupport
     /// zoom S, that tile must be in the pyramid and its covered full-resolution pixels
     /// `[x 256 f, (x+1) 256 f) x [y 256 f, (y+1) 256 f)` must contain the image pixel.
     @Test(arguments: CRSFlavour.allCases)
-    func tileLayersAskForTheTilesThatCoverThePixel(flavour: CRSFlavour) throws {
+    func tileLayersAskForTheTilesThatCoverThePixel(flavour: CRSFlavour) async throws {
         let crs = SimpleCRS(flavour)
         var random = SeededGenerator()
         for (width, height, s) in [(14043, 9933, 0.0), (1000, 600, 3.5849625007211562), (1000, 100, -2.5), (5000, 3000, 2.25)] {

@@ -7,7 +7,7 @@ import PlanMarkTestSupport
 @Suite struct ValidatorBufferTests {
     func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) }
 
-    @Test func bufferAndArrayAgree() throws {
+    @Test func bufferAndArrayAgree() async throws {
         let regions = [
             try Region(id: "box", coordinates: [[[p(0, 0), p(50, 0), p(100, 0), p(100, 60), p(0, 60)], [p(40, 20), p(40, 30), p(60, 30), p(60, 20)]]]),
             try Region(id: "ell", coordinates: [[[p(100, 0), p(150, 0), p(150, 30), p(125, 30), p(125, 60), p(100, 60)]]]),

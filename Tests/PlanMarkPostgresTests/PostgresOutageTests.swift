@@ -27,14 +27,14 @@ struct PostgresOutageErrorTests {
 
     /// After about a minute of failed connection attempts postgres-nio's pool fails every lease at once with this error
     /// (the service answered 500 `connectionCreationCircuitBreakerTripped` to it).
-    @Test func thePoolsCircuitBreakerIsUnavailable() {
+    @Test func thePoolsCircuitBreakerIsUnavailable() async {
         let error = Self.mapped(ConnectionPoolError.connectionCreationCircuitBreakerTripped)
         #expect(error == .unavailable("postgres://ana@db.example/plans: the database has been unreachable for a while (no new connection could be made)"))
         #expect(Self.isUnavailable(Self.mapped(ConnectionPoolError.poolShutdown)))
         #expect(Self.isUnavailable(Self.mapped(ConnectionPoolError.requestCancelled, writing: true)))
     }
 
-    @Test func connectionLevelErrorsAreUnavailable() {
+    @Test func connectionLevelErrorsAreUnavailable() async {
         let errors: [any Error] = [
             // (postgres-nio's PSQLError cases cannot be made outside it; the live tests meet them.)
             PostgresError.connectionClosed, ChannelError.ioOnClosedChannel, ChannelError.eof, CopyConnectionLost(),
@@ -51,7 +51,7 @@ struct PostgresOutageErrorTests {
         if case .io = Self.mapped(CancellationError()) {} else { Issue.record("CancellationError") }
     }
 
-    @Test func aWatchdogExpiresOnceWhenPastItsDeadlineAndNotWhileTouched() {
+    @Test func aWatchdogExpiresOnceWhenPastItsDeadlineAndNotWhileTouched() async {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let expiries = NIOLockedValueBox(0)
         let patient = Watchdog(timeout: .seconds(3600), loop: loop)
@@ -68,24 +68,6 @@ struct PostgresOutageErrorTests {
         due.disarm()
         #expect(expiries.withLockedValue { $0 } == 1)
     }
-
-    /// The waiting thread wakes at its deadline and acts (`onOverdue`), instead of waiting on the future for ever.
-    /// The time limit guards against a hang only: a synchronous test waits for one of the two cooperative threads,
-    /// which other tests blocking in `waitUntil` can hold for a minute or more on a loaded machine.
-    @Test(.hangGuard)
-    func aBlockedWaitWakesAtItsDeadline() throws {
-        let group = MultiThreadedEventLoopGroup.singleton
-        let promise = group.next().makePromise(of: Int.self)
-        let overdue = NIOLockedValueBox(0)
-        let value = try Blocking.run(on: group, patience: .milliseconds(50), onOverdue: {
-            overdue.withLockedValue { $0 += 1 }
-            promise.succeed(7)
-        }) {
-            try await promise.futureResult.get()
-        }
-        #expect(value == 7)
-        #expect(overdue.withLockedValue { $0 } >= 1)
-    }
 }
 
 @Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
@@ -93,54 +75,54 @@ struct PostgresOutageTests {
     /// A statement the database does not answer within `statementTimeout` ends the operation (its connection is closed)
     /// with `unavailable`; the store works again at once.
     @Test(.hangGuard)
-    func aStatementPastTheStatementTimeoutIsUnavailable() throws {
-        let store = try PostgresStore(url: try TestDatabases.fresh(), create: true, statementTimeout: .seconds(1))
+    func aStatementPastTheStatementTimeoutIsUnavailable() async throws {
+        let store = try await PostgresStore(url: try TestDatabases.fresh(), create: true, statementTimeout: .seconds(1))
         defer { store.close() }
         let start = Date()
-        #expect(throws: StoreError.unavailable("\(store.url): the database did not answer within 1 s")) {
-            _ = try PostgresImportTests.texts(store, "SELECT pg_sleep(60)::text")
+        await #expect(throws: StoreError.unavailable("\(store.url): the database did not answer within 1 s")) {
+            _ = try await PostgresImportTests.texts(store, "SELECT pg_sleep(60)::text")
         }
         #expect(Date().timeIntervalSince(start) < 20)
-        #expect(try PostgresImportTests.texts(store, "SELECT 'back'") == ["back"])
+        #expect(try await PostgresImportTests.texts(store, "SELECT 'back'") == ["back"])
     }
 
     /// A database dropped and made again under the same name (another PlanMark store in it) while a store is open:
     /// writes are refused with `storeReplaced`, as every later one; a store opened now works.
-    @Test func aDroppedAndRecreatedDatabaseRefusesWrites() throws {
+    @Test func aDroppedAndRecreatedDatabaseRefusesWrites() async throws {
         let url = try TestDatabases.fresh()
-        let store = try PostgresImportTests.storeWithDrawing(in: PostgresStore(url: url, create: true, maximumConnections: 2))
+        let store = try await PostgresImportTests.storeWithDrawing(in: PostgresStore(url: url, create: true, maximumConnections: 2))
         defer { store.close() }
-        _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 50, y: 50)), author: "ana")
+        _ = try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 50, y: 50)), author: "ana")
         try TestDatabases.adminURL!.execute(["DROP DATABASE \(url.database) WITH (FORCE)", "CREATE DATABASE \(url.database)"])
-        let again = try PostgresImportTests.storeWithDrawing(in: PostgresStore(url: url, create: true))
+        let again = try await PostgresImportTests.storeWithDrawing(in: PostgresStore(url: url, create: true))
         again.close()
         #expect(!store.isReplaced)
-        #expect(throws: StoreError.storeReplaced(path: url.description)) {
-            _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 60, y: 60)), author: "ana")
+        await #expect(throws: StoreError.storeReplaced(path: url.description)) {
+            _ = try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 60, y: 60)), author: "ana")
         }
         #expect(store.isReplaced)
-        #expect(throws: StoreError.storeReplaced(path: url.description)) {
-            _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 70, y: 70)), author: "ana")
+        await #expect(throws: StoreError.storeReplaced(path: url.description)) {
+            _ = try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 70, y: 70)), author: "ana")
         }
         // Nothing reached the new database.
-        let fresh = try PostgresStore(url: url, create: false)
+        let fresh = try await PostgresStore(url: url, create: false)
         defer { fresh.close() }
-        #expect(try PostgresImportTests.markerCount(fresh) == 0)
-        _ = try fresh.addMarker(to: "A", NewMarker(position: PixelPoint(x: 80, y: 80)), author: "ana")
+        #expect(try await PostgresImportTests.markerCount(fresh) == 0)
+        _ = try await fresh.addMarker(to: "A", NewMarker(position: PixelPoint(x: 80, y: 80)), author: "ana")
     }
 
     /// The same database (a restart of the server ends every connection) is not a replaced one.
-    @Test func endedConnectionsToTheSameDatabaseAreNotAReplacement() throws {
+    @Test func endedConnectionsToTheSameDatabaseAreNotAReplacement() async throws {
         let url = try TestDatabases.fresh()
-        let store = try PostgresImportTests.storeWithDrawing(in: PostgresStore(url: url, create: true, maximumConnections: 2))
+        let store = try await PostgresImportTests.storeWithDrawing(in: PostgresStore(url: url, create: true, maximumConnections: 2))
         defer { store.close() }
-        _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 50, y: 50)), author: "ana")
+        _ = try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 50, y: 50)), author: "ana")
         try TestDatabases.adminURL!.execute([
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(url.database)' AND pid <> pg_backend_pid()",
         ])
         // The first write after finds its pooled connection ended before its transaction began, and runs on a new one.
-        _ = try store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 60, y: 60)), author: "ana")
+        _ = try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 60, y: 60)), author: "ana")
         #expect(!store.isReplaced)
-        #expect(try PostgresImportTests.markerCount(store) == 2)
+        #expect(try await PostgresImportTests.markerCount(store) == 2)
     }
 }

@@ -28,7 +28,7 @@ import Testing
     }
 
     /// Without a cluster and without CI: the run passes (the suites are skipped) and its last line is the notice.
-    @Test func aRunWithoutPostgreSQLEndsWithOneLineSayingSo() throws {
+    @Test func aRunWithoutPostgreSQLEndsWithOneLineSayingSo() async throws {
         let run = try Self.runPostgresSuite(adding: [:])
         #expect(run.status == 0, "\(run.lines.suffix(5))")
         #expect(run.lines.last == TestDatabases.untestedNotice, "\(run.lines.suffix(5))")
@@ -37,7 +37,7 @@ import Testing
     }
 
     /// Under CI=true without a cluster: the PostgreSQL tests run, fail, and so does the run; no notice (it failed).
-    @Test func underCIAMissingClusterFailsTheRun() throws {
+    @Test func underCIAMissingClusterFailsTheRun() async throws {
         let run = try Self.runPostgresSuite(adding: ["CI": "true"])
         #expect(run.status != 0, "\(run.lines.suffix(5))")
         #expect(!run.lines.contains(TestDatabases.untestedNotice))

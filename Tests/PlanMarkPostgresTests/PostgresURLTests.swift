@@ -7,14 +7,14 @@ struct PostgresURLTests {
     static let environment = ["USER": "inspector"]
 
     @Test(arguments: ["postgres://", "postgresql://"])
-    func bothSchemesNameUserHostPortAndDatabase(scheme: String) throws {
+    func bothSchemesNameUserHostPortAndDatabase(scheme: String) async throws {
         let url = try PostgresURL(scheme + "ana@db.example:6543/plans", environment: Self.environment)
         #expect(url.user == "ana" && url.host == "db.example" && url.port == 6543 && url.database == "plans")
         #expect(url.password == nil && url.sslMode == .prefer && url.connectTimeout == nil && url.socketFolder == nil)
         #expect(url.description == "postgres://ana@db.example:6543/plans")
     }
 
-    @Test func thePasswordComesFromTheURLOrElsePGPASSWORDAndIsNeverDescribed() throws {
+    @Test func thePasswordComesFromTheURLOrElsePGPASSWORDAndIsNeverDescribed() async throws {
         let given = try PostgresURL("postgres://ana:s%40cret@db/plans", environment: ["PGPASSWORD": "other"])
         #expect(given.password == "s@cret")
         #expect(!given.description.contains("cret") && given.description == "postgres://ana@db/plans")
@@ -22,13 +22,13 @@ struct PostgresURLTests {
         #expect(fromEnvironment.password == "other" && !fromEnvironment.description.contains("other"))
     }
 
-    @Test func defaultsAreLibpqs() throws {
+    @Test func defaultsAreLibpqs() async throws {
         // No host: localhost; no port: 5432; no database: the user's name; no user: $USER.
         let url = try PostgresURL("postgres:///", environment: Self.environment)
         #expect(url.host == "localhost" && url.port == 5432 && url.user == "inspector" && url.database == "inspector")
     }
 
-    @Test func aUnixSocketFolderAndQueryParameters() throws {
+    @Test func aUnixSocketFolderAndQueryParameters() async throws {
         let url = try PostgresURL("postgres://ana@/plans?host=/run/postgresql&port=5433&sslmode=disable", environment: [:])
         #expect(url.socketFolder == "/run/postgresql" && url.host == nil && url.port == 5433 && url.sslMode == .disable)
         #expect(url.description == "postgres://ana@/plans?host=%2Frun%2Fpostgresql&port=5433&sslmode=disable")
@@ -36,11 +36,11 @@ struct PostgresURLTests {
 
     @Test(arguments: [("require", PostgresURL.SSLMode.require), ("verify-ca", .verifyFull), ("verify-full", .verifyFull),
                       ("allow", .prefer), ("prefer", .prefer), ("disable", .disable)])
-    func sslModes(text: String, mode: PostgresURL.SSLMode) throws {
+    func sslModes(text: String, mode: PostgresURL.SSLMode) async throws {
         #expect(try PostgresURL("postgres://ana@db/plans?sslmode=\(text)", environment: [:]).sslMode == mode)
     }
 
-    @Test func connectTimeoutIsWholeSecondsFrom1To3600() throws {
+    @Test func connectTimeoutIsWholeSecondsFrom1To3600() async throws {
         let url = try PostgresURL("postgres://ana@db/plans?connect_timeout=3&application_name=planmark", environment: [:])
         #expect(url.connectTimeout == .seconds(3))
         #expect(url.description == "postgres://ana@db/plans?connect_timeout=3")
@@ -58,7 +58,7 @@ struct PostgresURLTests {
         ("postgres://ana@db/plans?options=-c", "the query parameter \"options\" is not supported (sslmode, host, port, user, password, dbname, connect_timeout, statement_timeout, application_name)"),
         ("postgres://ana:%zz@db/plans", "the password: a '%' not followed by two hexadecimal digits"),
     ])
-    func badURLsNameThePartThatIsWrong(text: String, message: String) {
+    func badURLsNameThePartThatIsWrong(text: String, message: String) async {
         let error = #expect(throws: PostgresURLError.self) { try PostgresURL(text, environment: [:]) }
         #expect(error?.message == message)
     }

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test(arguments: [true, false])
-    func roundTrips(opaque: Bool) throws {
+    func roundTrips(opaque: Bool) async throws {
         let image = Self.sample(opaque: opaque)
         let bytes = try encoder.encode(image)
         let decoded = try decoder.decode(data: bytes, source: "memory")
@@ -36,7 +36,7 @@ import Testing
     }
 
     /// IHDR colour type byte (offset 9 of its data) read directly: 2 when opaque, 6 with alpha.
-    @Test func choosesRGBWhenOpaque() throws {
+    @Test func choosesRGBWhenOpaque() async throws {
         let opaque = try #require(pngChunks(try encoder.encode(Self.sample(opaque: true))))
         let translucent = try #require(pngChunks(try encoder.encode(Self.sample(opaque: false))))
         #expect(opaque.first?.type == "IHDR" && opaque.first?.data[9] == 2)
@@ -45,7 +45,7 @@ import Testing
     }
 
     /// sRGB chunk present before IDAT, no tIME/text chunks, IEND last.
-    @Test func writesSRGBAndNoVolatileChunks() throws {
+    @Test func writesSRGBAndNoVolatileChunks() async throws {
         let chunks = try #require(pngChunks(try encoder.encode(Self.sample(opaque: false))))
         let types = chunks.map(\.type)
         let srgb = try #require(types.firstIndex(of: "sRGB"))
@@ -57,7 +57,7 @@ import Testing
     }
 
     /// pHYs kept, byte for byte: 11811 = 0x2E23 pixels per metre, unit 1.
-    @Test func keepsPhysicalScale() throws {
+    @Test func keepsPhysicalScale() async throws {
         let scale = PhysicalScale(pixelsPerUnitX: 11811, pixelsPerUnitY: 11811, unitIsMetre: true)
         let bytes = try encoder.encode(Self.sample(opaque: true, physicalScale: scale))
         let chunks = try #require(pngChunks(bytes))
@@ -70,7 +70,7 @@ import Testing
     }
 
     /// A PngSuite pHYs survives decode then encode.
-    @Test func keepsSourcePhysicalScale() throws {
+    @Test func keepsSourcePhysicalScale() async throws {
         let source = try decoder.decode(path: PNGFixtures.pngSuite.appendingPathComponent("cdun2c08.png").path)
         let again = try decoder.decode(data: try encoder.encode(source), source: "memory")
         #expect(again.physicalScale == PhysicalScale(pixelsPerUnitX: 1000, pixelsPerUnitY: 1000, unitIsMetre: true))
@@ -78,7 +78,7 @@ import Testing
     }
 
     /// Same image, same bytes: twice in memory, and the file equals the memory encoding.
-    @Test func isDeterministic() throws {
+    @Test func isDeterministic() async throws {
         let image = Self.sample(opaque: false, physicalScale: PhysicalScale(pixelsPerUnitX: 2, pixelsPerUnitY: 3, unitIsMetre: false))
         let first = try encoder.encode(image)
         let second = try PNGEncoder().encode(image)
@@ -91,7 +91,7 @@ import Testing
     }
 
     /// Writing into a folder that does not exist: cannot-create error, nothing written.
-    @Test func failsToCreateInMissingFolder() throws {
+    @Test func failsToCreateInMissingFolder() async throws {
         let folder = try PNGFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("missing/out.png").path
@@ -104,7 +104,7 @@ import Testing
     }
 
     /// A directory at the output path: refused, and the temporary file is cleaned away.
-    @Test func failsOnDirectoryAndLeavesNoTemporaryFile() throws {
+    @Test func failsOnDirectoryAndLeavesNoTemporaryFile() async throws {
         let folder = try PNGFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("out.png")
@@ -117,7 +117,7 @@ import Testing
     }
 
     /// Overwriting replaces the old file whole, with no temporary left beside it.
-    @Test func replacesExistingFile() throws {
+    @Test func replacesExistingFile() async throws {
         let folder = try PNGFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("out.png").path
@@ -128,7 +128,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.png"])
     }
 
-    @Test func refusesEmptyImageAndBadLevel() {
+    @Test func refusesEmptyImageAndBadLevel() async {
         let empty = RGBAImage(width: 0, height: 0, pixels: [])
         #expect { try encoder.encode(empty) } throws: { error in
             guard case .cannotEncode = error as? RenderError else { return false }
@@ -139,7 +139,7 @@ import Testing
 
     /// Other filter and level settings still produce valid, equal-pixel PNGs.
     @Test(arguments: [(0, PNGEncoder.RowFilters.up), (9, .all), (1, .paeth)])
-    func otherSettingsRoundTrip(level: Int, filters: PNGEncoder.RowFilters) throws {
+    func otherSettingsRoundTrip(level: Int, filters: PNGEncoder.RowFilters) async throws {
         let image = Self.sample(opaque: false)
         let bytes = try PNGEncoder(compressionLevel: level, filters: filters).encode(image)
         #expect(try decoder.decode(data: bytes, source: "memory").pixels == image.pixels)
@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test(arguments: [(2100, 2000, true), (2100, 2000, false), (2500, 3400, true)])
-    func severalSegmentsRoundTripThroughLibpng(width: Int, height: Int, opaque: Bool) throws {
+    func severalSegmentsRoundTripThroughLibpng(width: Int, height: Int, opaque: Bool) async throws {
         let image = Self.large(width: width, height: height, opaque: opaque)
         let bytes = try PNGEncoder().encode(image)
         let decoded = try PNGDecoder().decode(data: bytes, source: "memory")
@@ -185,7 +185,7 @@ import Testing
     /// Level 0 (stored blocks), 1 and 9 through the same writer still give libpng the same pixels, and the
     /// zlib header's level bits follow zlib's rule (0x7801 for levels 0 and 1, 0x78DA for 9).
     @Test(arguments: [(0, [UInt8]([0x78, 0x01])), (1, [0x78, 0x01]), (9, [0x78, 0xDA])])
-    func otherLevelsUseTheSameWriter(level: Int, header: [UInt8]) throws {
+    func otherLevelsUseTheSameWriter(level: Int, header: [UInt8]) async throws {
         let image = Self.large(width: 2100, height: 2000, opaque: true)
         let bytes = try PNGEncoder(compressionLevel: level).encode(image)
         #expect(try PNGDecoder().decode(data: bytes, source: "memory").pixels == image.pixels)

@@ -27,12 +27,12 @@ import Testing
         return .image
     }
 
-    @Test func corpusIsThere() {
+    @Test func corpusIsThere() async {
         #expect(Self.files.count >= 30, "\(Self.folder.path)")
     }
 
     @Test(arguments: files)
-    func decodesOrRefuses(_ url: URL) throws {
+    func decodesOrRefuses(_ url: URL) async throws {
         let bytes = Array(try Data(contentsOf: url))
         let name = url.lastPathComponent
         do {

@@ -10,7 +10,7 @@ import Testing
     func bomb(_ name: String) -> String { PNGFixtures.pngBombs.appendingPathComponent(name).path }
 
     /// 30000x30000 1-bit: 900 MP is over the 200 MP default budget; refused after the header.
-    @Test func refusesPixelBomb() {
+    @Test func refusesPixelBomb() async {
         let path = bomb("bomb_1bit_30000x30000.png")
         #expect(throws: RenderError.imageTooManyPixels(source: path, width: 30000, height: 30000, maxPixels: 200_000_000)) {
             try decoder.decode(path: path)
@@ -20,7 +20,7 @@ import Testing
     }
 
     /// 1,000,000 x 1,000,000: beyond the side limit, refused while libpng reads IHDR.
-    @Test func refusesHugeHeader() {
+    @Test func refusesHugeHeader() async {
         let path = bomb("header_1000000x1000000.png")
         #expect(throws: RenderError.imageSideTooLarge(source: path, width: 1_000_000, height: 1_000_000, maxSide: PNGDecoder.defaultMaxSide)) {
             try decoder.decode(path: path)
@@ -28,7 +28,7 @@ import Testing
     }
 
     /// With the side limit lifted, the pixel budget still refuses it: a 4 TB allocation was never tried.
-    @Test func pixelBudgetIsCheckedBeforeAllocation() {
+    @Test func pixelBudgetIsCheckedBeforeAllocation() async {
         let path = bomb("header_1000000x1000000.png")
         let lenient = PNGDecoder(maxSide: 2_000_000)
         #expect(throws: RenderError.imageTooManyPixels(source: path, width: 1_000_000, height: 1_000_000, maxPixels: 200_000_000)) {
@@ -37,7 +37,7 @@ import Testing
     }
 
     /// 1,000,001 x 1: one pixel too wide for libpng's own default limit and for ours.
-    @Test func refusesOverWideHeader() {
+    @Test func refusesOverWideHeader() async {
         let path = bomb("header_1000001x1.png")
         #expect(throws: RenderError.imageSideTooLarge(source: path, width: 1_000_001, height: 1, maxSide: PNGDecoder.defaultMaxSide)) {
             try decoder.decode(path: path)
@@ -47,13 +47,13 @@ import Testing
     }
 
     /// A 64 MiB zTXt bomb: the image decodes, the text chunk is skipped.
-    @Test func decodesPastTextBomb() throws {
+    @Test func decodesPastTextBomb() async throws {
         let image = try decoder.decode(path: bomb("ztxt_bomb_64MiB.png"))
         #expect(image.width > 0 && image.pixels.count == image.width * image.height * 4)
     }
 
     /// Extra data after the image: decodes, libpng's complaint arrives as a warning.
-    @Test func decodesWithTrailingGarbageAndWarns() throws {
+    @Test func decodesWithTrailingGarbageAndWarns() async throws {
         let warnings = Mutex<[String]>([])
         var lenient = decoder
         lenient.warningHandler = { warning in warnings.withLock { $0.append(warning) } }
@@ -64,7 +64,7 @@ import Testing
 
     /// libpng's crashers: each decodes or is refused as bad data with one line naming the file.
     @Test(arguments: PNGFixtures.pngFiles(in: PNGFixtures.pngSuite.appendingPathComponent("libpng-testpngs/crashers")))
-    func survivesCrasher(path: String) {
+    func survivesCrasher(path: String) async {
         do {
             let image = try decoder.decode(path: path)
             #expect(image.pixels.count == image.width * image.height * 4)
@@ -78,17 +78,17 @@ import Testing
         }
     }
 
-    @Test func crashersArePresent() {
+    @Test func crashersArePresent() async {
         #expect(PNGFixtures.pngFiles(in: PNGFixtures.pngSuite.appendingPathComponent("libpng-testpngs/crashers")).count == 23)
     }
 
-    @Test func reportsMissingFile() {
+    @Test func reportsMissingFile() async {
         let path = "/nonexistent-planmark-folder/plan.png"
         #expect(throws: RenderError.inputNotFound(path: path)) { try decoder.decode(path: path) }
         #expect(RenderError.inputNotFound(path: "plan.png").description == "plan.png: no such file")
     }
 
-    @Test func refusesDirectory() throws {
+    @Test func refusesDirectory() async throws {
         let folder = try PNGFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect { try decoder.decode(path: folder.path) } throws: { error in
@@ -97,7 +97,7 @@ import Testing
         }
     }
 
-    @Test func refusesNonPNGData() {
+    @Test func refusesNonPNGData() async {
         let text = Array("id,x,y\n1,10,20\n".utf8)
         #expect(throws: RenderError.notPNG(source: "<stdin>")) { try decoder.decode(data: text, source: "<stdin>") }
         #expect(throws: RenderError.notPNG(source: "<stdin>")) { try decoder.decode(data: [], source: "<stdin>") }
@@ -105,7 +105,7 @@ import Testing
     }
 
     /// A PNG cut in half is corrupt (65), not "not a PNG" and not an I/O error.
-    @Test func refusesTruncatedData() throws {
+    @Test func refusesTruncatedData() async throws {
         let whole = try [UInt8](Data(contentsOf: PNGFixtures.pngSuite.appendingPathComponent("basn2c08.png")))
         let half = Array(whole.prefix(whole.count / 2))
         #expect { try decoder.decode(data: half, source: "cut.png") } throws: { error in
@@ -119,7 +119,7 @@ import Testing
     }
 
     /// Memory input (stdin) decodes exactly like the file.
-    @Test func memoryInputEqualsFileInput() throws {
+    @Test func memoryInputEqualsFileInput() async throws {
         let url = PNGFixtures.pngSuite.appendingPathComponent("basi6a16.png")
         let fromFile = try decoder.decode(path: url.path)
         let fromMemory = try decoder.decode(data: [UInt8](Data(contentsOf: url)), source: "<stdin>")
@@ -128,7 +128,7 @@ import Testing
     }
 
     /// The pixel budget is configurable and inclusive: 32x32 = 1024 pixels.
-    @Test func pixelBudgetIsConfigurable() throws {
+    @Test func pixelBudgetIsConfigurable() async throws {
         let path = PNGFixtures.pngSuite.appendingPathComponent("basn2c08.png").path
         #expect(throws: RenderError.imageTooManyPixels(source: path, width: 32, height: 32, maxPixels: 1023)) {
             try PNGDecoder(maxPixels: 1023).decode(path: path)

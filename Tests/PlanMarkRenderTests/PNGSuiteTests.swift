@@ -6,7 +6,7 @@ import Testing
 @Suite struct PNGSuiteTests {
     let decoder = PNGDecoder()
 
-    @Test func fixturesArePresent() {
+    @Test func fixturesArePresent() async {
         #expect(PNGFixtures.suite(mustFail: false).count == 162, "161 PngSuite images + PngSuite.png")
         #expect(PNGFixtures.suite(mustFail: true).count == 14)
         #expect(PNGFixtures.expectations.count >= 300)
@@ -15,7 +15,7 @@ import Testing
     /// Every non-x PngSuite image decodes, at the size PngSuite documents: sNN = NxN; cdf/cdh/cds
     /// 8x32, 32x8, 8x8 (pHYs demonstrations); all others 32x32.
     @Test(arguments: PNGFixtures.suite(mustFail: false))
-    func decodesValidImage(path: String) throws {
+    func decodesValidImage(path: String) async throws {
         let image = try decoder.decode(path: path)
         #expect(image.pixels.count == image.width * image.height * 4)
         let name = path.fileName
@@ -32,7 +32,7 @@ import Testing
 
     /// Every x* image is refused as bad data, with one line naming the file.
     @Test(arguments: PNGFixtures.suite(mustFail: true))
-    func refusesCorruptImage(path: String) {
+    func refusesCorruptImage(path: String) async {
         do {
             _ = try decoder.decode(path: path)
             Issue.record("\(path.fileName) decoded but must fail")
@@ -47,7 +47,7 @@ import Testing
     }
 
     /// The signature-damaged files are told apart from non-PNG files.
-    @Test func classifiesSignatureDamage() {
+    @Test func classifiesSignatureDamage() async {
         let folder = PNGFixtures.pngSuite
         // xs1n0g01, xs2n0g01, xs4n0g01: first signature bytes wrong (libpng: "Not a PNG file").
         for name in ["xs1n0g01.png", "xs2n0g01.png", "xs4n0g01.png"] {
@@ -64,7 +64,7 @@ import Testing
 
     /// Interlaced and non-interlaced twins decode to identical pixels (16-bit included).
     @Test(arguments: interlacedTwins())
-    func twinsMatch(interlaced: String, plain: String) throws {
+    func twinsMatch(interlaced: String, plain: String) async throws {
         if !interlaced.contains("/libpng-pngsuite/") {  // some of libpng's i* copies are not interlaced
             #expect(try decoder.readHeader(path: interlaced).isInterlaced)
         }
@@ -96,7 +96,7 @@ import Testing
         return pairs
     }
 
-    @Test func twinListIsComplete() {
+    @Test func twinListIsComplete() async {
         let pairs = Self.interlacedTwins()
         #expect(pairs.filter { $0.0.fileName.hasPrefix("basi") }.count == 15)
         #expect(pairs.contains { $0.0.fileName == "basi6a16.png" })
@@ -106,7 +106,7 @@ import Testing
 
     /// Decoded pixels equal Pillow's within 1 level (the decoder applies no gamma, like Pillow).
     @Test(arguments: PNGFixtures.expectations)
-    func matchesPillow(_ expectation: PNGFixtures.Expectation) throws {
+    func matchesPillow(_ expectation: PNGFixtures.Expectation) async throws {
         let image = try decoder.decode(path: expectation.sourcePath)
         let expected = try decoder.decode(path: expectation.expectedPath)
         #expect(expected.width == expectation.width && expected.height == expectation.height)
@@ -115,7 +115,7 @@ import Testing
     }
 
     /// Those without gamma chunks (the issue's minimum) are a real part of the comparison.
-    @Test func pillowComparisonCoversImagesWithoutGamma() {
+    @Test func pillowComparisonCoversImagesWithoutGamma() async {
         let withoutGamma = PNGFixtures.expectations.filter { !$0.hasGammaChunk }
         #expect(withoutGamma.count >= 80)
         #expect(withoutGamma.contains { $0.key == "libpng-testpngs/gray-16" })
@@ -123,7 +123,7 @@ import Testing
 
     /// libpng's extra images (not the crashers) all decode.
     @Test(arguments: PNGFixtures.libpngFolders)
-    func decodesLibpngTestImages(folder: String) throws {
+    func decodesLibpngTestImages(folder: String) async throws {
         let paths = PNGFixtures.pngFiles(in: PNGFixtures.pngSuite.appendingPathComponent(folder))
         #expect(!paths.isEmpty)
         for path in paths {
@@ -133,7 +133,7 @@ import Testing
 
     /// Hand-checkable pixels: basn0g01 is 1-bit grey (only black and white), basn6a08 keeps alpha,
     /// tbbn3p08's palette transparency becomes alpha 0 somewhere.
-    @Test func normalisesSampleFormats() throws {
+    @Test func normalisesSampleFormats() async throws {
         let folder = PNGFixtures.pngSuite
         let grey1 = try decoder.decode(path: folder.appendingPathComponent("basn0g01.png").path)
         for index in stride(from: 0, to: grey1.pixels.count, by: 4) {
@@ -154,7 +154,7 @@ import Testing
         ("cdsn2c08.png", PhysicalScale(pixelsPerUnitX: 1, pixelsPerUnitY: 1, unitIsMetre: false)),
         ("cdun2c08.png", PhysicalScale(pixelsPerUnitX: 1000, pixelsPerUnitY: 1000, unitIsMetre: true)),
     ])
-    func readsPhysicalScale(name: String, scale: PhysicalScale) throws {
+    func readsPhysicalScale(name: String, scale: PhysicalScale) async throws {
         let path = PNGFixtures.pngSuite.appendingPathComponent(name).path
         #expect(try decoder.decode(path: path).physicalScale == scale)
         #expect(try decoder.readHeader(path: path).physicalScale == scale)
@@ -162,7 +162,7 @@ import Testing
     }
 
     /// readHeader reports the stored format without decoding.
-    @Test func readsHeader() throws {
+    @Test func readsHeader() async throws {
         let header = try decoder.readHeader(path: PNGFixtures.pngSuite.appendingPathComponent("basi4a16.png").path)
         #expect(header == PNGFileHeader(width: 32, height: 32, bitDepth: 16, colourType: .greyscaleAlpha, isInterlaced: true))
         let palette = try decoder.readHeader(path: PNGFixtures.pngSuite.appendingPathComponent("tbbn3p08.png").path)

@@ -11,7 +11,7 @@ struct RasterCoverageTests {
     }
 
     @Test("square from 1.5 to 3.5: quarters at the corners, halves on the sides, one full pixel")
-    func halfPixelSquare() {
+    func halfPixelSquare() async {
         let coverage = RasterTesting.coverage(
             RasterTesting.path([(1.5, 1.5), (3.5, 1.5), (3.5, 3.5), (1.5, 3.5)]), width: 5, height: 5)
         let expected: [Double] = [
@@ -27,7 +27,7 @@ struct RasterCoverageTests {
     @Test("axis-aligned rectangles: each pixel gets the product of its overlaps", arguments: [
         (0.25, 0.75, 3.75, 2.25), (0.5, 0.5, 6.5, 1.5), (2.1, 0.9, 2.6, 5.3), (0, 0, 7, 6), (3, 2, 4, 3),
     ])
-    func rectangles(_ box: (Double, Double, Double, Double)) {
+    func rectangles(_ box: (Double, Double, Double, Double)) async {
         let (x0, y0, x1, y1) = box
         let coverage = RasterTesting.coverage(
             RasterTesting.path([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), width: 7, height: 6)
@@ -48,7 +48,7 @@ struct RasterCoverageTests {
     ]
 
     @Test("total coverage equals the polygon's area within 1e-3", arguments: polygons)
-    func totalArea(_ polygon: [(Double, Double)]) {
+    func totalArea(_ polygon: [(Double, Double)]) async {
         let coverage = RasterTesting.coverage(RasterTesting.path(polygon), width: 30, height: 30)
         #expect(abs(coverage.reduce(0, +) - RasterTesting.area(polygon)) < 1e-3)
         // Reversing the orientation changes nothing under non-zero.
@@ -57,7 +57,7 @@ struct RasterCoverageTests {
     }
 
     @Test("each pixel of a convex polygon matches Sutherland–Hodgman clipping", arguments: [polygons[0], polygons[2], polygons[3]])
-    func perPixel(_ polygon: [(Double, Double)]) {
+    func perPixel(_ polygon: [(Double, Double)]) async {
         let coverage = RasterTesting.coverage(RasterTesting.path(polygon), width: 30, height: 30)
         var worst = 0.0
         for y in 0..<30 {
@@ -69,7 +69,7 @@ struct RasterCoverageTests {
     }
 
     @Test("a shape hanging off the canvas covers exactly its part on the canvas")
-    func clippedToCanvas() {
+    func clippedToCanvas() async {
         // Square [-2.5, 3.5] x [-2.5, 2.5] on a 3x3 canvas: rows 0 and 1 full, row 2 half.
         let left = RasterTesting.coverage(RasterTesting.path([(-2.5, -2.5), (3.5, -2.5), (3.5, 2.5), (-2.5, 2.5)]), width: 3, height: 3)
         #expect(left == [1, 1, 1, 1, 1, 1, 0.5, 0.5, 0.5].map { $0 })
@@ -84,7 +84,7 @@ struct RasterCoverageTests {
     }
 
     @Test("non-zero fills an overlap once, even-odd leaves it empty")
-    func fillRules() {
+    func fillRules() async {
         var path = RasterPath()
         path.addRectangle(minX: 0, minY: 0, maxX: 4, maxY: 2)
         path.addRectangle(minX: 2, minY: 0, maxX: 6, maxY: 2)
@@ -95,7 +95,7 @@ struct RasterCoverageTests {
     }
 
     @Test("a shape taller than one band is exact across band boundaries")
-    func manyBands() {
+    func manyBands() async {
         // 1000 wide: a band holds 2^18 / 1002 = 261 rows, so 700 rows take three bands.
         let polygon = [(0.25, 0.5), (999.75, 0.5), (999.75, 700.25), (0.25, 700.25)]
         let coverage = RasterTesting.coverage(RasterTesting.path(polygon), width: 1000, height: 701)
@@ -105,7 +105,7 @@ struct RasterCoverageTests {
     }
 
     @Test("a hole leaves its pixels untouched and nothing is drawn outside the bounding box")
-    func holeAndBounds() {
+    func holeAndBounds() async {
         var image = RasterTesting.image(width: 20, height: 20, colour: Colour(rgb: 0x808080))
         let before = image
         var path = RasterPath()

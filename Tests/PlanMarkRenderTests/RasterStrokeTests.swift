@@ -22,14 +22,14 @@ struct RasterStrokeTests {
         (RasterLineJoin.miter(limit: 1.2), 608.0, 1e-3),  // the miter of a right angle is √2 > 1.2: bevelled
         (RasterLineJoin.round, 576 + 16 * Double.pi, 1.0),  // arcs are polygons within 0.05 px
     ])
-    func squareRing(_ join: RasterLineJoin, _ expected: Double, _ tolerance: Double) {
+    func squareRing(_ join: RasterLineJoin, _ expected: Double, _ tolerance: Double) async {
         #expect(abs(Self.strokedArea(Self.square, closed: true, width: 8, join: join) - expected) < tolerance)
         // Either orientation of the ring gives the same stroke.
         #expect(abs(Self.strokedArea(Self.square.reversed(), closed: true, width: 8, join: join) - expected) < tolerance)
     }
 
     @Test("an open line stroked 4 wide is a 20 × 4 rectangle with butt ends")
-    func openLine() {
+    func openLine() async {
         let line = [PixelPoint(x: 10, y: 10), PixelPoint(x: 30, y: 10)]
         #expect(abs(Self.strokedArea(line, closed: false, width: 4, join: .round) - 80) < 1e-3)
         // A diagonal of length 20·√2 keeps its area: 20√2 × 2.
@@ -38,7 +38,7 @@ struct RasterStrokeTests {
     }
 
     @Test("a concave ring's inner corner is filled once, not twice or left empty")
-    func concaveRing() {
+    func concaveRing() async {
         // An L: [10,30]×[10,20] ∪ [10,20]×[20,30], stroked 2 wide with miters: the band between the
         // L grown by 1 and shrunk by 1. Grown: 22×12 + 12×10 = 384 ... computed as outer L area
         // (x 9..31, y 9..21) + (x 9..21, y 21..31) = 264 + 120 = 384; shrunk: (11..29 × 11..19) +
@@ -49,7 +49,7 @@ struct RasterStrokeTests {
     }
 
     @Test("a disc's coverage is πr² within the chord tolerance")
-    func disc() {
+    func disc() async {
         var path = RasterPath()
         path.addCircle(centre: PixelPoint(x: 20.3, y: 19.6), radius: 12.5)
         let area = RasterTesting.coverage(path, width: 40, height: 40).reduce(0, +)

@@ -31,7 +31,7 @@ struct ReviewGoldenTests {
     }()
 
     @Test("a square room")
-    func square() throws {
+    func square() async throws {
         let room = try Self.region("A", [[(8.5, 8.5), (31.5, 8.5), (31.5, 31.5), (8.5, 31.5)]])
         let image = try ReviewRenderer(style: Self.style).render(
             drawing: Self.drawing(width: 40, height: 40), regions: [room], markers: [])
@@ -39,7 +39,7 @@ struct ReviewGoldenTests {
     }
 
     @Test("a room with a hole and an allowed area")
-    func roomWithHole() throws {
+    func roomWithHole() async throws {
         let room = try Self.region("B", [
             [(6, 6), (58.3, 6), (58.3, 24), (36, 42.7), (6, 42.7)],
             [(16.5, 14.5), (30.5, 14.5), (30.5, 30.5), (16.5, 30.5)],
@@ -51,7 +51,7 @@ struct ReviewGoldenTests {
     }
 
     @Test("markers with 1 to 6 digits in every state")
-    func markers() throws {
+    func markers() async throws {
         let markers = [
             ReviewMarker(label: "7", position: PixelPoint(x: 20, y: 22), state: .valid),
             ReviewMarker(label: "42", position: PixelPoint(x: 55, y: 22), state: .invalid(.outsideAllowedArea)),
@@ -66,7 +66,7 @@ struct ReviewGoldenTests {
     }
 
     @Test("legend and title, markers from a file")
-    func legend() throws {
+    func legend() async throws {
         let room = try Self.region("A", [[(230, 50), (320, 50), (320, 130), (230, 130)]])
         let markers = [
             ReviewMarker(label: "1", position: PixelPoint(x: 250, y: 75), state: .valid),
@@ -80,7 +80,7 @@ struct ReviewGoldenTests {
     }
 
     @Test("stored markers in every status, overdue rings, legend counts, title and filters")
-    func statuses() throws {
+    func statuses() async throws {
         let room = try Self.region("A", [[(20, 235), (380, 235), (380, 295), (20, 295)]])
         let markers = [
             ReviewMarker(label: "1", position: PixelPoint(x: 40, y: 265), state: .status(.open)),
@@ -99,7 +99,7 @@ struct ReviewGoldenTests {
     }
 
     @Test("crowded markers fanned out with leader lines, a stack badge, room areas in the legend")
-    func crowded() throws {
+    func crowded() async throws {
         let room = try Self.region("A", [[(250, 20), (460, 20), (460, 200), (250, 200)]])
         // Ten markers within 4 px of (320, 100), in every state: they fan out round their point, invalid first.
         let states: [ReviewMarkerState] = [.status(.open), .status(.closed), .invalid(.outsideRooms), .status(.ready),

@@ -29,7 +29,7 @@ struct ReviewPinLayoutTests {
     }
 
     @Test("40 markers within 3 pixels: every number is drawn, no two pins overlap, each leader ends at its marker")
-    func crowdedCluster() throws {
+    func crowdedCluster() async throws {
         let markers = Self.cluster(40, around: PixelPoint(x: 200.4, y: 190.7), spread: 3)
         let (image, layout) = try ReviewRenderer(style: Self.style).renderWithLayout(
             drawing: RasterTesting.image(width: 400, height: 400), regions: [], markers: markers)
@@ -90,7 +90,7 @@ struct ReviewPinLayoutTests {
     }
 
     @Test("markers far apart stay where they are, without leader lines")
-    func sparseMarkersStay() throws {
+    func sparseMarkersStay() async throws {
         let markers = [
             ReviewMarker(label: "1", position: PixelPoint(x: 50, y: 50), state: .valid),
             ReviewMarker(label: "2", position: PixelPoint(x: 76, y: 50), state: .valid),  // 26 px: just clear of 25
@@ -103,7 +103,7 @@ struct ReviewPinLayoutTests {
     }
 
     @Test("two markers 20 px apart both move off, so both positions stay visible")
-    func pairFansOut() throws {
+    func pairFansOut() async throws {
         let markers = [
             ReviewMarker(label: "1", position: PixelPoint(x: 100, y: 100), state: .valid),
             ReviewMarker(label: "2", position: PixelPoint(x: 120, y: 100), state: .valid),
@@ -120,7 +120,7 @@ struct ReviewPinLayoutTests {
     }
 
     @Test("300 markers on one pixel of a small sheet: the ones without room are counted in a stack badge")
-    func stackBadge() throws {
+    func stackBadge() async throws {
         let markers = (1...300).map { ReviewMarker(label: String($0), position: PixelPoint(x: 70, y: 70), state: .valid) }
         let (image, layout) = try ReviewRenderer(style: Self.style).renderWithLayout(
             drawing: RasterTesting.image(width: 140, height: 140), regions: [], markers: markers)
@@ -148,7 +148,7 @@ struct ReviewPinLayoutTests {
     }
 
     @Test("the pin's size follows 2% of the output's shorter side, at least 20 px, and markerSize overrides it")
-    func pinSizeFollowsTheOutput() throws {
+    func pinSizeFollowsTheOutput() async throws {
         // One marker with an empty label, so its pin is a plain disc of the one-digit radius.
         let marker = [ReviewMarker(label: "", position: PixelPoint(x: 1500, y: 1000), state: .valid)]
         func render(_ options: ReviewOptions) throws -> (RGBAImage, ReviewLayout) {
@@ -180,7 +180,7 @@ struct ReviewPinLayoutTests {
     }
 
     @Test("room areas in the legend: one line per room with two decimals and m²")
-    func roomAreaLines() throws {
+    func roomAreaLines() async throws {
         let entries = ReviewLegendEntry.entries(
             markers: [], regions: [], style: .standard,
             roomAreas: [ReviewRoomArea(name: "2.05 Office", squareMetres: 12.3456), ReviewRoomArea(name: "Hall", squareMetres: 7)])

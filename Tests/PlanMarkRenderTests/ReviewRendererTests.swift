@@ -6,7 +6,7 @@ import Testing
 @Suite("Review renderer")
 struct ReviewRendererTests {
     @Test("no regions and no markers: the input flattened onto white, nothing else")
-    func flattenOnly() throws {
+    func flattenOnly() async throws {
         // (100, 50, 0) at alpha 128 over white: c·128/255 + 255·127/255 -> 177, 152, 127.
         let input = RGBAImage(width: 3, height: 1, pixels: [100, 50, 0, 128, 0, 0, 0, 0, 9, 8, 7, 255])
         let output = try ReviewRenderer().render(drawing: input, regions: [], markers: [])
@@ -41,7 +41,7 @@ struct ReviewRendererTests {
     @Test("a marker at pixel (x, y) is centred at (x, y), y counted down from the top", arguments: [
         (30.0, 20.0), (61.5, 17.25), (140.3, 99.7), (25.0, 130.0),
     ])
-    func centred(_ position: (Double, Double)) throws {
+    func centred(_ position: (Double, Double)) async throws {
         let marker = ReviewMarker(label: "8", position: PixelPoint(x: position.0, y: position.1), state: .valid)
         let output = try ReviewRenderer(style: Self.flatStyle).render(
             drawing: RasterTesting.image(width: 180, height: 150), regions: [], markers: [marker])
@@ -51,7 +51,7 @@ struct ReviewRendererTests {
     }
 
     @Test("the label is centred on the marker within a pixel")
-    func labelCentred() throws {
+    func labelCentred() async throws {
         var style = ReviewStyle.standard
         style.markerRadius = 20
         style.label = Colour(rgb: 0xFF0000)  // red text on a green body: the text is where red > 0
@@ -74,7 +74,7 @@ struct ReviewRendererTests {
     }
 
     @Test("a room fill blends its colour over the drawing and leaves the hole alone")
-    func roomFill() throws {
+    func roomFill() async throws {
         let room = try Region(id: "R", coordinates: [[
             [PixelPoint(x: 2, y: 2), PixelPoint(x: 38, y: 2), PixelPoint(x: 38, y: 38), PixelPoint(x: 2, y: 38)],
             [PixelPoint(x: 12, y: 12), PixelPoint(x: 28, y: 12), PixelPoint(x: 28, y: 28), PixelPoint(x: 12, y: 28)],
@@ -93,7 +93,7 @@ struct ReviewRendererTests {
     }
 
     @Test("the crop around a marker is 2 × margin square with the marker in its middle")
-    func around() throws {
+    func around() async throws {
         let markers = [
             ReviewMarker(label: "1", position: PixelPoint(x: 10, y: 10), state: .valid),
             ReviewMarker(label: "2", position: PixelPoint(x: 100, y: 60), state: .valid),
@@ -112,7 +112,7 @@ struct ReviewRendererTests {
     }
 
     @Test("errors: unknown marker, marker off the sheet, bad scale, bad margin")
-    func errors() {
+    func errors() async {
         let renderer = ReviewRenderer()
         let image = RasterTesting.image(width: 10, height: 10)
         let off = ReviewMarker(label: "9", position: PixelPoint(x: 500, y: 5), state: .invalid(.outsideDrawing))
@@ -134,7 +134,7 @@ struct ReviewRendererTests {
     }
 
     @Test("markers off the sheet or with no position are skipped, not fatal")
-    func offSheetMarkers() throws {
+    func offSheetMarkers() async throws {
         let markers = [
             ReviewMarker(label: "1", position: PixelPoint(x: -400, y: 5), state: .invalid(.outsideDrawing)),
             ReviewMarker(label: "2", position: PixelPoint(x: .nan, y: 5), state: .invalid(.invalidCoordinate)),
@@ -144,7 +144,7 @@ struct ReviewRendererTests {
     }
 
     @Test("scale: the drawing is area-averaged, markers drawn at scaled positions")
-    func scaled() throws {
+    func scaled() async throws {
         // A 4x2 image of columns 0, 90, 180, 30 scaled by 0.5 -> 2x1: (0 + 90)/2 = 45, (180 + 30)/2 = 105.
         var pixels: [UInt8] = []
         for _ in 0..<2 { for v: UInt8 in [0, 90, 180, 30] { pixels += [v, v, v, 255] } }
@@ -165,7 +165,7 @@ struct ReviewRendererTests {
     }
 
     @Test("drawing in bands leaves no seam: shapes crossing band boundaries are drawn exactly once")
-    func bands() throws {
+    func bands() async throws {
         // 2048 wide: bands of 524288 / 8192 = 64 rows, so y = 64 and 128 are band boundaries.
         let room = try Region(id: "R", coordinates: [[[
             PixelPoint(x: 100, y: 10), PixelPoint(x: 300, y: 10), PixelPoint(x: 300, y: 190), PixelPoint(x: 100, y: 190),

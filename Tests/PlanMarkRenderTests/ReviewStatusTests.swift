@@ -33,7 +33,7 @@ struct ReviewStatusTests {
     ]
 
     @Test("each status is drawn in its own colour at the marker's centre", arguments: documented.map(\.0))
-    func statusColourAtCentre(_ status: ReviewMarkerStatus) throws {
+    func statusColourAtCentre(_ status: ReviewMarkerStatus) async throws {
         let expected = Self.documented.first { $0.0 == status }!.1
         let image = try Self.render([ReviewMarker(label: "1", position: PixelPoint(x: 40, y: 40), state: .status(status))])
         // The body is a disc of radius 12 around (40, 40): pixels (38..41, 38..41) are wholly inside it.
@@ -41,7 +41,7 @@ struct ReviewStatusTests {
     }
 
     @Test("the five status colours differ from each other and from the valid and invalid colours")
-    func statusColoursDistinct() {
+    func statusColoursDistinct() async {
         let style = ReviewStyle.standard
         let statuses = ReviewMarkerStatus.allCases.map { style.colour(for: $0) }
         #expect(Set(statuses).count == 5)
@@ -54,7 +54,7 @@ struct ReviewStatusTests {
     }
 
     @Test("status raw values and legend words")
-    func statusNames() {
+    func statusNames() async {
         #expect(ReviewMarkerStatus.allCases.map(\.rawValue) == ["open", "in-progress", "ready", "closed", "void"])
         #expect(ReviewMarkerStatus(rawValue: "in-progress") == .inProgress)
         #expect(ReviewMarkerStatus.allCases.map(\.title) == ["Open", "In progress", "Ready for inspection", "Closed", "Void"])
@@ -71,7 +71,7 @@ struct ReviewStatusTests {
         ReviewMarkerState.status(.open), .status(.inProgress), .status(.ready), .status(.closed), .status(.void),
         .valid, .invalid(.outsideAllowedArea),
     ])
-    func overdueRing(_ state: ReviewMarkerState) throws {
+    func overdueRing(_ state: ReviewMarkerState) async throws {
         let overdue = try Self.render([ReviewMarker(label: "1", position: PixelPoint(x: 40, y: 40), state: state, overdue: true)])
         for (x, y) in Self.ringPixels { #expect(Self.rgb(overdue, x, y) == Self.overdueRGB, "(\(x), \(y))") }
         // The body keeps its state's colour.
@@ -95,7 +95,7 @@ struct ReviewStatusTests {
     }
 
     @Test("a marker that is not overdue has no ring: no pixel near it is the ring colour")
-    func noRingWhenNotOverdue() throws {
+    func noRingWhenNotOverdue() async throws {
         for state in [ReviewMarkerState.status(.open), .status(.closed), .valid, .invalid(.outsideRooms)] {
             let plain = try Self.render([ReviewMarker(label: "1", position: PixelPoint(x: 40, y: 40), state: state)])
             for (x, y) in Self.ringPixels { #expect(Self.rgb(plain, x, y) == [0x80, 0x80, 0x80], "(\(x), \(y))") }
@@ -129,7 +129,7 @@ struct ReviewStatusTests {
     }
 
     @Test("draw order: closed and void below, open in the middle, invalid on top, whatever the list's order")
-    func drawOrder() throws {
+    func drawOrder() async throws {
         // Markers on one point are fanned out; the dots left at the point are drawn in the same order, so the
         // point shows the most important marker's colour.
         let p = PixelPoint(x: 100, y: 100)
@@ -152,7 +152,7 @@ struct ReviewStatusTests {
     }
 
     @Test("legend lines: counts by status in workflow order, overdue, then invalid; absent statuses left out")
-    func legendTexts() throws {
+    func legendTexts() async throws {
         let stored = [
             Self.marker(.status(.closed)), Self.marker(.status(.open), overdue: true), Self.marker(.status(.void)),
             Self.marker(.status(.open)), Self.marker(.status(.closed)), Self.marker(.status(.inProgress), overdue: true),
@@ -191,7 +191,7 @@ struct ReviewStatusTests {
     }
 
     @Test("the legend has one line per count, each with text")
-    func legendLines() throws {
+    func legendLines() async throws {
         let far = { (state: ReviewMarkerState, overdue: Bool) in
             ReviewMarker(label: "1", position: PixelPoint(x: 380, y: 260), state: state, overdue: overdue)
         }
@@ -205,7 +205,7 @@ struct ReviewStatusTests {
     }
 
     @Test("filters add the line \"Filters: ...\": with a legend, with a title, and alone")
-    func filtersLine() throws {
+    func filtersLine() async throws {
         let markers = [ReviewMarker(label: "1", position: PixelPoint(x: 380, y: 260), state: .status(.open))]
         let filters = "status=open,ready; room=2.05"
         let legend = try Self.render(markers, width: 400, height: 280, options: ReviewOptions(legend: true))

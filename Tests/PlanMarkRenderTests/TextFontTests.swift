@@ -5,7 +5,7 @@ import Testing
 @Suite("Text through FreeType")
 struct TextFontTests {
     @Test("a missing font file is a clear error naming the path")
-    func missingFont() {
+    func missingFont() async {
         #expect(throws: ReviewError.fontNotFound(searched: ["/nonexistent/font.ttf"])) {
             _ = try TextFont(path: "/nonexistent/font.ttf")
         }
@@ -13,14 +13,14 @@ struct TextFontTests {
     }
 
     @Test("a file that is not a font is refused by FreeType")
-    func notAFont() throws {
+    func notAFont() async throws {
         #expect(throws: ReviewError.self) { _ = try TextFont(path: "/etc/hostname") }
     }
 
     // DejaVu Sans Bold has tabular digits of 1425/2048 em (Pillow's getlength gives 69.58 px at
     // 100 px) and its "8" spans 76 px at 100 px (Pillow's getbbox: 18...94); hinting rounds to pixels.
     @Test("digits are tabular, 1425/2048 em wide, and an 8 is about 0.76 em tall")
-    func metrics() throws {
+    func metrics() async throws {
         let font = try TextFont()
         let advances = "0123456789".map { font.measure(String($0), size: 100).advance }
         #expect(Set(advances).count == 1)
@@ -32,7 +32,7 @@ struct TextFontTests {
     }
 
     @Test("ink lands inside the measured box and nowhere else")
-    func drawnWhereMeasured() throws {
+    func drawnWhereMeasured() async throws {
         let font = try TextFont()
         var image = RasterTesting.image(width: 120, height: 60)
         let extent = font.measure("42", size: 30)
@@ -51,7 +51,7 @@ struct TextFontTests {
     static func isInk(_ pixel: [UInt8]) -> Bool { pixel[0] <= 96 && pixel[1] <= 96 && pixel[2] <= 96 }
 
     @Test("unclipped text puts dark ink across its measured box, and only there")
-    func inkFillsTheMeasuredBox() throws {
+    func inkFillsTheMeasuredBox() async throws {
         let font = try TextFont()
         let extent = font.measure("2024", size: 24)
         // DejaVu Sans Bold's digits: 1425/2048 em advance, about 0.73 em tall (the "0" and "2").
@@ -80,7 +80,7 @@ struct TextFontTests {
     @Test("text partly or wholly off the image is clipped, not a crash", arguments: [
         (-30, 20), (90, 20), (300, 20), (-300, 20), (10, -5), (10, 400), (10, 62), (-1000, -1000),
     ])
-    func offImage(_ origin: (Int, Int)) throws {
+    func offImage(_ origin: (Int, Int)) async throws {
         let font = try TextFont()
         var image = RasterTesting.image(width: 100, height: 50)
         font.draw("2024", size: 24, x: origin.0, baseline: origin.1, colour: .black, into: &image)

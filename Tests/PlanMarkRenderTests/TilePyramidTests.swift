@@ -29,7 +29,7 @@ import PlanMarkGeometry
     /// red (128, 0, 0, 128), blue (0, 0, 255, 255); the mean (64, 0, 127.5, 191.5); straight again
     /// R = 64 / 191.5 * 255 = 85.2, B = 127.5 / 191.5 * 255 = 169.8, A = 191.5 -> (85, 0, 170, 192).
     /// (Averaging straight colours would give (128, 0, 128, 192): the transparent red would count fully.)
-    @Test func halvingAveragesPremultiplied() throws {
+    @Test func halvingAveragesPremultiplied() async throws {
         let image = Self.image(width: 512, height: 512) { x, y in
             if x < 2 && y < 2 { return x == 0 ? [255, 0, 0, 128] : [0, 0, 255, 255] }
             return [255, 255, 255, 255]
@@ -49,7 +49,7 @@ import PlanMarkGeometry
 
     /// Four halvings of a 4096-wide stripe pattern: 16 columns of 0 and 16 of 255 in turn average, at
     /// level -4 (f = 16), to pixels alternating 0 and 255; at level -5 (f = 32) to 127.5 -> 127 or 128.
-    @Test func repeatedHalvingStaysExact() throws {
+    @Test func repeatedHalvingStaysExact() async throws {
         let image = Self.image(width: 4096, height: 64) { x, _ in
             let v: UInt8 = (x / 16) % 2 == 0 ? 0 : 255
             return [v, v, v, 255]
@@ -71,7 +71,7 @@ import PlanMarkGeometry
     /// Pixel (1, 1) covers [1.5, 3)^2: (1,1) 0.25, (2,1) 0.5, (1,2) 0.5, (2,2) 1: (63.75 + 25 + 25 + 50) / 2.25 = 72.8.
     /// Pixel (2, 2) covers [3, 4.5)^2, of which only image pixel (3, 3) exists: alpha 255 / 2.25 = 113.3,
     /// colour that pixel's own 200 (premultiplied 200 / 2.25, divided by alpha 1 / 2.25).
-    @Test func fractionalZoomAveragesByArea() throws {
+    @Test func fractionalZoomAveragesByArea() async throws {
         let grey: [[UInt8]] = [
             [0, 90, 50, 50],
             [180, 255, 50, 50],
@@ -93,7 +93,7 @@ import PlanMarkGeometry
 
     /// 300x200 at S = 0: tile (0, 1, 0) holds image columns 256..<300 in its first 44 columns and rows
     /// 0..<200; the rest of its 256x256 is transparent. Level -1 (150 x 100) is one tile.
-    @Test func edgeTilesAreFullSizeAndTransparentBeyondTheImage() throws {
+    @Test func edgeTilesAreFullSizeAndTransparentBeyondTheImage() async throws {
         let image = Self.image(width: 300, height: 200) { x, y in [UInt8(x % 256), UInt8(y), 7, 255] }
         let scheme = try #require(TileScheme(width: 300, height: 200, zoom: 0))
         let pyramid = TilePyramid(scheme: scheme)
@@ -114,7 +114,7 @@ import PlanMarkGeometry
 
     /// An odd side: 301 wide at S = 0 gives level -1 151 wide, whose last column averages image column
     /// 300 with transparency: alpha 255 / 2 = 127.5, colour unchanged.
-    @Test func oddSideAveragesWithTransparency() throws {
+    @Test func oddSideAveragesWithTransparency() async throws {
         let image = Self.image(width: 301, height: 2) { _, _ in [40, 80, 120, 255] }
         let scheme = try #require(TileScheme(width: 301, height: 2, zoom: 0))
         let low = try #require(TilePyramid(scheme: scheme).tile(TileCoordinate(z: -1, x: 0, y: 0), of: image))
@@ -122,7 +122,7 @@ import PlanMarkGeometry
         Self.expectClose(Self.pixel(low, 150, 0), [40, 80, 120, 128])
     }
 
-    @Test func tilesOutsideThePyramidAreNil() throws {
+    @Test func tilesOutsideThePyramidAreNil() async throws {
         let image = Self.image(width: 300, height: 200) { _, _ in [1, 2, 3, 255] }
         let pyramid = TilePyramid(scheme: try #require(TileScheme(width: 300, height: 200, zoom: 0)))
         for outside in [TileCoordinate(z: 1, x: 0, y: 0), TileCoordinate(z: 0, x: 2, y: 0), TileCoordinate(z: 0, x: 0, y: 1),
@@ -134,7 +134,7 @@ import PlanMarkGeometry
     /// A sheet with transparency and odd sides at a fractional zoom, made every way: each tile emitted
     /// once, the same bytes from the serial and the concurrent emit, and from the PNG read band by band;
     /// each decodes to what `tile(_:of:)` gives.
-    @Test func everyWayInGivesTheSameTiles() throws {
+    @Test func everyWayInGivesTheSameTiles() async throws {
         let image = Self.image(width: 1203, height: 777) { x, y in
             [UInt8((x * 7 + y * 3) % 256), UInt8((x ^ y) % 256), UInt8(y % 256), UInt8(x % 97 == 0 ? 0 : 255 - (y % 5) * 40)]
         }
@@ -177,7 +177,7 @@ import PlanMarkGeometry
 
     /// The band reader against the whole-image decoder on every PngSuite image that must decode (grey,
     /// RGB, palette, 16-bit, tRNS, interlaced): the same tiles either way.
-    @Test func bandReaderMatchesWholeDecode() throws {
+    @Test func bandReaderMatchesWholeDecode() async throws {
         let paths = PNGFixtures.suite(mustFail: false)
         try #require(!paths.isEmpty, "PngSuite missing under \(PNGFixtures.pngSuite.path)")
         for path in paths {
@@ -193,7 +193,7 @@ import PlanMarkGeometry
 
     /// A PNG that ends half way fails with the decoder's error after some tiles were made, and the
     /// error is the one thrown (not swallowed by the encoding threads).
-    @Test func truncatedInputFails() throws {
+    @Test func truncatedInputFails() async throws {
         let image = Self.image(width: 600, height: 600) { x, y in [UInt8(x % 256), UInt8(y % 256), UInt8((x * y) % 251), 255] }
         let bytes = try PNGEncoder(compressionLevel: 0).encode(image)
         let pyramid = TilePyramid(scheme: try #require(TileScheme(width: 600, height: 600, zoom: 0)))
@@ -205,7 +205,7 @@ import PlanMarkGeometry
     }
 
     /// An error thrown by `emit` stops the work and comes back to the caller.
-    @Test func emitErrorsComeBack() throws {
+    @Test func emitErrorsComeBack() async throws {
         struct Full: Error {}
         let image = Self.image(width: 1000, height: 1000) { _, _ in [9, 9, 9, 255] }
         let pyramid = TilePyramid(scheme: try #require(TileScheme(width: 1000, height: 1000, zoom: 0)))

@@ -40,10 +40,10 @@ enum AttachmentFixtures {
     static let base = "/drawings/plan/markers/1/attachments"
 
     /// A fixture with markers 1 and 2.
-    static func makeFixture() throws -> ServerFixture {
-        let fixture = try ServerFixture()
-        _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
-        _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 900, y: 300), note: nil, author: nil)
+    static func makeFixture() async throws -> ServerFixture {
+        let fixture = try await ServerFixture()
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 900, y: 300), note: nil, author: nil)
         return fixture
     }
 
@@ -54,7 +54,7 @@ enum AttachmentFixtures {
         (AttachmentFixtures.jpeg, "image/jpeg", "IMAGE/JPEG; q=1"),
     ])
     func attachAndReadBack(bytes: [UInt8], type: String, declared: String?) async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         let digest = sha256sum(bytes)
         try await fixture.application().test(.router) { client in
@@ -89,7 +89,7 @@ enum AttachmentFixtures {
             #expect(items.count == 1)
             #expect(items.first?["id"] as? Int == id && items.first?["sha256"] as? String == digest)
         }
-        let history = try fixture.store.history(of: "plan", number: 1)
+        let history = try await fixture.store.history(of: "plan", number: 1)
         #expect(history.map(\.action) == [.created, .attached])
         #expect(history.last?.author == "ana")
     }
@@ -97,7 +97,7 @@ enum AttachmentFixtures {
     /// The same photo attached three times (twice to marker 1, once to 2) is stored once; its bytes go
     /// with the last attachment that has them.
     @Test func samePhotoTwiceIsStoredOnce() async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         let storePath = fixture.storePath
         try await fixture.application().test(.router) { client in
@@ -127,7 +127,7 @@ enum AttachmentFixtures {
             _ = try await client.execute(uri: "/drawings/plan/markers/2/attachments/\(ids[2])", method: .delete)
             #expect(try Self.count("attachmentBlob", in: storePath) == 0)
         }
-        #expect(try fixture.store.history(of: "plan", number: 1).map(\.action) == [.created, .attached, .attached, .detached, .detached])
+        #expect(try await fixture.store.history(of: "plan", number: 1).map(\.action) == [.created, .attached, .attached, .detached, .detached])
     }
 
     /// The type is judged by the bytes: a renamed text file, a PNG declared as JPEG, a JPEG declared as
@@ -142,7 +142,7 @@ enum AttachmentFixtures {
         ([], nil),
     ])
     func wrongTypeIs415(bytes: [UInt8], declared: String?) async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             var headers: HTTPFields = [:]
@@ -151,11 +151,11 @@ enum AttachmentFixtures {
             #expect(response.status == .unsupportedMediaType, "\(response.text)")
             #expect(response.errorCode == "unsupported-media-type")
         }
-        #expect(try fixture.store.attachments(ofMarker: 1, in: "plan").isEmpty)
+        #expect(try await fixture.store.attachments(ofMarker: 1, in: "plan").isEmpty)
     }
 
     @Test func unknownTargetsAndParameters() async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let jpeg = ByteBuffer(bytes: AttachmentFixtures.jpeg)
@@ -174,7 +174,7 @@ enum AttachmentFixtures {
     /// Attachments have their own limit (`--max-attachment`): over it is 413 from Content-Length; a
     /// 2 MiB photo is taken while a JSON body of that size is still 413 (the JSON limit stays 1 MiB).
     @Test func attachmentLimitIsItsOwn() async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         let photo = AttachmentFixtures.jpeg + [UInt8](repeating: 0x55, count: 2 << 20)
         try await fixture.application().test(.router) { client in
@@ -190,7 +190,7 @@ enum AttachmentFixtures {
             let within = try await client.execute(uri: Self.base, method: .post, body: ByteBuffer(bytes: AttachmentFixtures.jpeg))
             #expect(within.status == .created)
         }
-        #expect(try fixture.store.attachments(ofMarker: 1, in: "plan").count == 2)
+        #expect(try await fixture.store.attachments(ofMarker: 1, in: "plan").count == 2)
         #expect(throws: ServerConfigurationError.invalidLimit(option: "--max-attachment", 0)) {
             try ServerConfiguration(maxAttachmentBytes: 0).validate()
         }
@@ -226,7 +226,7 @@ enum AttachmentFixtures {
     /// the limit; the rest is read and dropped).
     @Test(.hangGuard)
     func overLimitBodiesAreRefusedBeforeTheyAreRead() async throws {
-        let fixture = try AttachmentEndpointTests.makeFixture()
+        let fixture = try await AttachmentEndpointTests.makeFixture()
         defer { fixture.remove() }
         let limit = 4 << 20
         let server = try await RunningServer(
@@ -276,7 +276,7 @@ enum AttachmentFixtures {
         print("AttachmentLimitLiveTests: \(sent >> 20) MiB of an unterminated chunked body sent, 413 received; server peak memory \(before >> 20) MiB before, \(after >> 20) MiB after")
         #expect(after - before < total / 2, "peak memory grew by \(after - before) bytes")
         // Nothing was stored but the warm-up photo, and the server still serves.
-        #expect(try fixture.store.attachments(ofMarker: 1, in: "plan").count == 1)
+        #expect(try await fixture.store.attachments(ofMarker: 1, in: "plan").count == 1)
         let health = try RawHTTPConnection(port: port)
         try health.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
         #expect(try await health.readAnswer().status == 200)

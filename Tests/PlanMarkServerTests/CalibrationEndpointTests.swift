@@ -17,9 +17,9 @@ import Testing
     ]])
 
     @Test func scaleAndAreas() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.replaceRegions(of: "plan", with: [Self.room], force: true, author: nil)
+        _ = try await fixture.store.replaceRegions(of: "plan", with: [Self.room], force: true, author: nil)
         try await fixture.application().test(.router) { client in
             // Not calibrated: neither the scale nor any area (absent, not 0).
             let plain = try await client.get("/drawings/plan")
@@ -28,7 +28,7 @@ import Testing
             #expect(!plainRegions.text.contains("\"area\"") && !plainRegions.text.contains("\"perimeter\""))
         }
         // 1:1 at 2.54 dpi: a pixel is 0.0254 / 2.54 = 0.01 m.
-        _ = try fixture.store.calibrate("plan", with: .paperScale(paper: 1, reality: 1, dpi: 2.54))
+        _ = try await fixture.store.calibrate("plan", with: .paperScale(paper: 1, reality: 1, dpi: 2.54))
         try await fixture.application().test(.router) { client in
             let drawing = try await client.get("/drawings/plan")
             #expect(abs((drawing.object["metresPerPixel"] as! Double) - 0.01) < 1e-15)
@@ -46,7 +46,7 @@ import Testing
     }
 
     /// The review legend's room areas (render and review.png): rooms only, in m2, none without a scale.
-    @Test func roomAreasForTheLegend() throws {
+    @Test func roomAreasForTheLegend() async throws {
         let allowed = try Region(id: "site", kind: .allowed, coordinates: [[
             [PixelPoint(x: 0, y: 0), PixelPoint(x: 600, y: 0), PixelPoint(x: 600, y: 400), PixelPoint(x: 0, y: 400)]]])
         let bare = try Region(id: "L", coordinates: [[
@@ -63,7 +63,7 @@ import Testing
 
     /// A LabelMe file as the regions of `POST /validate`: its image size is the drawing's size.
     @Test func validateWithLabelMe() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let labelMe = """
             {"version": "5.8.1", "flags": {}, "shapes": [

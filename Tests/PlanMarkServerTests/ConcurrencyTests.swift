@@ -8,7 +8,7 @@ import Testing
 @Suite struct ConcurrencyTests {
     @Test(.hangGuard)
     func sixteenClientsAndTheCLILoseNothing() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let storePath = fixture.storePath
         let planmark = BuiltProducts.path("planmark")
@@ -65,9 +65,9 @@ import Testing
             #expect(Set(httpNumbers).isDisjoint(with: cliNumbers))
             #expect(Set(httpNumbers + cliNumbers) == Set(1...2200))
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 2200)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 2200)
         var stored: [Int] = []
-        try fixture.store.forEachMarker(in: "plan", status: nil) { stored.append($0.number); return true }
+        try await fixture.store.forEachMarker(in: "plan", status: nil) { stored.append($0.number); return true }
         #expect(stored == Array(1...2200))
     }
 }

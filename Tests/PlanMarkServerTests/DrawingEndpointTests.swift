@@ -7,7 +7,7 @@ import Testing
 /// `/drawings`, `/drawings/{name}`, its image and its regions.
 @Suite struct DrawingEndpointTests {
     @Test func listsDrawings() async throws {
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "Level 2", imagePath: ServerFixture.samplePlan, zoom: 0, crs: .flutter)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "Level 2", imagePath: ServerFixture.samplePlan, zoom: 0, crs: .flutter)])
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings")
@@ -20,9 +20,9 @@ import Testing
     /// Bounds by hand: Leaflet at zoom 8 divides pixels by 2^8 = 256 and negates y, so the image
     /// (2400 x 1600) spans lat -6.25...0 and lng 0...9.375.
     @Test func showsDrawingWithLeafletBounds() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/plan")
             #expect(response.status == .ok)
@@ -44,7 +44,7 @@ import Testing
     /// flutter_map's CrsSimple at zoom 0 scales by 256, so the same image spans lat -6.25...0 and lng 0...9.375;
     /// at zoom 1 by 512: lat -3.125...0, lng 0...4.6875.
     @Test func flutterBoundsAndEncodedNames() async throws {
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "Level 2/east", imagePath: ServerFixture.samplePlan, zoom: 1, crs: .flutter)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "Level 2/east", imagePath: ServerFixture.samplePlan, zoom: 1, crs: .flutter)])
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/Level%202%2Feast")
@@ -61,7 +61,7 @@ import Testing
                       "/drawings/nope/markers/1", "/drawings/nope/markers/1/history", "/drawings/nope/review.png",
                       "/drawings/..%2F..%2Fetc%2Fpasswd/image", "/drawings/plan/markers/7", "/drawings/plan/markers/7/history"])
     func unknownDrawingOrMarkerIs404(path: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get(path)
@@ -71,10 +71,10 @@ import Testing
     }
 
     @Test func imageHasETagAndCacheControl() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let original = try Data(contentsOf: URL(fileURLWithPath: ServerFixture.samplePlan))
-        let sha = try fixture.store.drawing(named: "plan").drawing.imageSHA256
+        let sha = try await fixture.store.drawing(named: "plan").drawing.imageSHA256
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/plan/image")
             #expect(response.status == .ok)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func regionsInPixels() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/plan/regions")
@@ -111,7 +111,7 @@ import Testing
 
     /// Room 2.01's corner (700, 650) at Leaflet zoom 2 (scale 4) is lat -162.5, lng 175: GeoJSON `[175, -162.5]`.
     @Test func regionsInLatLng() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/plan/regions?zoom=2")

@@ -19,8 +19,8 @@ import Testing
     /// | 4 | 1100, 1100 | 2.05 | closed | Electrical | low | - | 2020-01-01 (closed: not overdue) | Crack fixed |
     /// | 5 | 1400, 1000 | 2.06 | void | - | normal | Cy | - | dup |
     /// | 6 | 1300, 700 | 2.10 | open | - | normal | - | - | - |
-    static func makeFixture() throws -> ServerFixture {
-        let fixture = try ServerFixture()
+    static func makeFixture() async throws -> ServerFixture {
+        let fixture = try await ServerFixture()
         let rows: [NewMarker] = [
             NewMarker(position: PixelPoint(x: 450, y: 400), status: .open, note: "crack in wall", category: "Paint", priority: .high,
                       assignee: "Ana", due: DueDate(text: "2020-01-01")),
@@ -33,7 +33,7 @@ import Testing
             NewMarker(position: PixelPoint(x: 1400, y: 1000), status: .void, note: "dup", assignee: "Cy"),
             NewMarker(position: PixelPoint(x: 1300, y: 700)),
         ]
-        for row in rows { _ = try fixture.store.addMarker(to: "plan", row, author: nil) }
+        for row in rows { _ = try await fixture.store.addMarker(to: "plan", row, author: nil) }
         return fixture
     }
 
@@ -60,7 +60,7 @@ import Testing
         ("status=open,ready&category=&assignee=&priority=&room=2.01&overdue=true&q=crack", [1]),
     ])
     func markersFilter(query: String, numbers: [Int]) async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/plan/markers?" + query)
@@ -76,7 +76,7 @@ import Testing
         ("colour=red", "colour:"), ("zoom=3&q=x&sort=number", "sort:"),
     ])
     func badFilterIs400(query: String, prefix: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             for path in ["/drawings/plan/markers", "/drawings/plan/summary", "/drawings/plan/review.png"] {
@@ -90,7 +90,7 @@ import Testing
 
     /// Counts worked out from the table above.
     @Test func summaryCountsByHand() async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let all = try await client.get("/drawings/plan/summary")
@@ -122,7 +122,7 @@ import Testing
 
     /// The review image takes the same filters (and `status=all`).
     @Test func reviewImageTakesTheFilters() async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             for query in ["status=all", "status=open,ready&room=2.01&overdue=true&q=crack", "assignee=ana&legend=true"] {
@@ -142,7 +142,7 @@ import Testing
 
     /// `around` names a marker the filter leaves out: 404, as for a marker that does not exist.
     @Test func reviewAroundAFilteredOutMarkerIs404() async throws {
-        let fixture = try Self.makeFixture()
+        let fixture = try await Self.makeFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             #expect(try await client.get("/drawings/plan/review.png?around=3&room=2.05").status == .ok)

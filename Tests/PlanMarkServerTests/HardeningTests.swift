@@ -27,9 +27,9 @@ import Testing
         ("POST", "/validate", "text/plain", 415),
     ] as [(String, String, String?, Int)])
     func writesNeedJSONContentType(method: String, path: String, contentType: String?, status: Int) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         let body = path == "/validate" ? #"{"regions":{"type":"FeatureCollection","features":[]},"markers":[]}"# : #"{"x":460,"y":410}"#
         try await fixture.application().test(.router) { client in
             var headers: HTTPFields = [:]
@@ -43,16 +43,16 @@ import Testing
         }
         // A refused write changed nothing: marker 1 is where it was, and no marker 2.
         if status == 415 {
-            let marker = try fixture.store.marker(1, in: "plan")
+            let marker = try await fixture.store.marker(1, in: "plan")
             #expect(marker.position == .init(x: 450, y: 400))
-            #expect(try fixture.store.drawing(named: "plan").drawing.nextNumber == 2)
+            #expect(try await fixture.store.drawing(named: "plan").drawing.nextNumber == 2)
         }
     }
 
     @Test func deleteWithoutABodyNeedsNoContentType() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/drawings/plan/markers/1", method: .delete)
             #expect(response.status == .ok)
@@ -94,11 +94,11 @@ import Testing
     }
 
     @Test(arguments: ["", "a b", "[::1", "[::1]x", "host:", "host:99999", "host:8x", "ex ample:80", "[zz]:80", "host:80:80", "::1"])
-    func malformedHostValues(text: String) {
+    func malformedHostValues(text: String) async {
         #expect(HostAuthority(text) == nil)
     }
 
-    @Test func allowedHostsAreCheckedAtStart() throws {
+    @Test func allowedHostsAreCheckedAtStart() async throws {
         #expect(throws: ServerConfigurationError.invalidAllowedHost("plans.local:0")) {
             try ServerConfiguration(allowedHosts: ["plans.local:0"]).validate()
         }
@@ -109,7 +109,7 @@ import Testing
 
     /// The router client says `Host: localhost` (port 80); the server here is on port 0.
     @Test func unknownHostIs421EvenForHealth() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application(allowedHosts: []).test(.router) { client in
             let health = try await client.get("/health")
@@ -118,7 +118,7 @@ import Testing
             let post = try await client.send(.post, "/drawings/plan/markers", json: #"{"x":450,"y":400}"#)
             #expect(post.status == .misdirectedRequest)
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 0)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 0)
     }
 
     // MARK: Origin
@@ -137,9 +137,9 @@ import Testing
         ("GET", "https://evil.example", nil, 200),
     ] as [(String, String, String?, Int)])
     func writesFromAnotherOriginAre403(method: String, origin: String, corsOrigin: String?, status: Int) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         let path = method == "POST" ? "/drawings/plan/markers" : "/drawings/plan/markers/1"
         try await fixture.application(corsOrigin: corsOrigin).test(.router) { client in
             let body: ByteBuffer? = method == "DELETE" || method == "GET" ? nil : ByteBuffer(string: #"{"x":460,"y":410}"#)
@@ -149,13 +149,13 @@ import Testing
             if status == 403 { #expect(response.errorCode == "forbidden-origin") }
         }
         if status == 403 {
-            #expect(try fixture.store.marker(1, in: "plan").position == .init(x: 450, y: 400))
-            #expect(try fixture.store.drawing(named: "plan").markerCount == 1)
+            #expect(try await fixture.store.marker(1, in: "plan").position == .init(x: 450, y: 400))
+            #expect(try await fixture.store.drawing(named: "plan").markerCount == 1)
         }
     }
 
     @Test func preflightStillWorksForTheConfiguredOrigin() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application(corsOrigin: "https://plans.example").test(.router) { client in
             let preflight = try await client.execute(uri: "/drawings/plan/markers", method: .options, headers: [
@@ -180,7 +180,7 @@ import Testing
         (5, 2, #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,1]}},{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[2,2]}},{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[3,3]}}]}"#, 413, "too-many-markers"),
     ] as [(Int, Int, String, Int, String?)])
     func validationCountsAreBounded(maxVertices: Int, maxMarkers: Int, markers: String, status: Int, code: String?) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application(maxVertices: maxVertices, maxMarkers: maxMarkers).test(.router) { client in
             let response = try await client.send(.post, "/validate", json: #"{"regions":"# + Self.squareRegions + #","markers":"# + markers + "}")
@@ -196,7 +196,7 @@ import Testing
     }
 
     @Test func validationsBeyondTheLimitAre503WithRetryAfter() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let limiter = ConcurrencyLimiter(limit: 1)
         let router = PlanMarkApplication.router(
@@ -223,9 +223,9 @@ import Testing
         "/drawings/plan/markers", "/drawings/plan/markers/1", "/drawings/plan/markers/1/history", "/drawings/nope",
     ])
     func headAnswersLikeGetWithoutABody(path: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         try await fixture.application().test(.router) { client in
             let get = try await client.get(path)
             let head = try await client.execute(uri: path, method: .head)
@@ -249,7 +249,7 @@ import Testing
         ("OPTIONS", "/drawings", "GET, HEAD"),
     ])
     func wrongMethodIs405WithAllow(method: String, path: String, allow: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: path, method: HTTPRequest.Method(method)!, headers: [.contentType: "application/json"])
@@ -260,7 +260,7 @@ import Testing
     }
 
     @Test func unknownPathsStay404() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             for path in ["/nothing", "/drawings/plan/nothing", "/drawings/plan/markers/1/history/x"] {
@@ -273,7 +273,7 @@ import Testing
 
     /// Every method the route table lists is served (not 404 or 405): the table and the routes agree.
     @Test func routeTableMatchesTheRouter() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             for entry in PlanMarkRoutes.table.entries {
@@ -292,7 +292,7 @@ import Testing
     /// after its 0.2 s busy timeout and the write is answered 503 with `Retry-After: 1`, naming no path.
     @Test(.hangGuard)
     func lockedStoreIs503WithRetryAfter() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let impatient = try SQLiteStore(path: fixture.storePath, create: false, busyTimeout: 0.2)
         let lock = try ExclusiveLock(path: fixture.storePath)
@@ -308,7 +308,7 @@ import Testing
             let served = try await client.send(.post, "/drawings/plan/markers", json: #"{"x":450,"y":400}"#)
             #expect(served.status == .created)
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 1)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 1)
     }
 
     // MARK: No server paths in answers
@@ -340,7 +340,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("copy.png")
         try FileManager.default.copyItem(atPath: ServerFixture.samplePlan, toPath: copy.path)
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "gone", imagePath: copy.path)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "gone", imagePath: copy.path)])
         defer { fixture.remove() }
         try FileManager.default.removeItem(at: copy)
         let recorder = LogRecorder()
@@ -372,7 +372,7 @@ import Testing
         ("/drawings/plan/markers", #"{"lat":1,"lng":1,"zoom":-64.01}"#, "$.zoom:"),
     ])
     func zoomBeyond64Is400NamingTheField(path: String, body: String?, prefix: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = if let body { try await client.send(.post, path, json: body) } else { try await client.get(path) }

@@ -15,7 +15,7 @@ import Testing
     ])
     func tapComesBackUnchanged(crs: String, zoom: Double) async throws {
         let flavour = crs == "flutter" ? CRSFlavourName.flutter : .leaflet
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "d", imagePath: ServerFixture.samplePlan, zoom: 5, crs: flavour.value)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "d", imagePath: ServerFixture.samplePlan, zoom: 5, crs: flavour.value)])
         defer { fixture.remove() }
         let scale = (crs == "flutter" ? 256 : 1) * pow(2, zoom)
         let pixels: [(Double, Double)] = [(451.123456789, 398.987654321), (250.5, 600.25), (699.999, 150.001)]
@@ -33,7 +33,7 @@ import Testing
 
     /// At a fractional zoom the scale is not a power of two, so a round trip may differ in the last bit.
     @Test func fractionalZoomWithinRounding() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let tap = (lat: -123.456789, lng: 87.654321), zoom = 2.5
         try await fixture.application().test(.router) { client in

@@ -20,7 +20,7 @@ import Testing
         ("127.0.0.1", 421), ("localhost:1", 421), ("evil.example:PORT", 421), ("plans.local:PORT", 200), ("a b", 400),
     ])
     func hostHeader(host: String, status: Int) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await live(fixture, allowedHosts: ["plans.local"]) { port in
             let connection = try RawHTTPConnection(port: port)
@@ -33,7 +33,7 @@ import Testing
 
     @Test(.hangGuard)
     func missingHostIs400() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await live(fixture) { port in
             let connection = try RawHTTPConnection(port: port)
@@ -47,7 +47,7 @@ import Testing
     /// A HEAD answer carries the GET's headers and no body: the next answer on the connection follows at once.
     @Test(.hangGuard)
     func headOnAKeptAliveConnection() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await live(fixture) { port in
             let connection = try RawHTTPConnection(port: port)
@@ -74,7 +74,7 @@ import Testing
         "5\r\n{\"x\":450,\"y\":400}\r\n0\r\n\r\n", // a chunk longer than its size
     ])
     func malformedChunkedBodyIs400(chunks: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let recorder = LogRecorder()
         try await live(fixture, recorder: recorder) { port in
@@ -89,7 +89,7 @@ import Testing
             #expect(try await next.readAnswer().status == 200)
         }
         #expect(!recorder.all.contains { $0.contains(" 500 ") || $0.contains("internal") })
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 0)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 0)
     }
 
     /// A client sends a complete JSON object but fewer bytes than its Content-Length (or a chunked body
@@ -99,7 +99,7 @@ import Testing
         "Transfer-Encoding: chunked\r\n\r\n11\r\n{\"x\":450,\"y\":400}\r\n",
     ])
     func clientLeavingMidBodyChangesNothing(rest: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let recorder = LogRecorder()
         try await live(fixture, recorder: recorder) { port in
@@ -110,6 +110,6 @@ import Testing
             #expect(line.hasPrefix("POST /drawings/plan/markers 400 "), "\(line)")
         }
         #expect(!recorder.all.contains { $0.contains(" 500 ") || $0.contains("internal") })
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 0)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 0)
     }
 }

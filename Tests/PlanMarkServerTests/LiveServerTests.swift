@@ -12,7 +12,7 @@ import Glibc
 /// Tests through real sockets: the in-process server on a loopback port, and the built executables.
 @Suite(.serialized) struct LiveServerTests {
     @Test func endpointsThroughARealSocket() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application(token: "live-token").test(.live) { live in
             let port = try #require(live.port)
@@ -42,7 +42,7 @@ import Glibc
     /// on the event itself: the server's debug line for the request's head, its line for the signal.
     @Test(.hangGuard)
     func serverExecutableStopsGracefullyOnSIGTERM() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let server = try await RunningServer(
             executable: BuiltProducts.path("planmark-server"), arguments: ["--store", fixture.storePath, "--port", "0", "--log-level", "debug"])
@@ -71,7 +71,7 @@ import Glibc
     }
 
     @Test func planmarkServeUsesPLANMARK_STOREAndStopsOnSIGINT() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let server = try await RunningServer(executable: BuiltProducts.path("planmark"), arguments: ["serve", "--port", "0", "--token", "abc"],
                                        environment: ["PLANMARK_STORE": fixture.storePath])
@@ -83,8 +83,8 @@ import Glibc
         #expect(await server.stop(signal: SIGINT) == 0)
     }
 
-    @Test func serverRefusesNonLoopbackWithoutTokenAndMissingStore() throws {
-        let fixture = try ServerFixture()
+    @Test func serverRefusesNonLoopbackWithoutTokenAndMissingStore() async throws {
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let open = try ProcessRunner.run(BuiltProducts.path("planmark"), ["serve", "--store", fixture.storePath, "--host", "0.0.0.0", "--port", "0"])
         #expect(open.status == 64)
@@ -105,7 +105,7 @@ import Glibc
     }
 
     @Test func tokenFileIsRead() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let tokenFile = fixture.folder.appendingPathComponent("token")
         try "from-file\n".write(to: tokenFile, atomically: true, encoding: .utf8)

@@ -10,7 +10,7 @@ import Testing
 /// [200, 1800] x [150, 1250] with a hole [650, 950] x [800, 1000]; the image is 2400 x 1600.
 @Suite struct MarkerEndpointTests {
     @Test func postInPixelsStoresAndNumbers() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let first = try await client.send(.post, "/drawings/plan/markers", json: #"{"x":450,"y":400,"note":"crack","author":"ana"}"#)
@@ -25,7 +25,7 @@ import Testing
             #expect(wall.object["number"] as? Int == 2)
             #expect(wall.object["rooms"] as? [String] == ["2.01", "2.02"])
         }
-        let stored = try fixture.store.marker(1, in: "plan")
+        let stored = try await fixture.store.marker(1, in: "plan")
         #expect(stored.position == PixelPoint(x: 450, y: 400))
         #expect(stored.author == "ana")
     }
@@ -39,20 +39,20 @@ import Testing
         (#"{"lat":1,"lng":1}"#, "outside-drawing"),
     ])
     func refusedTapIs422AndStoresNothing(body: String, code: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: body)
             #expect(response.status == .unprocessableContent)
             #expect(response.errorCode == code)
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 0)
-        #expect(try fixture.store.drawing(named: "plan").drawing.nextNumber == 1)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 0)
+        #expect(try await fixture.store.drawing(named: "plan").drawing.nextNumber == 1)
     }
 
     /// Leaflet zoom 3 scales by 8: lat -50, lng 56.25 is pixel (450, 400), in room 2.01.
     @Test func postInLatLngConvertsAtTheClientsZoom() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: #"{"lat":-50,"lng":56.25,"zoom":3}"#)
@@ -71,7 +71,7 @@ import Testing
 
     /// flutter_map zoom 1 scales by 512: lat -0.78125, lng 0.87890625 is pixel (450, 400).
     @Test func postInFlutterLatLng() async throws {
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "f", imagePath: ServerFixture.samplePlan, zoom: 0, crs: .flutter)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "f", imagePath: ServerFixture.samplePlan, zoom: 0, crs: .flutter)])
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/f/markers", json: #"{"lat":-0.78125,"lng":0.87890625,"zoom":1}"#)
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func singleMarkerDrawingReplacesItsMarker() async throws {
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "one", imagePath: ServerFixture.samplePlan, singleMarker: true)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "one", imagePath: ServerFixture.samplePlan, singleMarker: true)])
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let first = try await client.send(.post, "/drawings/one/markers", json: #"{"x":450,"y":400}"#)
@@ -104,11 +104,11 @@ import Testing
     }
 
     @Test func getMarkersAsGeoJSONWithStatusFilter() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: "a", author: nil)
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
-        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: "a", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
+        _ = try await fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
         try await fixture.application().test(.router) { client in
             let all = try await client.get("/drawings/plan/markers")
             #expect(all.status == .ok)
@@ -129,9 +129,9 @@ import Testing
     }
 
     @Test func patchMovesResolvesAndEditsNote() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         try await fixture.application().test(.router) { client in
             let moved = try await client.send(.patch, "/drawings/plan/markers/1", json: #"{"x":900,"y":300,"author":"bo"}"#)
             #expect(moved.status == .ok)
@@ -160,9 +160,9 @@ import Testing
     }
 
     @Test func refusedMoveChangesNothing() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.patch, "/drawings/plan/markers/1", json: #"{"x":800,"y":900,"status":"resolved"}"#)
             #expect(response.status == .unprocessableContent)
@@ -174,13 +174,13 @@ import Testing
             #expect(nothing.status == .badRequest)
             #expect(try await client.send(.patch, "/drawings/plan/markers/9", json: #"{"status":"resolved"}"#).status == .notFound)
         }
-        let marker = try fixture.store.marker(1, in: "plan")
+        let marker = try await fixture.store.marker(1, in: "plan")
         #expect(marker.position == PixelPoint(x: 450, y: 400))
         #expect(marker.status == .open)
     }
 
     @Test func deleteRemovesAndNumbersAreNotReused() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             _ = try await client.send(.post, "/drawings/plan/markers", json: #"{"x":450,"y":400}"#)
@@ -201,9 +201,9 @@ import Testing
     }
 
     @Test func getOneMarkerWithLatLng() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/plan/markers/1?zoom=2")
             #expect(response.status == .ok)

@@ -11,7 +11,7 @@ import Testing
     static let markers = "/drawings/plan/markers"
 
     @Test func changesWithEveryKindOfWriteAndAnswers304Otherwise() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let storePath = fixture.storePath
         let csv = fixture.folder.appendingPathComponent("more.csv")
@@ -81,9 +81,9 @@ import Testing
 
     /// Another query is another listing: another tag, and the first one's tag does not answer it with 304.
     @Test func tagsDependOnTheQueryAndTheDrawing() async throws {
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "copy", imagePath: ServerFixture.samplePlan)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "copy", imagePath: ServerFixture.samplePlan)])
         defer { fixture.remove() }
-        nonisolated(unsafe) let store = fixture.store
+        let store = fixture.store
         try await fixture.application().test(.router) { client in
             let all = try #require(try await client.get(Self.markers).headers[.eTag])
             let open = try #require(try await client.get(Self.markers + "?status=open").headers[.eTag])
@@ -95,7 +95,7 @@ import Testing
             let answer9 = try await client.get(Self.markers + "?status=open", headers: [.ifNoneMatch: open])
                 #expect(answer9.status == .notModified)
             // A write to another drawing leaves this one's tag.
-            _ = try store.addMarker(to: "copy", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
+            _ = try await store.addMarker(to: "copy", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
             let answer10 = try await client.get(Self.markers, headers: [.ifNoneMatch: all])
                 #expect(answer10.status == .notModified)
         }

@@ -23,11 +23,11 @@ struct MultiServerTests {
     static let points: [(Double, Double)] = [(450, 400), (900.5, 300.25), (1300, 500), (1400, 400)]
 
     /// A fresh database holding the sample drawing `plan`, and a CSV of `imported` rows for it.
-    static func setUp() throws -> (url: PostgresURL, store: PostgresStore, csv: String, folder: URL) {
+    static func setUp() async throws -> (url: PostgresURL, store: PostgresStore, csv: String, folder: URL) {
         let url = try TestDatabases.fresh()
-        let store = try PostgresStore(url: url, create: true)
+        let store = try await PostgresStore(url: url, create: true)
         let regions = try RegionsFile.read(path: ServerFixture.sampleRegions)
-        _ = try store.addDrawing(NewDrawing(name: "plan", imagePath: ServerFixture.samplePlan), regions: regions)
+        _ = try await store.addDrawing(NewDrawing(name: "plan", imagePath: ServerFixture.samplePlan), regions: regions)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-multi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var csv = "x,y,note\n"
@@ -98,28 +98,28 @@ struct MultiServerTests {
 
     /// Checks the store after a run: numbers 1...count, the acknowledged markers stored as acknowledged, one `created`
     /// history entry (or import range) per marker.
-    static func check(_ store: PostgresStore, acknowledged: [String: Int], expectedCount: Int?) throws {
+    static func check(_ store: PostgresStore, acknowledged: [String: Int], expectedCount: Int?) async throws {
         var numbers: [Int] = []
         var uuids: [Int: String] = [:]
-        try store.forEachMarker(in: "plan", filter: MarkerFilter()) { marker in
+        try await store.forEachMarker(in: "plan", filter: MarkerFilter()) { marker in
             numbers.append(marker.number)
             uuids[marker.number] = marker.uuid.text
             return true
         }
         if let expectedCount { #expect(numbers.count == expectedCount) }
         #expect(numbers == Array(1...max(1, numbers.count)), "numbers are not 1...\(numbers.count)")
-        #expect(try store.drawingRecord(named: "plan").nextNumber == numbers.count + 1)
+        #expect(try await store.drawingRecord(named: "plan").nextNumber == numbers.count + 1)
         for (uuid, number) in acknowledged {
             #expect(uuids[number] == uuid, "acknowledged marker \(uuid) as number \(number) is not stored as such")
         }
         // Every stored number has exactly one `created` history entry (single, or inside an import's range).
-        let covered = try store.texts("SELECT CAST(coalesce(sum(coalesce(lastNumber, number) - number + 1), 0) AS bigint) FROM history WHERE action = 'created'")
+        let covered = try await store.texts("SELECT CAST(coalesce(sum(coalesce(lastNumber, number) - number + 1), 0) AS bigint) FROM history WHERE action = 'created'")
         #expect(covered.first.flatMap { $0 }.flatMap { Int($0) } == numbers.count)
     }
 
     @Test(.hangGuard)
     func threeServersSixteenClientsAndAnImportGiveEveryNumberOnce() async throws {
-        let (url, store, csv, folder) = try Self.setUp()
+        let (url, store, csv, folder) = try await Self.setUp()
         defer { try? FileManager.default.removeItem(at: folder) }
         let running = try await Self.startServers(url)
         let ports = running.map(\.port)
@@ -144,13 +144,13 @@ struct MultiServerTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(acknowledged.problems.isEmpty, "\(acknowledged.problems.prefix(5))")
         #expect(acknowledged.all.count == Self.posts)
-        try Self.check(store, acknowledged: acknowledged.all, expectedCount: Self.posts + Self.imported)
+        try await Self.check(store, acknowledged: acknowledged.all, expectedCount: Self.posts + Self.imported)
         for server in running { #expect(await server.stop() == 0) }
     }
 
     @Test(.hangGuard)
     func killingOneServerMidRunLosesNoAcknowledgedMarker() async throws {
-        let (url, store, csv, folder) = try Self.setUp()
+        let (url, store, csv, folder) = try await Self.setUp()
         defer { try? FileManager.default.removeItem(at: folder) }
         let running = try await Self.startServers(url)
         let ports = running.map(\.port)
@@ -186,7 +186,7 @@ struct MultiServerTests {
         #expect(acknowledged.problems.isEmpty, "\(acknowledged.problems.prefix(5))")
         // Every marker was acknowledged by some server (the others took over), and each is stored.
         #expect(acknowledged.all.count == Self.posts)
-        try Self.check(store, acknowledged: acknowledged.all, expectedCount: Self.posts + Self.imported)
+        try await Self.check(store, acknowledged: acknowledged.all, expectedCount: Self.posts + Self.imported)
         #expect(await victim.waitForExit() != 0)
         for server in [running[0], running[2]] { #expect(await server.stop() == 0) }
     }

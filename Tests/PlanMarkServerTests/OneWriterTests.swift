@@ -9,13 +9,13 @@ import Testing
 @Suite struct OneWriterTests {
     @Test(.hangGuard)
     func cliExportAndServiceAnswerAreByteIdentical() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         // Text that needs escaping in JSON, non-ASCII text, no note, a resolved marker, half pixels.
-        _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: "say \"hi\", then\nleave", author: "ana")
-        _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 1200.5, y: 600.25), note: nil, author: "Zoë")
-        _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 1500.125, y: 500), note: "tab\there", author: nil)
-        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: "ana")
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: "say \"hi\", then\nleave", author: "ana")
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 1200.5, y: 600.25), note: nil, author: "Zoë")
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 1500.125, y: 500), note: "tab\there", author: nil)
+        _ = try await fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: "ana")
 
         let server = try await RunningServer(
             executable: BuiltProducts.path("planmark-server"), arguments: ["--store", fixture.storePath, "--port", "0"])

@@ -27,7 +27,7 @@ import Testing
     ]
 
     @Test func documentDescribesEveryEndpoint() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/openapi.json")
@@ -82,7 +82,7 @@ import Testing
     }
 
     /// Positions: x/y or lat/lng(/zoom) are alternatives, zoom is within [-64, 64].
-    @Test func markerBodiesStateTheAlternatives() throws {
+    @Test func markerBodiesStateTheAlternatives() async throws {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
         let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
         let newMarker = try #require(schemas["NewMarker"] as? [String: Any])
@@ -95,7 +95,7 @@ import Testing
     }
 
     /// Every field of a punch item, on the bodies and the answer (lists written out by hand from issue 10).
-    @Test func punchItemFieldsAreDocumented() throws {
+    @Test func punchItemFieldsAreDocumented() async throws {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
         let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
         func properties(_ name: String) -> Set<String> {
@@ -113,7 +113,7 @@ import Testing
 
     /// Checks the document with the `openapi-spec-validator` package (`pip install openapi-spec-validator`;
     /// .ci/run installs it). Without python3 or the package the test fails: it is never skipped.
-    @Test func documentPassesTheValidator() throws {
+    @Test func documentPassesTheValidator() async throws {
         let probe = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import openapi_spec_validator"])
         try #require(probe.status == 0, """
             python3 cannot import openapi_spec_validator, so the OpenAPI document cannot be checked: \

@@ -139,7 +139,7 @@ struct PostgresUnavailableTests {
     /// `planmark import` whose database is stopped (`pg_ctl stop -m immediate`) in the middle of its COPY, while
     /// postgres-nio waits for the socket to drain: exit 74 within connect_timeout, not a hang.
     @Test(.hangGuard)
-    func importExits74WhenTheDatabaseStopsMidCopy() throws {
+    func importExits74WhenTheDatabaseStopsMidCopy() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgimp-\(UUID().uuidString)")
         let port = try Self.freePort()
         Self.cluster(["start", folder.path, String(port)])

@@ -19,7 +19,7 @@ import Testing
         """
 
     @Test func postWithEveryFieldStoresEachOne() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: Self.fullBody)
@@ -36,7 +36,7 @@ import Testing
             #expect(response.object["capturedAt"] as? String == "2026-11-20T09:41:07.250+01:00")
             #expect(response.object["note"] as? String == "crack")
         }
-        let marker = try fixture.store.marker(1, in: "plan")
+        let marker = try await fixture.store.marker(1, in: "plan")
         #expect(marker.uuid.text == "0f8fad5b-d9cb-469f-a165-70867728950e")
         #expect(marker.status == .inProgress)
         #expect(marker.note == "crack")
@@ -52,7 +52,7 @@ import Testing
     /// Offline capture: the same POST twice is one marker (200 the second time, same number, no history
     /// entry); the same uuid with other content is 409 and stores nothing.
     @Test func samePostTwiceIsOneMarker() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let first = try await client.send(.post, "/drawings/plan/markers", json: Self.fullBody)
@@ -67,16 +67,16 @@ import Testing
             let moved = try await client.send(.post, "/drawings/plan/markers", json: Self.fullBody.replacingOccurrences(of: "\"x\":450", with: "\"x\":451"))
             #expect(moved.status == .conflict)
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 1)
-        #expect(try fixture.store.drawing(named: "plan").drawing.nextNumber == 2)
-        #expect(try fixture.store.history(of: "plan", number: 1).map(\.action) == [.created])
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 1)
+        #expect(try await fixture.store.drawing(named: "plan").drawing.nextNumber == 2)
+        #expect(try await fixture.store.history(of: "plan", number: 1).map(\.action) == [.created])
     }
 
     /// 8 clients on their own connections send one item (one uuid) at once: exactly one marker; one 201,
     /// seven 200, all with the same number.
     @Test(.hangGuard)
     func eightClientsAtOnceWithOneUUIDStoreOneMarker() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let body = Self.fullBody
         let answers = try await fixture.application().test(.live) { client in
@@ -98,8 +98,8 @@ import Testing
         }
         #expect(answers.map(\.0).sorted() == [200, 200, 200, 200, 200, 200, 200, 201])
         #expect(answers.allSatisfy { $0.1 == 1 })
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 1)
-        #expect(try fixture.store.history(of: "plan", number: 1).count == 1)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 1)
+        #expect(try await fixture.store.history(of: "plan", number: 1).count == 1)
     }
 
     @Test(arguments: [
@@ -118,25 +118,25 @@ import Testing
         (#"{"x":450,"y":400,"colour":"red"}"#, "$.colour:"),
     ])
     func badFieldIs400NamingItsPath(body: String, prefix: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: body)
             #expect(response.status == .badRequest)
             #expect(response.errorMessage?.hasPrefix(prefix) == true, "\(response.errorMessage ?? "nil")")
         }
-        #expect(try fixture.store.drawing(named: "plan").drawing.nextNumber == 1)
+        #expect(try await fixture.store.drawing(named: "plan").drawing.nextNumber == 1)
     }
 
     @Test func aCategoryOfExactly100CharactersIsTaken() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let category = String(repeating: "é", count: 100)
             let response = try await client.send(.post, "/drawings/plan/markers", json: #"{"x":450,"y":400,"category":"\#(category)"}"#)
             #expect(response.status == .created)
         }
-        #expect(try fixture.store.marker(1, in: "plan").category?.count == 100)
+        #expect(try await fixture.store.marker(1, in: "plan").category?.count == 100)
     }
 
     // MARK: Workflow
@@ -149,13 +149,13 @@ import Testing
     /// status; the others 409 `transition-refused` naming both statuses, and change nothing.
     @Test(arguments: statuses)
     func everyTransitionFrom(_ from: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let start = try #require(MarkerStatus(rawValue: from))
         for (index, _) in Self.statuses.enumerated() {
-            _ = try fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 300 + Double(index) * 10, y: 400), status: start), author: nil)
+            _ = try await fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 300 + Double(index) * 10, y: 400), status: start), author: nil)
         }
-        nonisolated(unsafe) let store = fixture.store
+        let store = fixture.store
         try await fixture.application().test(.router) { client in
             for (index, to) in Self.statuses.enumerated() where to != from {
                 let number = index + 1
@@ -168,7 +168,7 @@ import Testing
                     #expect(response.errorCode == "transition-refused")
                     let message = response.errorMessage ?? ""
                     #expect(message.contains("is \(from)") && message.contains("cannot become \(to)"), "\(message)")
-                    #expect(try store.marker(number, in: "plan").status == start)
+                    #expect(try await store.marker(number, in: "plan").status == start)
                 }
             }
         }
@@ -176,14 +176,14 @@ import Testing
 
     /// Ready back to open rejects the work: refused without a reason, kept in the history with one.
     @Test func readyToOpenNeedsAReason() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 450, y: 400), status: .ready), author: nil)
-        nonisolated(unsafe) let store = fixture.store
+        _ = try await fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 450, y: 400), status: .ready), author: nil)
+        let store = fixture.store
         try await fixture.application().test(.router) { client in
             let refused = try await client.send(.patch, "/drawings/plan/markers/1", json: #"{"status":"open"}"#)
             #expect(refused.status == .conflict)
-            #expect(try store.marker(1, in: "plan").status == .ready)
+            #expect(try await store.marker(1, in: "plan").status == .ready)
             let rejected = try await client.send(.patch, "/drawings/plan/markers/1", json: #"{"status":"open","reason":"paint still wet","author":"insp"}"#)
             #expect(rejected.status == .ok)
             #expect(rejected.object["status"] as? String == "open")
@@ -198,32 +198,32 @@ import Testing
     /// One PATCH with every field is one store change with one history entry; null clears; a PATCH whose
     /// position is refused changes none of its other fields either.
     @Test func patchWithEveryFieldIsAllOrNothing() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
-        nonisolated(unsafe) let store = fixture.store
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
+        let store = fixture.store
         try await fixture.application().test(.router) { client in
             let all = #"{"x":900,"y":300,"status":"in-progress","note":"n","category":"Paint","priority":"critical","assignee":"Cy","due":"2027-01-31","author":"pm"}"#
             let response = try await client.send(.patch, "/drawings/plan/markers/1", json: all)
             #expect(response.status == .ok, "\(response.text)")
             #expect(response.object["rooms"] as? [String] == ["2.02"])
-            var marker = try store.marker(1, in: "plan")
+            var marker = try await store.marker(1, in: "plan")
             #expect(marker.position == PixelPoint(x: 900, y: 300))
             #expect(marker.status == .inProgress)
             #expect(marker.note == "n" && marker.category == "Paint" && marker.priority == .critical && marker.assignee == "Cy")
             #expect(marker.due == DueDate(year: 2027, month: 1, day: 31))
-            #expect(try store.history(of: "plan", number: 1).count == 2)
+            #expect(try await store.history(of: "plan", number: 1).count == 2)
 
             // Refused position: the status, category and due given with it are not applied.
             let refused = try await client.send(.patch, "/drawings/plan/markers/1",
                                                 json: #"{"x":800,"y":900,"status":"ready","category":"X","due":"2028-01-01"}"#)
             #expect(refused.status == .unprocessableContent)
-            #expect(try store.marker(1, in: "plan") == marker)
-            #expect(try store.history(of: "plan", number: 1).count == 2)
+            #expect(try await store.marker(1, in: "plan") == marker)
+            #expect(try await store.history(of: "plan", number: 1).count == 2)
 
             let cleared = try await client.send(.patch, "/drawings/plan/markers/1", json: #"{"category":null,"assignee":null,"due":null,"note":null}"#)
             #expect(cleared.status == .ok)
-            marker = try store.marker(1, in: "plan")
+            marker = try await store.marker(1, in: "plan")
             #expect(marker.category == nil && marker.assignee == nil && marker.due == nil && marker.note == nil)
             #expect(marker.priority == .critical)
 
@@ -238,24 +238,24 @@ import Testing
 
     /// A refused transition in a PATCH that also changes other fields changes nothing.
     @Test func refusedTransitionChangesNoOtherField() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 450, y: 400), status: .void, note: "dup"), author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 450, y: 400), status: .void, note: "dup"), author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.patch, "/drawings/plan/markers/1", json: #"{"status":"ready","note":"changed","x":900,"y":300}"#)
             #expect(response.status == .conflict)
             #expect(response.errorMessage?.contains("void") == true && response.errorMessage?.contains("ready") == true)
         }
-        let marker = try fixture.store.marker(1, in: "plan")
+        let marker = try await fixture.store.marker(1, in: "plan")
         #expect(marker.note == "dup" && marker.position == PixelPoint(x: 450, y: 400) && marker.status == .void)
     }
 
     // MARK: Drawings
 
     @Test func renameAndRemoveDrawings() async throws {
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "other", imagePath: ServerFixture.samplePlan)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "other", imagePath: ServerFixture.samplePlan)])
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: "kept", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: "kept", author: nil)
         try await fixture.application().test(.router) { client in
             let renamed = try await client.send(.patch, "/drawings/plan", json: #"{"name":"Level 2"}"#)
             #expect(renamed.status == .ok, "\(renamed.text)")
@@ -281,6 +281,6 @@ import Testing
             #expect(empty.object["markers"] as? Int == 0)
             #expect(try await client.execute(uri: "/drawings/other", method: .delete).status == .notFound)
         }
-        #expect(try fixture.store.drawings().isEmpty)
+        #expect(try await fixture.store.drawings().isEmpty)
     }
 }

@@ -28,14 +28,14 @@ import Testing
         #expect(try QueryParameters.parse("caption=\(raw)") == ["caption": text])
     }
 
-    @Test func keysAreDecodedOnceToo() throws {
+    @Test func keysAreDecodedOnceToo() async throws {
         #expect(try QueryParameters.parse("st%61tus=open&q%2B=1") == ["status": "open", "q+": "1"])
         #expect(try QueryParameters.parse("overdue&&q=") == ["overdue": "", "q": ""])
         #expect(try QueryParameters.parse(nil) == [:])
     }
 
     @Test(arguments: ["%FF", "%C3", "%ED%A0%80", "%", "%4", "%GG", "a%2"])
-    func badEscapesAndInvalidUTF8AreRefused(raw: String) {
+    func badEscapesAndInvalidUTF8AreRefused(raw: String) async {
         #expect(throws: APIError.self) { try QueryParameters.parse("caption=\(raw)") }
         #expect(throws: APIError.self) { try QueryParameters.parse("\(raw)=1") }
     }
@@ -43,9 +43,9 @@ import Testing
     /// Through the router: a caption with escaped `+` and `%` is stored as typed, a filter on an assignee
     /// with `+` in it finds the marker, and `%FF` is 400 with nothing stored.
     @Test func throughTheService() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 450, y: 400), assignee: "C++ team"), author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 450, y: 400), assignee: "C++ team"), author: nil)
         try await fixture.application().test(.router) { client in
             let base = "/drawings/plan/markers/1/attachments"
             let png: [UInt8] = AttachmentFixtures.png
@@ -66,7 +66,7 @@ import Testing
             let spaces = try await client.get("/drawings/plan/markers?assignee=C%20%20team")
             #expect(features(spaces).isEmpty)
         }
-        #expect(try fixture.store.attachments(ofMarker: 1, in: "plan").count == 1)
+        #expect(try await fixture.store.attachments(ofMarker: 1, in: "plan").count == 1)
     }
 }
 
@@ -80,7 +80,7 @@ import Testing
         #"{"x":460,"y":410,"category":"\uD83F\uDFFE"}"#,
     ])
     func markerBodies(body: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: body)
@@ -88,19 +88,19 @@ import Testing
             #expect(response.errorCode == "invalid-field")
             #expect(response.errorMessage?.contains("noncharacter U+") == true, "\(response.text)")
         }
-        #expect(try fixture.store.drawing(named: "plan").drawing.nextNumber == 1)
+        #expect(try await fixture.store.drawing(named: "plan").drawing.nextNumber == 1)
     }
 
     @Test func attachmentCaption() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/drawings/plan/markers/1/attachments?caption=a%EF%BF%BEb", method: .post,
                                                     headers: [.contentType: "image/png"], body: ByteBuffer(bytes: AttachmentFixtures.png))
             #expect(response.status == .badRequest, "\(response.text)")
             #expect(response.errorMessage?.contains("noncharacter U+FFFE") == true, "\(response.text)")
         }
-        #expect(try fixture.store.attachments(ofMarker: 1, in: "plan").isEmpty)
+        #expect(try await fixture.store.attachments(ofMarker: 1, in: "plan").isEmpty)
     }
 }

@@ -19,10 +19,10 @@ import Testing
     }
 
     @Test func workflowRefusalsHaveTheirOwnCodes() async throws {
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "Level 2", imagePath: ServerFixture.samplePlan)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "Level 2", imagePath: ServerFixture.samplePlan)])
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 450, y: 400), status: .ready), author: nil)
-        _ = try fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 460, y: 400), status: .closed), author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 450, y: 400), status: .ready), author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", NewMarker(position: PixelPoint(x: 460, y: 400), status: .closed), author: nil)
         let patchCodes = try Self.documentedCodes("/drawings/{name}/markers/{number}", "patch", 409)
         let deleteCodes = try Self.documentedCodes("/drawings/{name}", "delete", 409)
         try await fixture.application().test(.router) { client in
@@ -43,13 +43,13 @@ import Testing
             #expect(rename.status == .conflict && rename.errorCode == "name-taken", "\(rename.text)")
             #expect(try Self.documentedCodes("/drawings/{name}", "patch", 409) == ["name-taken"])
         }
-        #expect(try fixture.store.marker(1, in: "plan").status == .ready)
-        #expect(try fixture.store.marker(2, in: "plan").status == .closed)
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 2)
+        #expect(try await fixture.store.marker(1, in: "plan").status == .ready)
+        #expect(try await fixture.store.marker(2, in: "plan").status == .closed)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 2)
     }
 
     @Test func uuidConflictIsItsOwnCode() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let uuid = "0f4c8a52-8e1b-4d3f-9a6b-2c5e7d9f1a3b"
         try await fixture.application().test(.router) { client in
@@ -59,6 +59,6 @@ import Testing
             #expect(other.status == .conflict && other.errorCode == "uuid-conflict", "\(other.text)")
         }
         #expect(try Self.documentedCodes("/drawings/{name}/markers", "post", 409) == ["uuid-conflict", "uuid-not-issued"])
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 1)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 1)
     }
 }

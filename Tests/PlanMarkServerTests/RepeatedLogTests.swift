@@ -7,7 +7,7 @@ import Testing
 /// Repeated identical errors are logged once per interval with a count (a database outage used to write one error line
 /// per request: 498 MB in 15 minutes for one retrying client).
 struct RepeatedLogTests {
-    @Test func aLineRepeatedWithinTheIntervalIsCountedThenSummarisedOnce() {
+    @Test func aLineRepeatedWithinTheIntervalIsCountedThenSummarisedOnce() async {
         var filter = RepeatedLogFilter(interval: .seconds(10))
         let start = ContinuousClock.now
         #expect(filter.admit("down", at: start) == ["down"])
@@ -26,7 +26,7 @@ struct RepeatedLogTests {
         #expect(filter.admit("other", at: start + .seconds(41)) == ["down (repeated 1 time in 10 s)", "other"])
     }
 
-    @Test func aLineNotRepeatedHasNoSummaryAndDifferentLinesAreCountedApart() {
+    @Test func aLineNotRepeatedHasNoSummaryAndDifferentLinesAreCountedApart() async {
         var filter = RepeatedLogFilter(interval: .seconds(10))
         let start = ContinuousClock.now
         #expect(filter.admit("a", at: start) == ["a"])
@@ -49,7 +49,7 @@ struct RepeatedLogTests {
         #expect(recorder.all == ["GET /drawings: store-unavailable: db: gone"])
     }
 
-    @Test func aReplacedStoreIs503StoreReplacedAndAnOutage503StoreUnavailable() {
+    @Test func aReplacedStoreIs503StoreReplacedAndAnOutage503StoreUnavailable() async {
         let replaced = APIError(StoreError.storeReplaced(path: "/srv/secret-folder/planmark.sqlite"))
         #expect(replaced.status.code == 503)
         #expect(replaced.code == "store-replaced")

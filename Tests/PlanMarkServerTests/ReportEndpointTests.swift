@@ -14,11 +14,11 @@ import Testing
     /// A PDF (`%PDF-` ... `%%EOF`) served as application/pdf; `status=open` lists marker 1 and its note, not the
     /// closed marker 2 and its note; the text says which filter chose them.
     @Test func servesThePDFWithTheFilters() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: "Door frame scratched", author: nil)
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: "Window sealant", author: nil)
-        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: "Door frame scratched", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: "Window sealant", author: nil)
+        _ = try await fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
         let file = fixture.folder.appendingPathComponent("report.pdf")
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/plan/report.pdf?status=open&groupBy=status")
@@ -51,7 +51,7 @@ import Testing
         ("/drawings/plan/report.pdf?around=1", 400, "invalid-field"),
     ])
     func badReportRequests(path: String, status: Int, code: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get(path)

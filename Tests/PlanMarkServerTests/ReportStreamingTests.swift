@@ -43,7 +43,7 @@ enum DeclaredPhoto {
         (DeclaredPhoto.jpeg(width: 20001, height: 1), "20001 x 1"),
     ])
     func photosOverThePixelLimitsAre422(bytes: [UInt8], size: String) async throws {
-        let fixture = try AttachmentEndpointTests.makeFixture()
+        let fixture = try await AttachmentEndpointTests.makeFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: AttachmentEndpointTests.base, method: .post, body: ByteBuffer(bytes: bytes))
@@ -54,19 +54,19 @@ enum DeclaredPhoto {
                                                 body: ByteBuffer(bytes: DeclaredPhoto.png(width: 20000, height: 5000)))
             #expect(edge.status == .created, "\(edge.text)")
         }
-        #expect(try fixture.store.attachments(ofMarker: 1, in: "plan").count == 1)
+        #expect(try await fixture.store.attachments(ofMarker: 1, in: "plan").count == 1)
     }
 
     /// Notes with a noncharacter (U+FFFE, U+FDD0, U+10FFFF, U+1FFFE), written with SQLite's C API as an older store
     /// may hold them: the served PDF has every text after each of them and the later marker's note (pdftotext).
     @Test func noncharactersDoNotEndTheServedReport() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let codes = [0xFFFE, 0xFDD0, 0x10FFFF, 0x1FFFE]
         for index in codes.indices {
-            _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450 + Double(index) * 10, y: 400), note: "placeholder", author: nil)
+            _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450 + Double(index) * 10, y: 400), note: "placeholder", author: nil)
         }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: "Last marker note", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: "Last marker note", author: nil)
         var connection: OpaquePointer?
         try #require(sqlite3_open_v2(fixture.storePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
         for (index, code) in codes.enumerated() {
@@ -96,13 +96,13 @@ enum DeclaredPhoto {
     /// so that its maker is always still at work, waiting for the client, when the test acts, however loaded the
     /// machine is: `count` markers, each with the same 2 MiB JPEG (stored once; cairo embeds it, unread, on each
     /// page it is shown on).
-    static func photoReportFixture(count: Int = 30) throws -> ServerFixture {
-        let fixture = try ServerFixture()
+    static func photoReportFixture(count: Int = 30) async throws -> ServerFixture {
+        let fixture = try await ServerFixture()
         let photo = DeclaredPhoto.jpeg(width: 64, height: 48, filler: 2 << 20)
         for index in 0..<count {
-            _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450 + Double(index % 10), y: 400 + Double(index / 10)),
+            _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450 + Double(index % 10), y: 400 + Double(index / 10)),
                                             note: "Marker note \(index + 1)", author: nil)
-            _ = try fixture.store.attach(photo, declaredType: nil, caption: nil, toMarker: index + 1, in: "plan", author: nil)
+            _ = try await fixture.store.attach(photo, declaredType: nil, caption: nil, toMarker: index + 1, in: "plan", author: nil)
         }
         return fixture
     }
@@ -112,7 +112,7 @@ enum DeclaredPhoto {
     /// with its render places free (a second report is made and sent whole).
     @Test(.hangGuard)
     func reportAbandonedByItsClientStops() async throws {
-        let fixture = try Self.photoReportFixture()
+        let fixture = try await Self.photoReportFixture()
         defer { fixture.remove() }
         let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"),
                                              arguments: ["--store", fixture.storePath, "--port", "0"])
@@ -140,7 +140,7 @@ enum DeclaredPhoto {
     /// (The report's maker may not get to log that it stopped: the process can end first.)
     @Test(.hangGuard)
     func sigtermStopsAReportBeingMade() async throws {
-        let fixture = try Self.photoReportFixture()
+        let fixture = try await Self.photoReportFixture()
         defer { fixture.remove() }
         let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"),
                                              arguments: ["--store", fixture.storePath, "--port", "0", "--shutdown-grace", "2"])
@@ -171,7 +171,7 @@ enum DeclaredPhoto {
     @Test(.hangGuard)
     func largeReportIsStreamedInBoundedMemory() async throws {
         let count = 60
-        let fixture = try Self.photoReportFixture(count: count)
+        let fixture = try await Self.photoReportFixture(count: count)
         defer { fixture.remove() }
         let server = try await RunningServer(executable: BuiltProducts.path("planmark-server"),
                                              arguments: ["--store", fixture.storePath, "--port", "0"])

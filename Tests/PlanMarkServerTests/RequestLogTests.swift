@@ -7,7 +7,7 @@ import Testing
 /// One log line a request: method, path, status, duration.
 @Suite struct RequestLogTests {
     @Test func oneLinePerRequestWithStatusAndDuration() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let recorder = LogRecorder()
         let logger = recorder.logger(level: .info)

@@ -6,11 +6,11 @@ import Testing
 /// `GET /drawings/{name}/review.png` through the renderer.
 @Suite struct ReviewImageTests {
     @Test func wholeSheetScaledAndCropped() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
-        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
+        _ = try await fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
         try await fixture.application().test(.router) { client in
             let whole = try await client.get("/drawings/plan/review.png")
             #expect(whole.status == .ok)
@@ -25,9 +25,9 @@ import Testing
     }
 
     @Test func markerSizeOverridesThePinSize() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         try await fixture.application().test(.router) { client in
             let standard = try await client.get("/drawings/plan/review.png?around=1&margin=100")
             let big = try await client.get("/drawings/plan/review.png?around=1&margin=100&markerSize=120")
@@ -52,11 +52,11 @@ import Testing
         ("/drawings/plan/review.png?markerSize=big", 400, "invalid-field"),
     ])
     func badReviewRequests(path: String, status: Int, code: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
-        _ = try fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 900, y: 300), note: nil, author: nil)
+        _ = try await fixture.store.setStatus(.closed, ofMarker: 2, in: "plan", author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.get(path)
             #expect(response.status.code == status)

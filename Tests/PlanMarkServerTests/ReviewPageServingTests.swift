@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func filesAreServedWithTheirTypesAndWithoutTheToken() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let folders = try PageFolders()
         defer { fixture.remove(); folders.remove() }
         let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func anETagAnswers304() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let folders = try PageFolders()
         defer { fixture.remove(); folders.remove() }
         let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func nothingOutsideTheFoldersNorOfAnotherTypeIsServed() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let folders = try PageFolders()
         defer { fixture.remove(); folders.remove() }
         let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func aMissingLeafletIsReportedAndTheRestServed() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let folders = try PageFolders(withLeaflet: false)
         defer { fixture.remove(); folders.remove() }
         let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
@@ -128,7 +128,7 @@ import Testing
         }
     }
 
-    @Test func aMissingPageFolderIsAnError() throws {
+    @Test func aMissingPageFolderIsAnError() async throws {
         #expect(throws: ReviewPageError.self) {
             try ReviewPageFiles(webRoot: "/nonexistent/planmark-page", leafletDirectory: ReviewPageFiles.defaultLeafletDirectory)
         }
@@ -136,7 +136,7 @@ import Testing
 
     /// The page built into the server: its files reference nothing outside the server (no scheme, no
     /// `//host`), and every file they load is one the server serves.
-    @Test func theBuiltInPageLoadsOnlyServedFiles() throws {
+    @Test func theBuiltInPageLoadsOnlyServedFiles() async throws {
         let root = try #require(ReviewPageFiles.bundledWebRoot)
         let folders = try PageFolders()
         defer { folders.remove() }

@@ -10,13 +10,13 @@ import Testing
     /// The sample sheet again as revision 2, shifted 500 px left: marker 1 at (450, 400) lands at (-50, 400),
     /// off the sheet, and needs placing again.
     @Test func revisionsAndNeedsPlacement() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 1200, y: 1000), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 1200, y: 1000), note: nil, author: nil)
         let alignment = try Alignment.fit([AlignmentPair(from: .init(x: 0, y: 0), to: .init(x: -500, y: 0)),
                                            AlignmentPair(from: .init(x: 100, y: 0), to: .init(x: -400, y: 0))])
-        let outcome = try fixture.store.reviseDrawing("plan", NewRevision(imagePath: ServerFixture.samplePlan, alignment: alignment),
+        let outcome = try await fixture.store.reviseDrawing("plan", NewRevision(imagePath: ServerFixture.samplePlan, alignment: alignment),
                                                       dryRun: false, author: "ben")
         #expect(outcome.unplaced.map(\.reason) == ["outside-drawing"] && outcome.unplaced.map(\.number) == [1])
         try await fixture.application().test(.router) { client in

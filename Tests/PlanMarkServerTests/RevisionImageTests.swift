@@ -12,7 +12,7 @@ import Testing
 /// image's pixels, never from the service.
 @Suite struct RevisionImageTests {
     @Test func imageAndTilesFollowTheCurrentRevision() async throws {
-        let (fixture, _, oldPath) = try TileEndpointTests.smallFixture()
+        let (fixture, _, oldPath) = try await TileEndpointTests.smallFixture()
         defer { fixture.remove() }
         let (newImage, newPath) = try TileEndpointTests.randomImage(width: 300, height: 200, seed: SeededGenerator.suiteSeed &+ 1,
                                                                     in: fixture.folder, name: "small-rev2.png")
@@ -21,7 +21,7 @@ import Testing
         var made: [TileCoordinate: [UInt8]] = [:]
         try TilePyramid(scheme: try #require(TileScheme(width: 300, height: 200, zoom: 8))).makeTiles(of: newImage) { made[$0] = $1 }
         let expected = made
-        _ = try fixture.store.reviseDrawing("small", NewRevision(imagePath: newPath), dryRun: false, author: nil)
+        _ = try await fixture.store.reviseDrawing("small", NewRevision(imagePath: newPath), dryRun: false, author: nil)
 
         try await fixture.application(tileCache: TileEndpointTests.cache(fixture)).test(.router) { client in
             let image = try await client.get("/drawings/small/image")

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Hummingbird
+import PlanMarkGeometry
 import PlanMarkStore
 import Testing
 @testable import PlanMarkServer
@@ -56,7 +57,7 @@ import Testing
     /// A known sequence of requests, then `/metrics` read twice: requests by route, method and status, the latency
     /// histograms, store calls, the lanes and the tile cache, each figure counted by hand from the requests.
     @Test func metricsCountAKnownSequenceOfRequests() async throws {
-        let (fixture, _, _) = try TileEndpointTests.smallFixture()
+        let (fixture, _, _) = try await TileEndpointTests.smallFixture()
         defer { fixture.remove() }
         try await fixture.application(token: Self.token).test(.router) { client in
             // 1: without the token: 401 (route /metrics).
@@ -120,7 +121,7 @@ import Testing
             }
             #expect(samples.first { $0.name == duration + "_count" }?.type == "histogram")
 
-            // Store calls, by the operation's name and how it ended; their time on a lane.
+            // Store calls, by the operation's name and how it ended; their time.
             let operations = "planmark_store_operations_total"
             #expect(value(operations, ["operation": "markers", "outcome": "ok"]) == 3)
             #expect(value(operations, ["operation": "markers", "outcome": "refused"]) == 1)
@@ -133,12 +134,14 @@ import Testing
                 Self.expectConsistentBuckets(samples, storeDuration, ["operation": operation], count: count)
             }
 
-            // Gauges: nothing on a store lane now; the request in flight is the read itself.
-            #expect(value("planmark_store_lanes_in_use", [:]) == 0)
-            #expect(value("planmark_store_lanes_waiting", [:]) == 0)
-            #expect(value("planmark_store_lanes_max", [:]) == Double(BlockingWork.width))
+            // Gauges: no store call now, no connection held or waited for (of SQLite's one writer and five readers,
+            // GRDB's default); the request in flight is the read itself.
+            #expect(value("planmark_store_calls_in_progress", [:]) == 0)
+            #expect(value("planmark_store_connections_in_use", [:]) == 0)
+            #expect(value("planmark_store_connections_waiting", [:]) == 0)
+            #expect(value("planmark_store_connections_max", [:]) == 6)
             #expect(value("planmark_http_requests_in_flight", [:]) == 1)
-            #expect(samples.first { $0.name == "planmark_store_lanes_in_use" }?.type == "gauge")
+            #expect(samples.first { $0.name == "planmark_store_calls_in_progress" }?.type == "gauge")
 
             // The tile cache.
             #expect(value("planmark_tile_cache_lookups_total", ["result": "miss"]) == 1)
@@ -168,7 +171,7 @@ import Testing
 
     /// Two servers alive in one process: each `/metrics` shows only its own requests.
     @Test func eachServerShowsItsOwnFigures() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let one = try fixture.application()
         let other = try fixture.application()
@@ -193,81 +196,81 @@ import Testing
         }
     }
 
-    /// A store call held on its lane is in use until it returns (then 0 again); none waits while lanes are free.
-    @Test func storeCallHeldOnItsLaneIsInUse() async throws {
-        let fixture = try ServerFixture()
+    /// A store call is in progress from its start until it returns (then 0 again).
+    @Test func storeCallIsInProgressUntilItEnds() async throws {
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let metrics = ServerMetrics()
         let access = StoreAccess(fixture.store).measured(by: metrics)
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let (started, startedSignal) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
         let call = Task {
             try await access.run("held") { store throws(StoreError) -> Int in
-                started.signal()
-                release.wait()
-                return try store.drawings().count
+                startedSignal.yield()
+                for await _ in release { break }
+                return try await store.drawings().count
             }
         }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { started.wait(); continuation.resume() }
-        }
+        for await _ in started { break }
         func gauge(_ name: String) throws -> Double? {
             try Self.parse(String(decoding: metrics.render(), as: UTF8.self)).first { $0.name == name }?.value
         }
-        #expect(try gauge("planmark_store_lanes_in_use") == 1)
-        #expect(try gauge("planmark_store_lanes_waiting") == 0)
-        release.signal()
+        #expect(try gauge("planmark_store_calls_in_progress") == 1)
+        releaseSignal.yield()
         #expect(try await call.value == 1)
-        #expect(try gauge("planmark_store_lanes_in_use") == 0)
+        #expect(try gauge("planmark_store_calls_in_progress") == 0)
         let samples = try Self.parse(String(decoding: metrics.render(), as: UTF8.self))
         #expect(samples.first { $0.name == "planmark_store_operations_total" }?.labels == ["operation": "held", "outcome": "ok"])
     }
 
-    /// With its one lane held, a second call is counted as waiting until the lane takes it. (Lanes of the test's own, of
-    /// width 1: the process's store lanes are shared with the other tests.)
-    @Test func storeCallWithoutAFreeLaneIsWaiting() async throws {
-        let fixture = try ServerFixture()
+    /// The connection gauges: with an SQLite store's five readers held (each inside a marker listing's read), a sixth
+    /// listing waits for a reader; `GET /metrics` says 5 in use, 1 waiting, of at most 6 (GRDB's documented default of
+    /// five readers, and the one writer). Once released, every listing ends and the gauges are 0 again.
+    @Test func connectionGaugesCountCallsHoldingAndWaitingForAConnection() async throws {
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
+        _ = try await fixture.store.addMarker(to: "plan", at: PixelPoint(x: 450, y: 400), note: nil, author: nil)
         let metrics = ServerMetrics()
-        let lanes = WorkLanes.shared(label: "metrics-test-\(UUID().uuidString)", width: 1)
-        let access = StoreAccess(fixture.store).measured(by: metrics).running(on: lanes)
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let holder = Task {
-            try await access.run("holder") { store throws(StoreError) -> Int in
-                started.signal()
-                release.wait()
-                return try store.drawings().count
+        let readers = 5
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let store = fixture.store
+        func listing() -> Task<Int, any Error> {
+            Task {
+                var seen = 0
+                // The callback runs on GRDB's reader thread, inside the read: blocking it there holds the reader.
+                try await store.forEachMarker(in: "plan", filter: MarkerFilter()) { _ in
+                    seen += 1
+                    inside.signal()
+                    release.wait()
+                    return true
+                }
+                return seen
             }
         }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                started.wait()
-                continuation.resume()
-            }
+        var holders: [Task<Int, any Error>] = []
+        for _ in 0..<readers {
+            holders.append(listing())
+            await withCheckedContinuation { continuation in DispatchQueue.global().async { inside.wait(); continuation.resume() } }
         }
-        // The lane runs the holder, so this call cannot start until it is released.
-        let queued = Task { try await access.run("queued") { store throws(StoreError) in try store.drawings().count } }
-        var held = ""
-        repeat {
-            await Task.yield()
-            held = String(decoding: metrics.render(), as: UTF8.self)
-        } while !held.contains("planmark_store_lanes_waiting 1")
-        release.signal()
-        #expect(try await holder.value == 1)
+        let queued = listing()
+        func gauges() throws -> [String: Double] {
+            let samples = try Self.parse(String(decoding: metrics.render(connections: store.connectionUsage), as: UTF8.self))
+            return Dictionary(uniqueKeysWithValues: samples.filter { $0.name.hasPrefix("planmark_store_connections_") }.map { ($0.name, $0.value) })
+        }
+        // The sixth call counts as waiting as soon as it asks for a reader; no event says when that is.
+        while store.connectionUsage.waiting < 1 { await Task.yield() }
+        #expect(try gauges() == ["planmark_store_connections_in_use": 5, "planmark_store_connections_waiting": 1,
+                                 "planmark_store_connections_max": 6])
+        for _ in 0...readers { release.signal() }
+        for holder in holders { #expect(try await holder.value == 1) }
         #expect(try await queued.value == 1)
-        let whileHeld = try Self.parse(held)
-        #expect(whileHeld.first { $0.name == "planmark_store_lanes_waiting" }?.value == 1)
-        #expect(whileHeld.first { $0.name == "planmark_store_lanes_in_use" }?.value == 1)
-        #expect(!whileHeld.contains { $0.name == "planmark_store_operations_total" })
-        let after = try Self.parse(String(decoding: metrics.render(), as: UTF8.self))
-        #expect(after.first { $0.name == "planmark_store_lanes_waiting" }?.value == 0)
-        #expect(after.first { $0.name == "planmark_store_lanes_in_use" }?.value == 0)
-        let operations = after.filter { $0.name == "planmark_store_operations_total" }.map { $0.labels["operation"] ?? "" }
-        #expect(Set(operations) == ["holder", "queued"])
+        #expect(try gauges() == ["planmark_store_connections_in_use": 0, "planmark_store_connections_waiting": 0,
+                                 "planmark_store_connections_max": 6])
     }
 
     /// The review page's files are one route, `review-page`; a path beside them that is not served is `unmatched`.
     @Test func reviewPageFilesAreOneRoute() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let folders = try ReviewPageServingTests.PageFolders()
         defer { fixture.remove(); folders.remove() }
         let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
@@ -287,7 +290,7 @@ import Testing
     }
 
     /// Route labels are the routes' templates, whatever the path's values; anything else is no route.
-    @Test func routeLabelsAreTemplates() {
+    @Test func routeLabelsAreTemplates() async {
         let table = PlanMarkRoutes.table
         #expect(table.template(for: "/drawings/a%20b/tiles/-3/1/2.png") == "/drawings/{name}/tiles/{z}/{x}/{y}.png")
         #expect(table.template(for: "/drawings/x/markers/12/attachments/7")

@@ -19,12 +19,12 @@ import Glibc
 /// Every wait is for an event (a log line, an answer, a closed connection); one bounded retry is marked.
 @Suite(.serialized) struct ServerRobustnessTests {
     /// The sample store with `markers` markers, each with a note of a few lines: a report of it takes a while.
-    static func fixture(markers: Int) throws -> ServerFixture {
-        let fixture = try ServerFixture()
+    static func fixture(markers: Int) async throws -> ServerFixture {
+        let fixture = try await ServerFixture()
         let note = String(repeating: "Plaster crack above the door to be filled, sanded and painted. ", count: 6)
         for index in 0..<markers {
             let at = index % 2 == 0 ? PixelPoint(x: 450, y: 400) : PixelPoint(x: 900, y: 300)
-            _ = try fixture.store.addMarker(to: "plan", at: at, note: "Item \(index): " + note, author: nil)
+            _ = try await fixture.store.addMarker(to: "plan", at: at, note: "Item \(index): " + note, author: nil)
         }
         return fixture
     }
@@ -58,11 +58,11 @@ import Glibc
     /// timed: every step waits for an event.
     @Test(.hangGuard)
     func markerReadsAreAnsweredWhileTwoReportsRunAndAbandonedReportsStop() async throws {
-        let fixture = try Self.fixture(markers: 600)
+        let fixture = try await Self.fixture(markers: 600)
         defer { fixture.remove() }
         let photo = DeclaredPhoto.jpeg(width: 64, height: 48, filler: 2 << 20)
         for number in 571...600 {
-            _ = try fixture.store.attach(photo, declaredType: nil, caption: nil, toMarker: number, in: "plan", author: nil)
+            _ = try await fixture.store.attach(photo, declaredType: nil, caption: nil, toMarker: number, in: "plan", author: nil)
         }
         let recorder = LogRecorder()
         try await Self.application(fixture, recorder: recorder, level: .debug, maxHeavyJobs: 2).test(.live) { client in
@@ -146,7 +146,7 @@ import Glibc
     /// `request-cancelled`) and the server exits 0, instead of building the report to the end first.
     @Test(.hangGuard)
     func sigtermStopsTheServerWhileAReportRuns() async throws {
-        let fixture = try Self.fixture(markers: 600)
+        let fixture = try await Self.fixture(markers: 600)
         defer { fixture.remove() }
         let server = try await RunningServer(
             executable: BuiltProducts.path("planmark-server"),
@@ -172,7 +172,7 @@ import Glibc
     /// `--idle-timeout` are closed, and the server takes new ones again.
     @Test(.hangGuard)
     func slowClientsAreClosedAndConnectionsCapped() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let recorder = LogRecorder()
         try await Self.application(fixture, recorder: recorder, headTimeout: 1, idleTimeout: 2, maxConnections: 4).test(.live) { client in
@@ -215,7 +215,7 @@ import Glibc
     /// The store file is removed and made again while the server runs: a write is refused with 503
     /// `store-replaced` (and `Retry-After`), and nothing is written to either store; reads are refused too.
     @Test func aReplacedStoreIsRefused() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let storePath = fixture.storePath
         try await fixture.application().test(.router) { client in
@@ -223,13 +223,13 @@ import Glibc
             #expect(before.status == .created)
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
             let replacement = try SQLiteStore(path: storePath, create: true)
-            _ = try replacement.addDrawing(NewDrawing(name: "plan", imagePath: ServerFixture.samplePlan),
+            _ = try await replacement.addDrawing(NewDrawing(name: "plan", imagePath: ServerFixture.samplePlan),
                                            regions: try RegionsFile.read(path: ServerFixture.sampleRegions))
             let after = try await client.send(.post, "/drawings/plan/markers", json: #"{"x":450,"y":400}"#)
             #expect(after.status == .serviceUnavailable, "\(after.text)")
             #expect(after.errorCode == "store-replaced")
             #expect(after.headers[.retryAfter] != nil)
-            #expect(try replacement.drawing(named: "plan").markerCount == 0)
+            #expect(try await replacement.drawing(named: "plan").markerCount == 0)
             let read = try await client.get("/drawings/plan/markers")
             #expect(read.errorCode == "store-replaced")
         }
@@ -237,7 +237,7 @@ import Glibc
 
     /// The store file is removed (and not made again): writes are refused with 503 `store-replaced`.
     @Test func aRemovedStoreIsRefused() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let storePath = fixture.storePath
         try await fixture.application().test(.router) { client in
@@ -249,8 +249,8 @@ import Glibc
     }
 
     /// Only the WAL is replaced (removed and made again): refused as well.
-    @Test func aReplacedWALIsRefused() throws {
-        let fixture = try ServerFixture()
+    @Test func aReplacedWALIsRefused() async throws {
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let identity = try #require(StoreFileIdentity(path: fixture.storePath))
         try identity.check()
@@ -272,7 +272,7 @@ import Glibc
         ("GET http://127.0.0.1:PORT/health HTTP/1.1\r\nHost: evil.example\r\n\r\n", 200, ""),
     ])
     func hostHeadersAndAbsoluteTargets(request: String, status: Int, code: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await Self.application(fixture, recorder: LogRecorder()).test(.live) { client in
             let port = try #require(client.port)
@@ -288,13 +288,13 @@ import Glibc
         ("http://example.com:8080/a?b", "example.com:8080"), ("https://h/", "h"), ("http://h?x", "h"), ("/path", nil), ("*", nil),
         ("http://u@h/", "u@h"),
     ] as [(String, String?)])
-    func absoluteFormAuthority(target: String, authority: String?) {
+    func absoluteFormAuthority(target: String, authority: String?) async {
         #expect(RequestTargetAuthority.absoluteFormAuthority(target) == authority)
     }
 
     // MARK: Options
 
-    @Test func newLimitsAreChecked() {
+    @Test func newLimitsAreChecked() async {
         #expect(throws: ServerConfigurationError.invalidSeconds(option: "--head-timeout", 0)) { try ServerConfiguration(headTimeout: 0).validate() }
         #expect(throws: ServerConfigurationError.invalidSeconds(option: "--idle-timeout", .infinity)) {
             try ServerConfiguration(idleTimeout: .infinity).validate()

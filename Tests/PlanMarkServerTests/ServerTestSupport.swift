@@ -25,14 +25,14 @@ struct ServerFixture {
     let store: SQLiteStore
 
     /// Creates a store with the sample drawing named `plan` (and any `extra` drawings).
-    init(extra: [NewDrawing] = []) throws {
+    init(extra: [NewDrawing] = []) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         storePath = folder.appendingPathComponent("store.sqlite").path
         store = try SQLiteStore(path: storePath, create: true)
         let regions = try RegionsFile.read(path: Self.samplePlanRegionsPath)
-        _ = try store.addDrawing(NewDrawing(name: "plan", imagePath: Self.samplePlan), regions: regions)
-        for drawing in extra { _ = try store.addDrawing(drawing, regions: regions) }
+        _ = try await store.addDrawing(NewDrawing(name: "plan", imagePath: Self.samplePlan), regions: regions)
+        for drawing in extra { _ = try await store.addDrawing(drawing, regions: regions) }
     }
 
     static var samplePlanRegionsPath: String { sampleRegions }

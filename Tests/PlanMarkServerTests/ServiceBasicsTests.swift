@@ -6,7 +6,7 @@ import Testing
 /// Health, JSON errors, body limits, tokens and the start-up refusal.
 @Suite struct ServiceBasicsTests {
     @Test func healthAnswersOK() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/health")
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func unknownEndpointIsAJSON404() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/nothing/here")
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func malformedJSONIs400() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: "{\"x\": 10, \"y\": ")
@@ -50,7 +50,7 @@ import Testing
         ("{}", "$"),
     ])
     func invalidFieldsAre400NamingTheField(body: String, field: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: body)
@@ -58,11 +58,11 @@ import Testing
             #expect(response.errorCode == "invalid-field")
             #expect(response.errorMessage?.hasPrefix(field + ":") == true, "message: \(response.errorMessage ?? "nil")")
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 0)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 0)
     }
 
     @Test func bodyOverTheLimitIs413AndStoresNothing() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application(maxBody: 1024).test(.router) { client in
             let note = String(repeating: "n", count: 2000)
@@ -72,11 +72,11 @@ import Testing
             let small = try await client.send(.post, "/drawings/plan/markers", json: "{\"x\":450,\"y\":400}")
             #expect(small.status == .created)
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 1)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 1)
     }
 
     @Test func defaultLimitIsOneMebibyte() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.live) { live in
             let port = try #require(live.port)
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func tokenIsRequiredForEverythingButHealth() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application(token: "s3cret-token").test(.router) { client in
             #expect(try await client.get("/health").status == .ok)
@@ -113,11 +113,11 @@ import Testing
             #expect(try await client.get("/drawings", headers: [.authorization: "Bearer s3cret-token"]).status == .ok)
             #expect(try await client.get("/drawings", headers: [.authorization: "bearer s3cret-token"]).status == .ok)
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 0)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 0)
     }
 
     @Test func corsPreflightNeedsNoTokenAndAnswersCarryTheOrigin() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application(token: "tok", corsOrigin: "https://plans.example").test(.router) { client in
             let preflight = try await client.execute(uri: "/drawings/plan/markers", method: .options, headers: [
@@ -144,7 +144,7 @@ import Testing
     @Test(arguments: [
         ("abc", "abc", true), ("abc", "abd", false), ("abc", "ab", false), ("", "", true), ("a", "", false), ("token", "TOKEN", false),
     ])
-    func constantTimeComparison(lhs: String, rhs: String, equal: Bool) {
+    func constantTimeComparison(lhs: String, rhs: String, equal: Bool) async {
         #expect(ConstantTime.equal(Array(lhs.utf8), Array(rhs.utf8)) == equal)
     }
 
@@ -152,11 +152,11 @@ import Testing
         ("127.0.0.1", true), ("127.1.2.3", true), ("localhost", true), ("::1", true), ("0.0.0.0", false),
         ("192.168.1.10", false), ("::", false), ("example.org", false), ("127.0.0.256", false), ("1127.0.0.1", false),
     ])
-    func loopbackHosts(host: String, loopback: Bool) {
+    func loopbackHosts(host: String, loopback: Bool) async {
         #expect(ServerConfiguration.isLoopback(host) == loopback)
     }
 
-    @Test func nonLoopbackHostWithoutTokenIsRefused() throws {
+    @Test func nonLoopbackHostWithoutTokenIsRefused() async throws {
         #expect(throws: ServerConfigurationError.tokenRequired(host: "0.0.0.0")) {
             try ServerConfiguration(host: "0.0.0.0", port: 8080).validate()
         }
@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func unknownQueryParameterIs400() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.get("/drawings/plan/markers?zoom=3&colour=red")

@@ -12,9 +12,9 @@ import Testing
     /// it, each with its own note and a status. Every 200 is one history entry holding exactly that
     /// request's values; every 422 left no trace.
     @Test func racingPatchesAreEachWholeOrAbsent() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: nil, author: nil)
         let statuses = try await fixture.application().test(.router) { client in
             try await withThrowingTaskGroup(of: (Int, Int).self) { group in
                 for k in 0..<24 {
@@ -36,7 +36,7 @@ import Testing
         for (k, status) in statuses {
             #expect(status == (k % 2 == 0 ? 200 : 422), "client \(k) got \(status)")
         }
-        let history = try fixture.store.history(of: "plan", number: 1).dropFirst()
+        let history = try await fixture.store.history(of: "plan", number: 1).dropFirst()
         #expect(history.count == 12)
         for entry in history {
             let k = try #require(entry.author.flatMap { Int($0.dropFirst()) })
@@ -45,22 +45,22 @@ import Testing
             #expect(entry.new?.note == .some("client \(k)"))
         }
         let last = try #require(history.last)
-        let marker = try fixture.store.marker(1, in: "plan")
+        let marker = try await fixture.store.marker(1, in: "plan")
         #expect(marker.position.x == last.new?.x && marker.note == last.new?.note ?? nil)
     }
 
     /// A refused move in a PATCH that also changes status and note changes nothing.
     @Test func refusedPatchChangesNothing() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        _ = try fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: "kept", author: nil)
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: "kept", author: nil)
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.patch, "/drawings/plan/markers/1", json: #"{"x":5,"y":5,"status":"resolved","note":"lost"}"#)
             #expect(response.status.code == 422)
         }
-        let marker = try fixture.store.marker(1, in: "plan")
+        let marker = try await fixture.store.marker(1, in: "plan")
         #expect(marker.status == .open && marker.note == "kept" && marker.position == .init(x: 450, y: 400))
-        #expect(try fixture.store.history(of: "plan", number: 1).count == 1)
+        #expect(try await fixture.store.history(of: "plan", number: 1).count == 1)
     }
 
     /// `\u0000` in a note or author is refused with 400 naming the field; nothing is stored.
@@ -69,19 +69,19 @@ import Testing
         (#"{"x":460,"y":410,"author":"\u0000"}"#, "$.author"),
     ])
     func textWithNULIsRefused(body: String, field: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/drawings/plan/markers", json: body)
             #expect(response.status == .badRequest)
             #expect(response.errorMessage?.contains(field + ": ") == true, "\(response.text)")
         }
-        #expect(try fixture.store.drawing(named: "plan").markerCount == 0)
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 0)
     }
 
     /// A name with `%00` and text after it does not find the drawing named by the text before it.
     @Test func nameCutAtNULFindsNothing() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let cut = try await client.get("/drawings/plan%00garbage")
@@ -94,12 +94,12 @@ import Testing
     /// The image file is replaced and then removed after the drawing was added: the service keeps
     /// serving the original bytes under their own SHA-256, and the review is drawn on them.
     @Test func imageServedIsTheOneAdded() async throws {
-        let fixture = try ServerFixture(extra: [])
+        let fixture = try await ServerFixture(extra: [])
         defer { fixture.remove() }
         let copy = fixture.folder.appendingPathComponent("copy.png")
         let original = try Data(contentsOf: URL(fileURLWithPath: ServerFixture.samplePlan))
         try original.write(to: copy)
-        _ = try fixture.store.addDrawing(NewDrawing(name: "copy", imagePath: copy.path), regions: [])
+        _ = try await fixture.store.addDrawing(NewDrawing(name: "copy", imagePath: copy.path), regions: [])
         try Data(original.prefix(100)).write(to: copy)
         try await fixture.application().test(.router) { client in
             let first = try await client.get("/drawings/copy/image")

@@ -25,10 +25,10 @@ import Testing
     }
 
     /// A fixture with `small` (300 x 200, zoom 8: levels 7 and 8; 2 x 1 tiles at 8, one at 7) added.
-    static func smallFixture(seed: UInt64 = SeededGenerator.suiteSeed) throws -> (ServerFixture, RGBAImage, String) {
-        let fixture = try ServerFixture()
+    static func smallFixture(seed: UInt64 = SeededGenerator.suiteSeed) async throws -> (ServerFixture, RGBAImage, String) {
+        let fixture = try await ServerFixture()
         let (image, path) = try randomImage(width: 300, height: 200, seed: seed, in: fixture.folder, name: "small.png")
-        _ = try fixture.store.addDrawing(NewDrawing(name: "small", imagePath: path), regions: [])
+        _ = try await fixture.store.addDrawing(NewDrawing(name: "small", imagePath: path), regions: [])
         return (fixture, image, path)
     }
 
@@ -43,7 +43,7 @@ import Testing
     /// each pixel is the 2x2 area average with premultiplied alpha: alpha = mean alpha, colour = sum(c a) / sum(a).
     /// Within 2 per channel. And the bytes are exactly the ones `TilePyramid` makes for that tile.
     @Test func tilesAreAreaAveragesAndTilePyramidsBytes() async throws {
-        let (fixture, image, path) = try Self.smallFixture()
+        let (fixture, image, path) = try await Self.smallFixture()
         defer { fixture.remove() }
         let seed = SeededGenerator.suiteSeed
         var made: [TileCoordinate: [UInt8]] = [:]
@@ -90,7 +90,7 @@ import Testing
 
     /// ETag, Cache-Control by `v`, 304, HEAD.
     @Test func cachingHeaders() async throws {
-        let (fixture, _, path) = try Self.smallFixture()
+        let (fixture, _, path) = try await Self.smallFixture()
         defer { fixture.remove() }
         let v = try Self.sha(path)
         try await fixture.application(tileCache: Self.cache(fixture)).test(.router) { client in
@@ -125,7 +125,7 @@ import Testing
 
     /// Behind a token: 401 without it, and the year-long answer is private.
     @Test func tokenAndPrivateCaching() async throws {
-        let (fixture, _, path) = try Self.smallFixture()
+        let (fixture, _, path) = try await Self.smallFixture()
         defer { fixture.remove() }
         let v = try Self.sha(path)
         try await fixture.application(token: "secret", tileCache: Self.cache(fixture)).test(.router) { client in
@@ -155,7 +155,7 @@ import Testing
         ("/drawings/small/tiles/8/0/0.png?zoom=3", 400, "invalid-field"),
     ])
     func outsideThePyramidAndBadAddresses(path: String, status: Int, code: String) async throws {
-        let (fixture, _, _) = try Self.smallFixture()
+        let (fixture, _, _) = try await Self.smallFixture()
         defer { fixture.remove() }
         let cache = Self.cache(fixture)
         try await fixture.application(tileCache: cache).test(.router) { client in
@@ -169,7 +169,7 @@ import Testing
 
     /// A write to a tile URL is 405 with `Allow: GET, HEAD`.
     @Test func tilesTakeOnlyGetAndHead() async throws {
-        let (fixture, _, _) = try Self.smallFixture()
+        let (fixture, _, _) = try await Self.smallFixture()
         defer { fixture.remove() }
         try await fixture.application(tileCache: Self.cache(fixture)).test(.router) { client in
             let response = try await client.send(.post, "/drawings/small/tiles/8/0/0.png", json: "{}")
@@ -180,7 +180,7 @@ import Testing
 
     /// 8 clients at once ask for one tile of a pyramid not yet made: one build, the same bytes for all.
     @Test func concurrentFirstRequestsMakeOnePyramid() async throws {
-        let (fixture, _, _) = try Self.smallFixture()
+        let (fixture, _, _) = try await Self.smallFixture()
         defer { fixture.remove() }
         let cache = Self.cache(fixture)
         let bodies = try await fixture.application(tileCache: cache).test(.live) { client in
@@ -204,10 +204,10 @@ import Testing
 
     /// A tiny bound keeps only the pyramid used last; an evicted one is made again when asked for.
     @Test func evictsLeastRecentlyUsedPyramids() async throws {
-        let (fixture, _, pathA) = try Self.smallFixture()
+        let (fixture, _, pathA) = try await Self.smallFixture()
         defer { fixture.remove() }
         let (_, pathB) = try Self.randomImage(width: 300, height: 200, seed: SeededGenerator.suiteSeed &+ 1, in: fixture.folder, name: "b.png")
-        _ = try fixture.store.addDrawing(NewDrawing(name: "other", imagePath: pathB), regions: [])
+        _ = try await fixture.store.addDrawing(NewDrawing(name: "other", imagePath: pathB), regions: [])
         let shaA = try Self.sha(pathA), shaB = try Self.sha(pathB)
         let cache = Self.cache(fixture, limit: 1)
         @Sendable func onDisk() throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: cache.root)) }
@@ -230,7 +230,7 @@ import Testing
 
     /// A cached tile cut short (a crash, a full disk) is not served: its pyramid is made again.
     @Test func damagedTileIsMadeAgain() async throws {
-        let (fixture, _, path) = try Self.smallFixture()
+        let (fixture, _, path) = try await Self.smallFixture()
         defer { fixture.remove() }
         let cache = Self.cache(fixture)
         let tilePath = cache.path(of: TileCoordinate(z: 8, x: 0, y: 0), sha: try Self.sha(path))
@@ -249,13 +249,13 @@ import Testing
 
     /// An image the decoder refuses (a PNG header and nothing else) is a 500 JSON error; the server goes on.
     @Test func undecodableImageIs500() async throws {
-        let (fixture, _, _) = try Self.smallFixture()
+        let (fixture, _, _) = try await Self.smallFixture()
         defer { fixture.remove() }
         func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)] }
         let header: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10] + be(13) + Array("IHDR".utf8) + be(300) + be(200) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
         let path = fixture.folder.appendingPathComponent("broken.png").path
         try Data(header).write(to: URL(fileURLWithPath: path))
-        _ = try fixture.store.addDrawing(NewDrawing(name: "broken", imagePath: path), regions: [])
+        _ = try await fixture.store.addDrawing(NewDrawing(name: "broken", imagePath: path), regions: [])
         try await fixture.application(tileCache: Self.cache(fixture)).test(.router) { client in
             let broken = try await client.get("/drawings/broken/tiles/8/0/0.png")
             #expect(broken.status == .internalServerError)
@@ -268,7 +268,7 @@ import Testing
     /// `tiles` by hand: 2400 x 1600 at zoom 8 fits one tile at 8 - 4 (2400 / 2^4 = 150 <= 256 < 300);
     /// at zoom 1 (flutter) the levels are 1 and down to 1 - 4 = -3. `v` is the image's SHA-256 by sha256sum.
     @Test func drawingJSONGivesTheTiles() async throws {
-        let fixture = try ServerFixture(extra: [NewDrawing(name: "Level 2/east", imagePath: ServerFixture.samplePlan, zoom: 1, crs: .flutter)])
+        let fixture = try await ServerFixture(extra: [NewDrawing(name: "Level 2/east", imagePath: ServerFixture.samplePlan, zoom: 1, crs: .flutter)])
         defer { fixture.remove() }
         let v = try Self.sha(ServerFixture.samplePlan)
         try await fixture.application().test(.router) { client in
@@ -288,17 +288,17 @@ import Testing
 
     /// The name given another image: other `v`, other tile bytes and ETag; the old URL gets the new tile, not cached for long.
     @Test func readdedDrawingHasOtherTiles() async throws {
-        let (fixture, _, path) = try Self.smallFixture()
+        let (fixture, _, path) = try await Self.smallFixture()
         defer { fixture.remove() }
         let (_, otherPath) = try Self.randomImage(width: 300, height: 200, seed: SeededGenerator.suiteSeed &+ 2, in: fixture.folder, name: "c.png")
-        nonisolated(unsafe) let store = fixture.store
+        let store = fixture.store
         try await fixture.application(tileCache: Self.cache(fixture)).test(.router) { client in
             let oldTemplate = try #require((try await client.get("/drawings/small").object["tiles"] as? [String: Any])?["template"] as? String)
             #expect(oldTemplate.hasSuffix("?v=" + (try Self.sha(path))))
             let oldURL = oldTemplate.replacingOccurrences(of: "{z}/{x}/{y}", with: "8/0/0")
             let old = try await client.get(oldURL)
-            _ = try store.removeDrawing("small", force: true)
-            _ = try store.addDrawing(NewDrawing(name: "small", imagePath: otherPath), regions: [])
+            _ = try await store.removeDrawing("small", force: true)
+            _ = try await store.addDrawing(NewDrawing(name: "small", imagePath: otherPath), regions: [])
             let newTemplate = try #require((try await client.get("/drawings/small").object["tiles"] as? [String: Any])?["template"] as? String)
             #expect(newTemplate.hasSuffix("?v=" + (try Self.sha(otherPath))))
             let new = try await client.get(newTemplate.replacingOccurrences(of: "{z}/{x}/{y}", with: "8/0/0"))

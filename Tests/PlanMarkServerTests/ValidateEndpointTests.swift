@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func sameReportAsTheCLI() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let markers = try Self.sampleMarkersGeoJSON()
         let markersFile = fixture.folder.appendingPathComponent("markers.geojson")
@@ -39,7 +39,7 @@ import Testing
     /// Numeric ids keep their exact text in the answer, as in `planmark validate` (`1.50` is not `1.5`,
     /// `2e0` is not `2`): a feature's `id` and `properties.id`; a feature without one gets its position.
     @Test func numericIDsKeepTheirText() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let regions = try String(contentsOfFile: ServerFixture.sampleRegions, encoding: .utf8)
         func feature(_ id: String) -> String {
@@ -59,7 +59,7 @@ import Testing
 
     /// By hand: (450, 400) is in 2.01 and A1; (2000, 100) is off A1; (3000, 10) is off the drawing.
     @Test func pairsArrayWithHandDerivedVerdicts() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let regions = try String(contentsOfFile: ServerFixture.sampleRegions, encoding: .utf8)
         try await fixture.application().test(.router) { client in
@@ -86,7 +86,7 @@ import Testing
         (#"{"regions":{"type":"FeatureCollection","features":[]},"markers":[],"extra":1}"#, "$.extra"),
     ])
     func badRequestsName400Fields(body: String, field: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.send(.post, "/validate", json: body)

@@ -10,58 +10,60 @@ import Testing
     static let png: [UInt8] = StoreFixtures.pngHeader(width: 1, height: 1) + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
     static let pdf: [UInt8] = Array("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n".utf8)
 
-    static func store(_ kind: StoreKind = .sqlite) throws -> any AnnotationStore {
-        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
-        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
-        _ = try store.addMarker(to: "A", at: PixelPoint(x: 60, y: 50), note: nil, author: nil)
+    static func store(_ kind: StoreKind = .sqlite) async throws -> any AnnotationStore {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 60, y: 50), note: nil, author: nil)
         return store
     }
 
     @Test(arguments: StoreFixtures.kinds, [(jpeg, "image/jpeg"), (png, "image/png"), (pdf, "application/pdf")])
-    func kindsAccepted(kind: StoreKind, _ arguments: ([UInt8], String)) throws {
+    func kindsAccepted(kind: StoreKind, _ arguments: ([UInt8], String)) async throws {
         let (bytes, type) = arguments
-        let store = try Self.store(kind)
-        let attachment = try store.attach(bytes, declaredType: nil, caption: "north wall", toMarker: 1, in: "A", author: "ana")
+        let store = try await Self.store(kind)
+        let attachment = try await store.attach(bytes, declaredType: nil, caption: "north wall", toMarker: 1, in: "A", author: "ana")
         #expect(attachment.contentType == type && attachment.size == bytes.count && attachment.caption == "north wall")
         #expect(attachment.sha256 == SHA256.hexDigest(of: bytes))
-        let (stored, back) = try store.attachment(attachment.id, ofMarker: 1, in: "A")
+        let (stored, back) = try await store.attachment(attachment.id, ofMarker: 1, in: "A")
         #expect(stored == attachment && back == bytes)
-        #expect(try store.attachments(ofMarker: 1, in: "A") == [attachment])
-        let entry = try #require(try store.history(of: "A", number: 1).last)
+        #expect(try await store.attachments(ofMarker: 1, in: "A") == [attachment])
+        let entry = try #require(try await store.history(of: "A", number: 1).last)
         #expect(entry.action == .attached && entry.author == "ana" && entry.new?.attachment?.id == attachment.id)
         #expect(entry.new?.jsonText == "{\"attachment\":\(attachment.historyJSON)}")
     }
 
-    @Test(arguments: StoreFixtures.kinds) func otherBytesAndDisagreeingTypesAreRefused(kind: StoreKind) throws {
-        let store = try Self.store(kind)
-        let before = try StoreFixtures.counts(store)
+    @Test(arguments: StoreFixtures.kinds) func otherBytesAndDisagreeingTypesAreRefused(kind: StoreKind) async throws {
+        let store = try await Self.store(kind)
+        let before = try await StoreFixtures.counts(store)
         // A text file renamed photo.jpg: the name plays no part, the bytes decide.
-        #expect(throws: StoreError.self) { try store.attach(Array("not a photo\n".utf8), declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil) }
-        #expect(throws: StoreError.self) { try store.attach([], declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil) }
-        #expect(throws: StoreError.unsupportedMediaType("the file is declared image/jpeg but its bytes are image/png")) {
-            try store.attach(Self.png, declaredType: .jpeg, caption: nil, toMarker: 1, in: "A", author: nil)
+        await #expect(throws: StoreError.self) { try await store.attach(Array("not a photo\n".utf8), declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil) }
+        await #expect(throws: StoreError.self) { try await store.attach([], declaredType: nil, caption: nil, toMarker: 1, in: "A", author: nil) }
+        await #expect(throws: StoreError.unsupportedMediaType("the file is declared image/jpeg but its bytes are image/png")) {
+            try await store.attach(Self.png, declaredType: .jpeg, caption: nil, toMarker: 1, in: "A", author: nil)
         }
-        #expect(try StoreFixtures.counts(store) == before)
+        #expect(try await StoreFixtures.counts(store) == before)
     }
 
-    @Test(arguments: StoreFixtures.kinds) func samePhotoTwiceIsStoredOnce(kind: StoreKind) throws {
-        let store = try Self.store(kind)
-        let one = try store.attach(Self.jpeg, declaredType: .jpeg, caption: nil, toMarker: 1, in: "A", author: nil)
-        let two = try store.attach(Self.jpeg, declaredType: nil, caption: "again", toMarker: 2, in: "A", author: nil)
+    @Test(arguments: StoreFixtures.kinds) func samePhotoTwiceIsStoredOnce(kind: StoreKind) async throws {
+        let store = try await Self.store(kind)
+        let one = try await store.attach(Self.jpeg, declaredType: .jpeg, caption: nil, toMarker: 1, in: "A", author: nil)
+        let two = try await store.attach(Self.jpeg, declaredType: nil, caption: "again", toMarker: 2, in: "A", author: nil)
         #expect(one.id != two.id && one.sha256 == two.sha256)
-        func blobs() throws -> Int { try StoreFixtures.counts(store)[5] }
-        #expect(try blobs() == 1)
-        _ = try store.detach(one.id, fromMarker: 1, in: "A", author: "bo")
-        #expect(try blobs() == 1 && (try store.attachments(ofMarker: 1, in: "A")).isEmpty)
-        #expect(try store.attachment(two.id, ofMarker: 2, in: "A").1 == Self.jpeg)
-        #expect(try store.history(of: "A", number: 1).last?.action == .detached)
+        func blobs() async throws -> Int { try await StoreFixtures.counts(store)[5] }
+        #expect(try await blobs() == 1)
+        _ = try await store.detach(one.id, fromMarker: 1, in: "A", author: "bo")
+        #expect(try await blobs() == 1)
+        #expect(try await store.attachments(ofMarker: 1, in: "A").isEmpty)
+        #expect(try await store.attachment(two.id, ofMarker: 2, in: "A").1 == Self.jpeg)
+        #expect(try await store.history(of: "A", number: 1).last?.action == .detached)
         // The attachment belongs to marker 2 only.
-        #expect(throws: StoreError.unknownAttachment(drawing: "A", number: 1, id: two.id)) { try store.attachment(two.id, ofMarker: 1, in: "A") }
-        _ = try store.removeMarker(2, in: "A", author: nil)
-        #expect(try blobs() == 0 && (try StoreFixtures.counts(store))[4] == 0)
+        await #expect(throws: StoreError.unknownAttachment(drawing: "A", number: 1, id: two.id)) { try await store.attachment(two.id, ofMarker: 1, in: "A") }
+        _ = try await store.removeMarker(2, in: "A", author: nil)
+        #expect(try await blobs() == 0)
+        #expect(try await StoreFixtures.counts(store)[4] == 0)
     }
 
-    @Test func sniffing() {
+    @Test func sniffing() async {
         #expect(AttachmentType(sniffing: Self.jpeg) == .jpeg && AttachmentType(sniffing: Self.png) == .png && AttachmentType(sniffing: Self.pdf) == .pdf)
         #expect(AttachmentType(sniffing: [0xFF, 0xD8]) == nil && AttachmentType(sniffing: Array("%PDF".utf8)) == nil)
         #expect(AttachmentType(sniffing: Array(Self.png.prefix(7))) == nil)

@@ -5,13 +5,13 @@ import Testing
 
 /// Marking, moving, resolving, removing: validation, numbering and history.
 @Suite struct MarkerOperationTests {
-    @Test(arguments: StoreFixtures.kinds) func markAssignsRoomsAndNumbers(kind: StoreKind) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
-        let first = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "crack", author: "ana")
-        let wall = try store.addMarker(to: "A", at: PixelPoint(x: 200, y: 100), note: nil, author: nil)
+    @Test(arguments: StoreFixtures.kinds) func markAssignsRoomsAndNumbers(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        let first = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "crack", author: "ana")
+        let wall = try await store.addMarker(to: "A", at: PixelPoint(x: 200, y: 100), note: nil, author: nil)
         #expect(first.number == 1 && first.rooms == ["R1"] && first.note == "crack" && first.author == "ana")
         #expect(wall.number == 2 && wall.rooms == ["R1", "R2"])
-        #expect(try store.marker(2, in: "A") == wall)
+        #expect(try await store.marker(2, in: "A") == wall)
     }
 
     /// Off the drawing or outside the allowed area: the reason, and nothing written.
@@ -21,46 +21,46 @@ import Testing
         (PixelPoint(x: 100, y: -0.5), .outsideDrawing),
         (PixelPoint(x: .nan, y: 5), .invalidCoordinate),
     ])
-    func refusedMarkerWritesNothing(kind: StoreKind, _ arguments: (PixelPoint, InvalidReason)) throws {
+    func refusedMarkerWritesNothing(kind: StoreKind, _ arguments: (PixelPoint, InvalidReason)) async throws {
         let (point, reason) = arguments
-        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
-        let before = try StoreFixtures.counts(store)
-        #expect {
-            try store.addMarker(to: "A", at: point, note: nil, author: nil)
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        let before = try await StoreFixtures.counts(store)
+        await #expect {
+            try await store.addMarker(to: "A", at: point, note: nil, author: nil)
         } throws: { error in
             guard case StoreError.invalidMarker(let got, _) = error else { return false }
             return got == reason
         }
-        #expect(try StoreFixtures.counts(store) == before)
+        #expect(try await StoreFixtures.counts(store) == before)
     }
 
     /// The allowed area's edge counts as inside (walls are covered).
-    @Test(arguments: StoreFixtures.kinds) func markerOnAllowedEdgeIsAccepted(kind: StoreKind) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
-        #expect(try store.addMarker(to: "A", at: PixelPoint(x: 10, y: 10), note: nil, author: nil).rooms == ["R1"])
+    @Test(arguments: StoreFixtures.kinds) func markerOnAllowedEdgeIsAccepted(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        #expect(try await store.addMarker(to: "A", at: PixelPoint(x: 10, y: 10), note: nil, author: nil).rooms == ["R1"])
     }
 
-    @Test(arguments: StoreFixtures.kinds) func numbersAreNeverReused(kind: StoreKind) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
-        for _ in 0..<3 { _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil) }
-        _ = try store.removeMarker(3, in: "A", author: nil)
-        _ = try store.removeMarker(2, in: "A", author: nil)
-        #expect(try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil).number == 4)
+    @Test(arguments: StoreFixtures.kinds) func numbersAreNeverReused(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        for _ in 0..<3 { _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil) }
+        _ = try await store.removeMarker(3, in: "A", author: nil)
+        _ = try await store.removeMarker(2, in: "A", author: nil)
+        #expect(try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil).number == 4)
         var numbers: [Int] = []
-        try store.forEachMarker(in: "A", status: nil) { numbers.append($0.number); return true }
+        try await store.forEachMarker(in: "A", status: nil) { numbers.append($0.number); return true }
         #expect(numbers == [1, 4])
-        #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try store.marker(2, in: "A") }
+        await #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try await store.marker(2, in: "A") }
     }
 
-    @Test(arguments: StoreFixtures.kinds) func historyKeepsOldAndNewValues(kind: StoreKind) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
-        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: "ana")
-        _ = try store.moveMarker(1, in: "A", to: PixelPoint(x: 300, y: 100), author: "bo")
-        _ = try store.setStatus(.closed, ofMarker: 1, in: "A", author: "cy")
-        _ = try store.setStatus(.open, ofMarker: 1, in: "A", author: "cy")
-        _ = try store.setNote("m", ofMarker: 1, in: "A", author: "di")
-        _ = try store.removeMarker(1, in: "A", author: "ed")
-        let history = try store.history(of: "A", number: 1)
+    @Test(arguments: StoreFixtures.kinds) func historyKeepsOldAndNewValues(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: "ana")
+        _ = try await store.moveMarker(1, in: "A", to: PixelPoint(x: 300, y: 100), author: "bo")
+        _ = try await store.setStatus(.closed, ofMarker: 1, in: "A", author: "cy")
+        _ = try await store.setStatus(.open, ofMarker: 1, in: "A", author: "cy")
+        _ = try await store.setNote("m", ofMarker: 1, in: "A", author: "di")
+        _ = try await store.removeMarker(1, in: "A", author: "ed")
+        let history = try await store.history(of: "A", number: 1)
         #expect(history.map(\.action) == [.created, .moved, .resolved, .reopened, .edited, .removed])
         #expect(history.map(\.author) == ["ana", "bo", "cy", "cy", "di", "ed"])
         #expect(history[0].old == nil)
@@ -73,56 +73,56 @@ import Testing
         #expect(history[4].old == MarkerState(note: "n") && history[4].new == MarkerState(note: "m"))
         #expect(StoreFixtures.basic(history[5].old) == MarkerState(x: 300, y: 100, status: .open, note: "m", rooms: ["R2"]) && history[5].new == nil)
         #expect(history.map(\.sequence) == history.map(\.sequence).sorted())
-        #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try store.history(of: "A", number: 2) }
+        await #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try await store.history(of: "A", number: 2) }
     }
 
-    @Test(arguments: StoreFixtures.kinds) func refusedMoveAndRepeatedStatusChangeNothing(kind: StoreKind) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing(kind)
-        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
-        let before = try StoreFixtures.counts(store)
-        #expect(throws: StoreError.invalidMarker(reason: .outsideAllowedArea, position: PixelPoint(x: 395, y: 100))) {
-            try store.moveMarker(1, in: "A", to: PixelPoint(x: 395, y: 100), author: nil)
+    @Test(arguments: StoreFixtures.kinds) func refusedMoveAndRepeatedStatusChangeNothing(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: nil)
+        let before = try await StoreFixtures.counts(store)
+        await #expect(throws: StoreError.invalidMarker(reason: .outsideAllowedArea, position: PixelPoint(x: 395, y: 100))) {
+            try await store.moveMarker(1, in: "A", to: PixelPoint(x: 395, y: 100), author: nil)
         }
-        #expect(throws: StoreError.refused(.alreadyInStatus(drawing: "A", number: 1, status: .open))) {
-            try store.setStatus(.open, ofMarker: 1, in: "A", author: nil)
+        await #expect(throws: StoreError.refused(.alreadyInStatus(drawing: "A", number: 1, status: .open))) {
+            try await store.setStatus(.open, ofMarker: 1, in: "A", author: nil)
         }
-        #expect(try StoreFixtures.counts(store) == before)
-        #expect(try store.marker(1, in: "A").position == PixelPoint(x: 50, y: 60))
+        #expect(try await StoreFixtures.counts(store) == before)
+        #expect(try await store.marker(1, in: "A").position == PixelPoint(x: 50, y: 60))
     }
 
-    @Test(arguments: StoreFixtures.kinds) func singleMarkerModeReplaces(kind: StoreKind) throws {
-        let (store, _) = try StoreFixtures.storeWithDrawing(kind, singleMarker: true)
-        _ = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "old", author: nil)
-        let second = try store.addMarker(to: "A", at: PixelPoint(x: 300, y: 60), note: "new", author: nil)
+    @Test(arguments: StoreFixtures.kinds) func singleMarkerModeReplaces(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind, singleMarker: true)
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "old", author: nil)
+        let second = try await store.addMarker(to: "A", at: PixelPoint(x: 300, y: 60), note: "new", author: nil)
         #expect(second.number == 2)
         var numbers: [Int] = []
-        try store.forEachMarker(in: "A", status: nil) { numbers.append($0.number); return true }
+        try await store.forEachMarker(in: "A", status: nil) { numbers.append($0.number); return true }
         #expect(numbers == [2])
-        let history = try store.history(of: "A", number: nil)
+        let history = try await store.history(of: "A", number: nil)
         #expect(history.map { "\($0.number) \($0.action)" } == ["1 created", "1 removed", "2 created"])
         #expect(history[1].old?.note == "old" && history[1].new == MarkerState(replacedBy: 2))
     }
 
-    @Test(arguments: StoreFixtures.kinds) func unknownDrawingAndDuplicate(kind: StoreKind) throws {
-        let (store, folder) = try StoreFixtures.storeWithDrawing(kind)
-        let before = try StoreFixtures.counts(store)
-        #expect(throws: StoreError.unknownDrawing("B")) { try store.addMarker(to: "B", at: PixelPoint(x: 50, y: 60), note: nil, author: nil) }
-        #expect(throws: StoreError.duplicateDrawing("A")) {
-            try store.addDrawing(NewDrawing(name: "A", imagePath: try StoreFixtures.png(in: folder, name: "other.png")), regions: [])
+    @Test(arguments: StoreFixtures.kinds) func unknownDrawingAndDuplicate(kind: StoreKind) async throws {
+        let (store, folder) = try await StoreFixtures.storeWithDrawing(kind)
+        let before = try await StoreFixtures.counts(store)
+        await #expect(throws: StoreError.unknownDrawing("B")) { try await store.addMarker(to: "B", at: PixelPoint(x: 50, y: 60), note: nil, author: nil) }
+        await #expect(throws: StoreError.duplicateDrawing("A")) {
+            try await store.addDrawing(NewDrawing(name: "A", imagePath: try StoreFixtures.png(in: folder, name: "other.png")), regions: [])
         }
         let text = folder.appendingPathComponent("plan.txt")
         try "not a png".write(to: text, atomically: true, encoding: .utf8)
-        #expect(throws: StoreError.notPNG(path: text.path, detail: "the file does not start with the PNG signature")) {
-            try store.addDrawing(NewDrawing(name: "C", imagePath: text.path), regions: [])
+        await #expect(throws: StoreError.notPNG(path: text.path, detail: "the file does not start with the PNG signature")) {
+            try await store.addDrawing(NewDrawing(name: "C", imagePath: text.path), regions: [])
         }
-        #expect(try StoreFixtures.counts(store) == before)
+        #expect(try await StoreFixtures.counts(store) == before)
     }
 
-    @Test func drawingReadsSizeAndHash() throws {
+    @Test func drawingReadsSizeAndHash() async throws {
         let folder = try StoreFixtures.folder()
         let store = try SQLiteStore(path: folder.appendingPathComponent("s.sqlite").path, create: true)
         let path = try StoreFixtures.png(in: folder, width: 1234, height: 567)
-        let drawing = try store.addDrawing(NewDrawing(name: "D", imagePath: path, zoom: 2, crs: .flutter), regions: [])
+        let drawing = try await store.addDrawing(NewDrawing(name: "D", imagePath: path, zoom: 2, crs: .flutter), regions: [])
         #expect(drawing.width == 1234 && drawing.height == 567 && drawing.zoom == 2 && drawing.crs == .flutter)
         #expect(drawing.imageSHA256 == (try SHA256.hexDigest(ofFile: path)))
         #expect(drawing.imagePath == path)

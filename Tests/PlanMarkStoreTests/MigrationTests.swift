@@ -7,13 +7,13 @@ import Testing
 @Suite struct MigrationTests {
     /// A store made by the first migration only (with a drawing and a marker written by hand in v1's
     /// columns) opens, is upgraded to the latest schema, and keeps its data.
-    @Test func firstMigrationStoreUpgrades() throws {
+    @Test func firstMigrationStoreUpgrades() async throws {
         let folder = try StoreFixtures.folder()
         let path = folder.appendingPathComponent("old.sqlite").path
         do {
             let old = try SQLiteStore(path: path, create: true, migrateUpTo: StoreSchema.v1)
-            #expect(try old.appliedMigrations() == [StoreSchema.v1])
-            try old.write { db in
+            #expect(try await old.appliedMigrations() == [StoreSchema.v1])
+            try await old.write { db in
                 try db.execute(sql: """
                     INSERT INTO drawing (name, imagePath, imageSHA256, width, height, zoom, crs, singleMarker, nextNumber, createdAt)
                     VALUES ('Old', '/x.png', 'ab', 100, 50, 3, 'flutter', 0, 2, 1704067200000);
@@ -21,58 +21,58 @@ import Testing
                     VALUES (1, 1, 4.5, 6, 'open', 'n', 'me', '["R"]', 1704067200000, 1704067200000);
                     """)
             }
-            #expect(throws: (any Error).self) { try old.read { db in try Row.fetchAll(db, sql: "SELECT regionsRevision FROM drawing") } }
+            await #expect(throws: (any Error).self) { try await old.read { db in try Row.fetchAll(db, sql: "SELECT regionsRevision FROM drawing") } }
         }
         let store = try SQLiteStore(path: path, create: false)
-        #expect(try store.appliedMigrations() == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8,
+        #expect(try await store.appliedMigrations() == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8,
                                                 StoreSchema.v9])
         // v2 made the index of markers by status, v4 dropped it.
-        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'marker_status'") } == 0)
-        let summary = try store.drawing(named: "Old")
+        #expect(try await store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'marker_status'") } == 0)
+        let summary = try await store.drawing(named: "Old")
         #expect(summary.drawing.width == 100 && summary.drawing.height == 50)
         #expect(summary.drawing.zoom == 3 && summary.drawing.crs == .flutter)
         #expect(summary.drawing.regionsRevision == 0)
         #expect(summary.markerCount == 1)
-        let marker = try store.marker(1, in: "Old")
+        let marker = try await store.marker(1, in: "Old")
         #expect(marker.position.x == 4.5 && marker.rooms == ["R"] && marker.note == "n")
         #expect(marker.createdAt.text == "2024-01-01T00:00:00.000Z")
         // The next marker continues the counter.
-        #expect(try store.addMarker(to: "Old", at: .init(x: 1, y: 1), note: nil, author: nil).number == 2)
+        #expect(try await store.addMarker(to: "Old", at: .init(x: 1, y: 1), note: nil, author: nil).number == 2)
     }
 
     /// A store with a migration this binary does not know is refused, and left untouched.
-    @Test func newerStoreIsRefused() throws {
+    @Test func newerStoreIsRefused() async throws {
         let folder = try StoreFixtures.folder()
         let path = folder.appendingPathComponent("new.sqlite").path
         do {
             let store = try SQLiteStore(path: path, create: true)
-            try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+            try await store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
         }
         #expect(throws: StoreError.newerSchema(path: path, unknownMigrations: ["v99-from-the-future"])) {
             try SQLiteStore(path: path, create: false)
         }
         let queue = try DatabaseQueue(path: path)
-        let identifiers = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        let identifiers = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
         #expect(identifiers == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8, StoreSchema.v9,
                                "v99-from-the-future"])
         #expect(StoreError.newerSchema(path: "s", unknownMigrations: ["v9"]).description.contains("newer planmark"))
     }
 
     /// An SQLite file that is not a PlanMark store is refused, not migrated.
-    @Test func foreignDatabaseIsRefused() throws {
+    @Test func foreignDatabaseIsRefused() async throws {
         let folder = try StoreFixtures.folder()
         let path = folder.appendingPathComponent("other.sqlite").path
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "CREATE TABLE t (a)") }
+        try await queue.write { try $0.execute(sql: "CREATE TABLE t (a)") }
         #expect(throws: StoreError.refused(.notAStore(location: path, kind: "an SQLite database"))) {
             try SQLiteStore(path: path, create: false)
         }
-        let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }
+        let tables = try await queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }
         #expect(tables == ["t"])
     }
 
     /// A file that is not SQLite at all is an I/O error; a missing one is `missingStore` unless created.
-    @Test func notADatabaseAndMissing() throws {
+    @Test func notADatabaseAndMissing() async throws {
         let folder = try StoreFixtures.folder()
         let path = folder.appendingPathComponent("text.sqlite").path
         try Data(repeating: 65, count: 4096).write(to: URL(fileURLWithPath: path))
@@ -83,9 +83,9 @@ import Testing
     }
 
     /// The store runs in WAL mode with foreign keys on.
-    @Test func walMode() throws {
-        let (store, _) = try StoreFixtures.sqliteStoreWithDrawing()
-        let mode = try store.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+    @Test func walMode() async throws {
+        let (store, _) = try await StoreFixtures.sqliteStoreWithDrawing()
+        let mode = try await store.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
 }

@@ -3,14 +3,14 @@ import Testing
 
 /// The PNG header reader: size from IHDR, refusals with a reason.
 @Suite struct PNGHeaderTests {
-    @Test func readsWidthAndHeight() throws {
+    @Test func readsWidthAndHeight() async throws {
         // 0x00012345 = 74565 wide, 0x0000BEEF = 48879 high: checks byte order on both fields.
         let header = try PNGHeader(bytes: StoreFixtures.pngHeader(width: 0x12345, height: 0xBEEF), path: "p.png")
         #expect(header.width == 74565 && header.height == 48879)
     }
 
     /// A real PNG written by Python's zlib/struct (Benchmarks/store/generate.py's writer): 1 x 1.
-    @Test func readsARealFile() throws {
+    @Test func readsARealFile() async throws {
         let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
                               0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xDE]
         let header = try PNGHeader(bytes: bytes, path: "one.png")

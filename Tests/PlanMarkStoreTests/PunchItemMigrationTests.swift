@@ -20,11 +20,11 @@ import Testing
         return try SQLiteStore(path: path, create: false)
     }
 
-    @Test func resolvedBecomesClosedAndEverythingElseStays() throws {
+    @Test func resolvedBecomesClosedAndEverythingElseStays() async throws {
         let store = try Self.upgradedCopy()
-        #expect(try store.appliedMigrations().contains(StoreSchema.v5))
+        #expect(try await store.appliedMigrations().contains(StoreSchema.v5))
         var markers: [Int: Marker] = [:]
-        try store.forEachMarker(in: "Level 2", filter: MarkerFilter()) { markers[$0.number] = $0; return true }
+        try await store.forEachMarker(in: "Level 2", filter: MarkerFilter()) { markers[$0.number] = $0; return true }
         #expect(markers.keys.sorted() == Array(1...4) + Array(6...18))
         #expect(markers.values.filter { $0.status == .closed }.map(\.number).sorted() == [2, 3, 18])
         #expect(markers.values.filter { $0.status == .open }.count == 14)
@@ -41,24 +41,24 @@ import Testing
         #expect(markers[18]?.uuid.text.hasSuffix("-8000-000000000012") == true)
     }
 
-    @Test func historyReadsInTheNewWords() throws {
+    @Test func historyReadsInTheNewWords() async throws {
         let store = try Self.upgradedCopy()
-        let all = try store.history(of: "Level 2", number: nil)
+        let all = try await store.history(of: "Level 2", number: nil)
         #expect(all.count == 10)
         #expect(all[0].action == .created && all[0].number == 1 && all[0].lastNumber == 17)
-        let four = try store.history(of: "Level 2", number: 4)
+        let four = try await store.history(of: "Level 2", number: 4)
         #expect(four.map(\.action) == [.created, .resolved, .reopened])
         #expect(four[1].new == MarkerState(status: .closed) && four[2].old == MarkerState(status: .closed))
         // Imported marker 3, closed since: its values at creation are rebuilt.
-        let three = try store.history(of: "Level 2", number: 3)
+        let three = try await store.history(of: "Level 2", number: 3)
         #expect(three[0].new?.x == 1300 && three[0].new?.y == 500 && three[0].new?.status == .open && three[0].new?.rooms == ["2.03"])
         // Removed marker 5 keeps its history.
-        #expect(try store.history(of: "Level 2", number: 5).last?.old == MarkerState(x: 1450, y: 400, status: .open, note: .some(nil), rooms: []))
+        #expect(try await store.history(of: "Level 2", number: 5).last?.old == MarkerState(x: 1450, y: 400, status: .open, note: .some(nil), rooms: []))
         // The next number continues, and the workflow works on old markers.
-        #expect(try store.addMarker(to: "Level 2", at: PixelPoint(x: 1300, y: 520), note: nil, author: nil).number == 19)
-        #expect(try store.setStatus(.open, ofMarker: 18, in: "Level 2", author: nil).status == .open)
-        #expect(throws: StoreError.transitionRefused(drawing: "Level 2", number: 2, from: .closed, to: .ready)) {
-            try store.setStatus(.ready, ofMarker: 2, in: "Level 2", author: nil)
+        #expect(try await store.addMarker(to: "Level 2", at: PixelPoint(x: 1300, y: 520), note: nil, author: nil).number == 19)
+        #expect(try await store.setStatus(.open, ofMarker: 18, in: "Level 2", author: nil).status == .open)
+        await #expect(throws: StoreError.transitionRefused(drawing: "Level 2", number: 2, from: .closed, to: .ready)) {
+            try await store.setStatus(.ready, ofMarker: 2, in: "Level 2", author: nil)
         }
     }
 }

@@ -13,12 +13,12 @@ import PlanMarkTestSupport
         ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
          "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
     ])
-    func nistVectors(message: String, digest: String) {
+    func nistVectors(message: String, digest: String) async {
         #expect(SHA256.hexDigest(of: Array(message.utf8)) == digest)
     }
 
     /// One million 'a' (NIST's long message), fed in uneven pieces.
-    @Test func millionA() {
+    @Test func millionA() async {
         var hash = SHA256()
         var remaining = 1_000_000
         var piece = 1
@@ -33,7 +33,7 @@ import PlanMarkTestSupport
 
     /// Files around the padding boundaries (55, 56, 63, 64, 65 bytes ...) agree with `sha256sum`.
     @Test(arguments: [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, (1 << 20) + 17])
-    func agreesWithSha256sum(length: Int) throws {
+    func agreesWithSha256sum(length: Int) async throws {
         let folder = try StoreFixtures.folder()
         let url = folder.appendingPathComponent("data.bin")
         var generator = SeededGenerator()
@@ -53,7 +53,7 @@ import PlanMarkTestSupport
         #expect(SHA256.hexDigest(of: bytes) == expected, "\(length) bytes (seed \(generator.seed))")
     }
 
-    @Test func missingFile() {
+    @Test func missingFile() async {
         #expect(throws: StoreError.missingImage(path: "/nonexistent/x.png")) { try SHA256.hexDigest(ofFile: "/nonexistent/x.png") }
     }
 }

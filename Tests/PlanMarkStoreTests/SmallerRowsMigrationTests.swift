@@ -54,17 +54,17 @@ import Testing
         try Row.fetchAll(db, sql: "SELECT \(keptColumns) FROM marker ORDER BY number").map { Array($0.databaseValues) }
     }
 
-    @Test func v6StoreKeepsEveryMarkerExactly() throws {
+    @Test func v6StoreKeepsEveryMarkerExactly() async throws {
         let path = try Self.v6Store()
         let before = try DatabaseQueue(path: path)
-        let kept = try before.read(Self.keptRows)
+        let kept = try await before.read(Self.keptRows)
         #expect(kept.count == 6)
         try before.close()
 
         let store = try SQLiteStore(path: path, create: false)
-        #expect(try store.appliedMigrations().last == StoreSchema.v9)
+        #expect(try await store.appliedMigrations().last == StoreSchema.v9)
         var markers: [Marker] = []
-        try store.forEachMarker(in: "P", filter: MarkerFilter()) { markers.append($0); return true }
+        try await store.forEachMarker(in: "P", filter: MarkerFilter()) { markers.append($0); return true }
         #expect(markers.map(\.number) == [1, 2, 3, 4, 5, 6])
         #expect(markers.map(\.status) == [.open, .inProgress, .ready, .closed, .void, .open])
         #expect(markers.map(\.priority) == [.normal, .low, .high, .critical, .normal, .low])
@@ -77,11 +77,11 @@ import Testing
         #expect(markers[0].position == PixelPoint(x: 10.5, y: 20) && markers[0].rooms == ["R1"] && markers[0].uuidIsDerived)
         #expect(markers[2].rooms == ["R1", "R2"] && markers[5].due?.text == "2027-01-31")
         // One marker read alone (GRDB's record decoding) reads the same.
-        #expect(try store.marker(4, in: "P") == markers[3])
-        #expect(try store.marker(1, in: "P") == markers[0])
+        #expect(try await store.marker(4, in: "P") == markers[3])
+        #expect(try await store.marker(1, in: "P") == markers[0])
 
         // Stored: codes, and updatedAt NULL where it was createdAt; every other column as it was, the added one too.
-        try store.read { db in
+        try await store.read { db in
             let stored = try Row.fetchAll(db, sql: "SELECT status, priority, updatedAt FROM marker ORDER BY number")
             #expect(stored.map { $0[0] as Int64 } == [0, 1, 2, 3, 4, 0])
             #expect(stored.map { $0[1] as Int64 } == [1, 0, 2, 3, 1, 0])
@@ -99,30 +99,30 @@ import Testing
         }
     }
 
-    @Test func v9ChecksRefuseWordsAndUnknownCodes() throws {
+    @Test func v9ChecksRefuseWordsAndUnknownCodes() async throws {
         let store = try SQLiteStore(path: try Self.v6Store(), create: false)
         for (column, value) in [("status", "5"), ("status", "'open'"), ("priority", "4"), ("priority", "'normal'"), ("priority", "-1")] {
-            #expect(throws: (any Error).self) {
-                try store.write { db in try db.execute(sql: "UPDATE marker SET \(column) = \(value) WHERE number = 1") }
+            await #expect(throws: (any Error).self) {
+                try await store.write { db in try db.execute(sql: "UPDATE marker SET \(column) = \(value) WHERE number = 1") }
             }
         }
         // The uuid index is still unique.
-        #expect(throws: (any Error).self) {
-            try store.write { db in
+        await #expect(throws: (any Error).self) {
+            try await store.write { db in
                 try db.execute(sql: "UPDATE marker SET uuid = '0b4f2a7e-1c3d-4e5f-8a9b-0c1d2e3f4a5b' WHERE number = 1")
             }
         }
     }
 
     /// A marker stored by this version: codes 0 and 1 (no payload bytes) and no updatedAt until it changes.
-    @Test func newMarkersAreStoredSmall() throws {
-        let (store, _) = try StoreFixtures.sqliteStoreWithDrawing()
-        let added = try store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
+    @Test func newMarkersAreStoredSmall() async throws {
+        let (store, _) = try await StoreFixtures.sqliteStoreWithDrawing()
+        let added = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
         var source = MarkerRowList([MarkerRow(id: "a", line: 2, position: PixelPoint(x: 60, y: 60)),
                                     MarkerRow(id: "b", line: 3, position: PixelPoint(x: 70, y: 70))])
-        let outcome = try store.importMarkers(into: "A", from: &source, skipInvalid: false, author: nil)
+        let outcome = try await store.importMarkers(into: "A", from: &source, skipInvalid: false, author: nil)
         #expect(outcome.stored == 2)
-        try store.read { db in
+        try await store.read { db in
             // A new store has 4 KiB pages (SQLiteStore.newStorePageSize).
             #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 4096)
             let rows = try Row.fetchAll(db, sql: "SELECT typeof(status), status, typeof(priority), priority, updatedAt FROM marker ORDER BY number")
@@ -130,20 +130,20 @@ import Testing
             #expect(rows.map { $0[1] as Int64 } == [0, 0, 0] && rows.map { $0[3] as Int64 } == [1, 1, 1])
             #expect(rows.map { $0[4] as Int64? } == [nil, nil, nil])
         }
-        let reread = try store.marker(1, in: "A")
+        let reread = try await store.marker(1, in: "A")
         #expect(reread == added && reread.updatedAt == reread.createdAt)
-        let imported = try store.marker(2, in: "A")
+        let imported = try await store.marker(2, in: "A")
         #expect(imported.status == .open && imported.priority == .normal && imported.updatedAt == imported.createdAt)
         // A change stores the codes of the new values, read back as such.
-        let changed = try store.updateMarker(2, in: "A", MarkerChange(status: .ready, priority: .critical), author: nil)
-        #expect(try store.marker(2, in: "A") == changed)
-        #expect(try store.read { try Int64.fetchOne($0, sql: "SELECT status * 10 + priority FROM marker WHERE number = 2") } == 23)
+        let changed = try await store.updateMarker(2, in: "A", MarkerChange(status: .ready, priority: .critical), author: nil)
+        #expect(try await store.marker(2, in: "A") == changed)
+        #expect(try await store.read { try Int64.fetchOne($0, sql: "SELECT status * 10 + priority FROM marker WHERE number = 2") } == 23)
         var filtered: [Int] = []
-        try store.forEachMarker(in: "A", filter: MarkerFilter(statuses: [.ready], priorities: [.critical])) { filtered.append($0.number); return true }
+        try await store.forEachMarker(in: "A", filter: MarkerFilter(statuses: [.ready], priorities: [.critical])) { filtered.append($0.number); return true }
         #expect(filtered == [2])
     }
 
-    @Test func tableDefinitionSplitsAtTopLevelCommasOnly() throws {
+    @Test func tableDefinitionSplitsAtTopLevelCommasOnly() async throws {
         let sql = #"CREATE TABLE "marker" (a INTEGER NOT NULL CHECK (a IN (1, 2)), "b,c" TEXT DEFAULT 'x,(y', [d] REAL, PRIMARY KEY (a, "b,c")) WITHOUT ROWID"#
         let parts = try #require(SQLTableDefinition(sql))
         #expect(parts.items == ["a INTEGER NOT NULL CHECK (a IN (1, 2))", #""b,c" TEXT DEFAULT 'x,(y'"#, "[d] REAL", #"PRIMARY KEY (a, "b,c")"#])

@@ -57,38 +57,38 @@ enum StoreFixtures {
     static let kinds: [StoreKind] = TestDatabases.required ? StoreKind.allCases : [.sqlite]
 
     /// A new, empty store of `kind` (SQLite in `folder`; PostgreSQL in a new database).
-    static func store(_ kind: StoreKind, in folder: URL) throws -> any AnnotationStore {
+    static func store(_ kind: StoreKind, in folder: URL) async throws -> any AnnotationStore {
         switch kind {
         case .sqlite: return try SQLiteStore(path: folder.appendingPathComponent("store.sqlite").path, create: true)
-        case .postgres: return try PostgresStore(url: try TestDatabases.fresh(), create: true)
+        case .postgres: return try await PostgresStore(url: try TestDatabases.fresh(), create: true)
         }
     }
 
     /// A new store of `kind` in a new folder with drawing "A" (400 x 300, the regions above).
-    static func storeWithDrawing(_ kind: StoreKind = .sqlite, singleMarker: Bool = false) throws -> (any AnnotationStore, URL) {
+    static func storeWithDrawing(_ kind: StoreKind = .sqlite, singleMarker: Bool = false) async throws -> (any AnnotationStore, URL) {
         let folder = try folder()
-        let store = try store(kind, in: folder)
-        _ = try store.addDrawing(NewDrawing(name: "A", imagePath: try png(in: folder), singleMarker: singleMarker), regions: regions)
+        let store = try await store(kind, in: folder)
+        _ = try await store.addDrawing(NewDrawing(name: "A", imagePath: try png(in: folder), singleMarker: singleMarker), regions: regions)
         return (store, folder)
     }
 
     /// A new SQLite store with drawing "A": for tests of SQLite itself (its migrations, its records).
-    static func sqliteStoreWithDrawing() throws -> (SQLiteStore, URL) {
-        let (store, folder) = try storeWithDrawing(.sqlite)
+    static func sqliteStoreWithDrawing() async throws -> (SQLiteStore, URL) {
+        let (store, folder) = try await storeWithDrawing(.sqlite)
         return (store as! SQLiteStore, folder)
     }
 
     /// The same store opened again (its own connections), as another process would.
-    static func reopen(_ store: any AnnotationStore) throws -> any AnnotationStore {
+    static func reopen(_ store: any AnnotationStore) async throws -> any AnnotationStore {
         if let sqlite = store as? SQLiteStore { return try SQLiteStore(path: sqlite.path, create: false) }
-        if let postgres = store as? PostgresStore { return try PostgresStore(url: postgres.url, create: false) }
+        if let postgres = store as? PostgresStore { return try await PostgresStore(url: postgres.url, create: false) }
         throw TestDatabaseError("unknown store kind")
     }
 
     /// The first column of each row of `sql` as text, read directly from either kind of store.
-    static func texts(_ store: any AnnotationStore, _ sql: String) throws -> [String?] {
+    static func texts(_ store: any AnnotationStore, _ sql: String) async throws -> [String?] {
         if let sqlite = store as? SQLiteStore {
-            return try sqlite.read { db in
+            return try await sqlite.read { db in
                 try Row.fetchAll(db, sql: sql).map { row -> String? in
                     let value: DatabaseValue = row[0]
                     switch value.storage {
@@ -101,30 +101,30 @@ enum StoreFixtures {
                 }
             }
         }
-        if let postgres = store as? PostgresStore { return try postgres.texts(sql) }
+        if let postgres = store as? PostgresStore { return try await postgres.texts(sql) }
         throw TestDatabaseError("unknown store kind")
     }
 
     /// Every row of `table` as text, ordered by `order`: to compare a store's contents before and after.
-    static func rows(_ store: any AnnotationStore, _ table: String, order: String) throws -> [String] {
+    static func rows(_ store: any AnnotationStore, _ table: String, order: String) async throws -> [String] {
         if let sqlite = store as? SQLiteStore {
-            return try sqlite.read { db in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)").map(\.description) }
+            return try await sqlite.read { db in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)").map(\.description) }
         }
         if let postgres = store as? PostgresStore {
-            return try postgres.texts("SELECT t::text FROM \(table) t ORDER BY \(order)").map { $0 ?? "NULL" }
+            return try await postgres.texts("SELECT t::text FROM \(table) t ORDER BY \(order)").map { $0 ?? "NULL" }
         }
         throw TestDatabaseError("unknown store kind")
     }
 
     /// The integer `sql` selects (one row, one column), from either kind of store.
-    static func int(_ store: any AnnotationStore, _ sql: String) throws -> Int? {
-        try texts(store, sql).first.flatMap { $0 }.flatMap { Int($0) }
+    static func int(_ store: any AnnotationStore, _ sql: String) async throws -> Int? {
+        try await texts(store, sql).first.flatMap { $0 }.flatMap { Int($0) }
     }
 
     /// Runs one statement directly on either kind of store (for tests that damage a store on purpose).
-    static func execute(_ store: any AnnotationStore, _ sql: String) throws {
-        if let sqlite = store as? SQLiteStore { return try sqlite.write { db in try db.execute(sql: sql) } }
-        if let postgres = store as? PostgresStore { return try postgres.execute(sql) }
+    static func execute(_ store: any AnnotationStore, _ sql: String) async throws {
+        if let sqlite = store as? SQLiteStore { return try await sqlite.write { db in try db.execute(sql: sql) } }
+        if let postgres = store as? PostgresStore { return try await postgres.execute(sql) }
         throw TestDatabaseError("unknown store kind")
     }
 
@@ -135,8 +135,11 @@ enum StoreFixtures {
     }
 
     /// Row counts of the tables, to check that a refused operation wrote nothing.
-    static func counts(_ store: any AnnotationStore) throws -> [Int] {
-        try ["drawing", "region", "marker", "history", "attachment", "attachmentBlob"].map { try int(store, "SELECT count(*) FROM \($0)") ?? -1 }
-            + [try int(store, "SELECT CAST(coalesce(sum(nextNumber), 0) AS bigint) FROM drawing") ?? 0]
+    static func counts(_ store: any AnnotationStore) async throws -> [Int] {
+        var counts: [Int] = []
+        for table in ["drawing", "region", "marker", "history", "attachment", "attachmentBlob"] {
+            counts.append(try await int(store, "SELECT count(*) FROM \(table)") ?? -1)
+        }
+        return counts + [try await int(store, "SELECT CAST(coalesce(sum(nextNumber), 0) AS bigint) FROM drawing") ?? 0]
     }
 }

@@ -34,7 +34,7 @@ import Testing
         #expect(StoreError.refused(refusal).description == line)
     }
 
-    @Test func codesAreDistinctKebabCase() {
+    @Test func codesAreDistinctKebabCase() async {
         let codes = StoreRefusal.Code.allCases.map(\.rawValue)
         #expect(Set(codes).count == codes.count)
         for code in codes { #expect(code.allSatisfy { $0.isLowercase || $0 == "-" } && !code.hasPrefix("-") && !code.hasSuffix("-"), "\(code)") }

@@ -4,7 +4,7 @@ import PlanMarkFormats
 import PlanMarkStore
 
 /// `planmark attach NAME NUMBER FILE [--caption TEXT]`: attaches a photo or document to a marker.
-struct AttachCommand: ParsableCommand {
+struct AttachCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attach",
         abstract: "Attach a photo or document (JPEG, PNG or PDF) to a marker; prints the attachment's id.",
@@ -45,10 +45,10 @@ struct AttachCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try storeCommand {
-            let store = try storeOptions.open()
-            _ = try store.marker(number, in: name)
+    func run() async throws {
+        try await storeCommand {
+            let store = try await storeOptions.open()
+            _ = try await store.marker(number, in: name)
             let bytes = try readFile()
             guard let type = AttachmentType(sniffing: bytes) else {
                 throw CommandFailure(place: file, message: "not a JPEG, PNG or PDF (judged by its first bytes)", code: Exit.dataError)
@@ -56,7 +56,7 @@ struct AttachCommand: ParsableCommand {
             if let size = PhotoSize(of: bytes, type: type), !size.isWithinLimits {
                 throw CommandFailure(place: file, message: "declares \(size) pixels; photos may have \(PhotoSize.limitsText)", code: Exit.dataError)
             }
-            let attachment = try store.attach(bytes, declaredType: nil, caption: caption, toMarker: number, in: name, author: author.resolved)
+            let attachment = try await store.attach(bytes, declaredType: nil, caption: caption, toMarker: number, in: name, author: author.resolved)
             let out = StandardOutput()
             try out.write("\(attachment.id)\n")
             try out.flush()
@@ -65,7 +65,7 @@ struct AttachCommand: ParsableCommand {
 }
 
 /// `planmark attachments NAME NUMBER [--format text|json]`: lists a marker's attachments.
-struct AttachmentsCommand: ParsableCommand {
+struct AttachmentsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attachments",
         abstract: "List a marker's attachments, oldest first.",
@@ -82,9 +82,9 @@ struct AttachmentsCommand: ParsableCommand {
     @Argument(help: "The marker's number.") var number: Int
     @Option(name: .long, help: "text or json.") var format: Format = .text
 
-    func run() throws {
-        try storeCommand {
-            let attachments = try storeOptions.open().attachments(ofMarker: number, in: name)
+    func run() async throws {
+        try await storeCommand {
+            let attachments = try await storeOptions.open().attachments(ofMarker: number, in: name)
             let out = StandardOutput()
             switch format {
             case .json:
@@ -102,7 +102,7 @@ struct AttachmentsCommand: ParsableCommand {
 }
 
 /// `planmark attachment NAME NUMBER ID -o FILE`: writes an attachment's bytes.
-struct AttachmentCommand: ParsableCommand {
+struct AttachmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attachment",
         abstract: "Write an attachment's bytes to a file (-o - for stdout), exactly as attached.",
@@ -120,9 +120,9 @@ struct AttachmentCommand: ParsableCommand {
         guard !output.isEmpty else { throw ValidationError("-o needs a file name or -") }
     }
 
-    func run() throws {
-        try storeCommand {
-            let (_, bytes) = try storeOptions.open().attachment(id, ofMarker: number, in: name)
+    func run() async throws {
+        try await storeCommand {
+            let (_, bytes) = try await storeOptions.open().attachment(id, ofMarker: number, in: name)
             if output == "-" {
                 let out = StandardOutput()
                 try out.write(bytes)
@@ -137,7 +137,7 @@ struct AttachmentCommand: ParsableCommand {
 }
 
 /// `planmark detach NAME NUMBER ID`: removes an attachment.
-struct DetachCommand: ParsableCommand {
+struct DetachCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detach",
         abstract: "Remove an attachment from a marker; prints detached ID.",
@@ -150,9 +150,9 @@ struct DetachCommand: ParsableCommand {
     @Argument(help: "The attachment's id.") var id: Int64
     @OptionGroup var author: AuthorOption
 
-    func run() throws {
-        try storeCommand {
-            let attachment = try storeOptions.open().detach(id, fromMarker: number, in: name, author: author.resolved)
+    func run() async throws {
+        try await storeCommand {
+            let attachment = try await storeOptions.open().detach(id, fromMarker: number, in: name, author: author.resolved)
             let out = StandardOutput()
             try out.write("detached \(attachment.id)\n")
             try out.flush()

@@ -5,7 +5,7 @@ import PlanMarkRender
 import PlanMarkStore
 
 /// `planmark drawing add IMAGE --name NAME`: adds a drawing (creates the store if needed).
-struct DrawingAddCommand: ParsableCommand {
+struct DrawingAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a drawing: a PNG floor plan (its size is read from the PNG header), optionally with regions.",
@@ -45,7 +45,7 @@ struct DrawingAddCommand: ParsableCommand {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
     }
 
-    func run() throws {
+    func run() async throws {
         var regionList: [Region] = []
         // A GeoJSON regions file is read (and its faults reported) before the image, as always; a LabelMe
         // one is checked against the image's size once that is known.
@@ -72,10 +72,10 @@ struct DrawingAddCommand: ParsableCommand {
             throw fail(error)
         }
         let new = NewDrawing(name: name, imagePath: image, imageBytes: bytes, zoom: zoom, crs: crs, singleMarker: singleMarker)
-        try storeCommand {
+        try await storeCommand {
             try new.validate()
-            let store = try storeOptions.open(create: true)
-            let drawing = try store.addDrawing(new, regions: regionList)
+            let store = try await storeOptions.open(create: true)
+            let drawing = try await store.addDrawing(new, regions: regionList)
             if !SimpleCRS(crs).representsWithoutClamping(drawing.size, at: zoom) {
                 printWarning("a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): latLng is clamped; use a lower zoom")
             }

@@ -31,7 +31,7 @@ struct PaperScaleArgument: ExpressibleByArgument, Hashable, Sendable {
 
 /// `planmark drawing calibrate NAME --from X1,Y1 --to X2,Y2 --distance D [--unit m|mm|ft]` or
 /// `planmark drawing calibrate NAME --paper-scale 1:100 --dpi 300`.
-struct DrawingCalibrateCommand: ParsableCommand {
+struct DrawingCalibrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
         abstract: "Set a drawing's scale (metres per pixel) from two points a known distance apart, or from its paper scale and dpi.",
@@ -95,9 +95,9 @@ struct DrawingCalibrateCommand: ParsableCommand {
         guard calibration?.metresPerPixel != nil else { throw ValidationError("the calibration gives no usable scale") }
     }
 
-    func run() throws {
-        try storeCommand {
-            let drawing = try storeOptions.open().calibrate(name, with: calibration!)
+    func run() async throws {
+        try await storeCommand {
+            let drawing = try await storeOptions.open().calibrate(name, with: calibration!)
             let out = StandardOutput()
             try out.write("calibrated drawing \"\(drawing.name)\": \(JSONNumber.text(drawing.metresPerPixel!)) m per pixel ("
                           + CalibrationText.describe(drawing.calibration!) + ")\n")

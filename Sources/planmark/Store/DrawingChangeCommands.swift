@@ -2,7 +2,7 @@ import ArgumentParser
 import PlanMarkStore
 
 /// `planmark drawing rename OLD NEW`.
-struct DrawingRenameCommand: ParsableCommand {
+struct DrawingRenameCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rename",
         abstract: "Rename a drawing; its markers, regions, history and attachments stay with it. Prints renamed OLD NEW.",
@@ -13,9 +13,9 @@ struct DrawingRenameCommand: ParsableCommand {
     @Argument(help: "The drawing's name.") var old: String
     @Argument(help: "Its new name.") var new: String
 
-    func run() throws {
-        try storeCommand {
-            let drawing = try storeOptions.open().renameDrawing(old, to: new)
+    func run() async throws {
+        try await storeCommand {
+            let drawing = try await storeOptions.open().renameDrawing(old, to: new)
             let out = StandardOutput()
             try out.write("renamed \(old) \(drawing.name)\n")
             try out.flush()
@@ -24,7 +24,7 @@ struct DrawingRenameCommand: ParsableCommand {
 }
 
 /// `planmark drawing remove NAME --yes [--force]`.
-struct DrawingRemoveCommand: ParsableCommand {
+struct DrawingRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Remove a drawing with its regions, markers, history and attachments, in one transaction.",
@@ -43,9 +43,9 @@ struct DrawingRemoveCommand: ParsableCommand {
         guard yes else { throw ValidationError("removing a drawing cannot be undone: confirm with --yes") }
     }
 
-    func run() throws {
-        try storeCommand {
-            let removal = try storeOptions.open().removeDrawing(name, force: force)
+    func run() async throws {
+        try await storeCommand {
+            let removal = try await storeOptions.open().removeDrawing(name, force: force)
             let out = StandardOutput()
             try out.write("removed \(removal.name) (\(removal.markers) markers, \(removal.attachments) attachments)\n")
             try out.flush()

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `planmark drawing`: add, list and show drawings.
-struct DrawingCommand: ParsableCommand {
+struct DrawingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drawing",
         abstract: "Add, list, show, rename, remove, revise and calibrate drawings in the store.",

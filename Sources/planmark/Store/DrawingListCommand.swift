@@ -7,7 +7,7 @@ import PlanMarkStore
 enum DrawingFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
 /// `planmark drawing list`.
-struct DrawingListCommand: ParsableCommand {
+struct DrawingListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the drawings in the store.")
 
     @OptionGroup var storeOptions: StoreOptions
@@ -15,9 +15,9 @@ struct DrawingListCommand: ParsableCommand {
     @Option(name: .long, help: "text or json.")
     var format: DrawingFormat = .text
 
-    func run() throws {
-        try storeCommand {
-            let summaries = try storeOptions.open().drawings()
+    func run() async throws {
+        try await storeCommand {
+            let summaries = try await storeOptions.open().drawings()
             let out = StandardOutput()
             switch format {
             case .text:

@@ -5,7 +5,7 @@ import PlanMarkRender
 import PlanMarkStore
 
 /// `planmark drawing revise NAME NEW.png`: a new revision of the drawing's sheet, markers carried over.
-struct DrawingReviseCommand: ParsableCommand {
+struct DrawingReviseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "revise",
         abstract: "Give a drawing a new revision of its sheet and carry every marker over to it.",
@@ -79,7 +79,7 @@ struct DrawingReviseCommand: ParsableCommand {
         return pairs
     }
 
-    func run() throws {
+    func run() async throws {
         let alignment: Alignment
         do {
             alignment = try Alignment.fit(align.map { try Self.pairs($0) } ?? [])
@@ -107,9 +107,9 @@ struct DrawingReviseCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        try storeCommand {
-            let store = try storeOptions.open()
-            let outcome = try store.reviseDrawing(name, NewRevision(imagePath: image, imageBytes: bytes, alignment: alignment, regions: regionList),
+        try await storeCommand {
+            let store = try await storeOptions.open()
+            let outcome = try await store.reviseDrawing(name, NewRevision(imagePath: image, imageBytes: bytes, alignment: alignment, regions: regionList),
                                                   dryRun: dryRun, author: author.resolved)
             let out = StandardOutput()
             switch format {

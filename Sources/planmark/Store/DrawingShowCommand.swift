@@ -4,7 +4,7 @@ import PlanMarkFormats
 import PlanMarkStore
 
 /// `planmark drawing show NAME`.
-struct DrawingShowCommand: ParsableCommand {
+struct DrawingShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one drawing: image, size, zoom, CRS, marker count, bounds, revisions.")
 
     @OptionGroup var storeOptions: StoreOptions
@@ -15,11 +15,11 @@ struct DrawingShowCommand: ParsableCommand {
     @Option(name: .long, help: "text or json.")
     var format: DrawingFormat = .text
 
-    func run() throws {
-        try storeCommand {
-            let store = try storeOptions.open()
-            let summary = try store.drawing(named: name)
-            let revisions = try store.revisions(of: name)
+    func run() async throws {
+        try await storeCommand {
+            let store = try await storeOptions.open()
+            let summary = try await store.drawing(named: name)
+            let revisions = try await store.revisions(of: name)
             let out = StandardOutput()
             switch format {
             case .text:

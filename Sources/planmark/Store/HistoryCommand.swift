@@ -3,7 +3,7 @@ import PlanMarkFormats
 import PlanMarkStore
 
 /// `planmark history NAME [NUMBER]`.
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Show every change to a drawing's markers (or to one marker), oldest first, with old and new values.",
@@ -28,9 +28,9 @@ struct HistoryCommand: ParsableCommand {
 
     enum HistoryFormat: String, ExpressibleByArgument, CaseIterable { case text, jsonl }
 
-    func run() throws {
-        try storeCommand {
-            let entries = try storeOptions.open().history(of: name, number: number)
+    func run() async throws {
+        try await storeCommand {
+            let entries = try await storeOptions.open().history(of: name, number: number)
             let out = StandardOutput()
             for entry in entries {
                 switch format {

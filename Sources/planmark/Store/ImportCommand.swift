@@ -4,7 +4,7 @@ import PlanMarkGeometry
 import PlanMarkStore
 
 /// `planmark import NAME MARKERS [--skip-invalid]`: imports a markers file atomically.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import a markers file (CSV or GeoJSON, as for validate): all rows or none.",
@@ -39,10 +39,10 @@ struct ImportCommand: ParsableCommand {
     /// Invalid rows listed on stderr before the rest are only counted.
     static let listedRejections = 100
 
-    func run() throws {
-        let outcome: ImportOutcome = try storeCommand {
-            let store = try storeOptions.open()
-            let drawing = try store.drawing(named: name).drawing
+    func run() async throws {
+        let outcome: ImportOutcome = try await storeCommand {
+            let store = try await storeOptions.open()
+            let drawing = try await store.drawing(named: name).drawing
             var reader: MarkerFileReader
             do throws(FormatError) {
                 reader = try MarkerFileReader(path: markers, format: inputFormat,
@@ -50,7 +50,7 @@ struct ImportCommand: ParsableCommand {
             } catch {
                 throw StoreError.input(error)
             }
-            return try store.importMarkers(into: name, from: &reader, skipInvalid: skipInvalid, author: author.resolved)
+            return try await store.importMarkers(into: name, from: &reader, skipInvalid: skipInvalid, author: author.resolved)
         }
         for row in outcome.rejected.prefix(Self.listedRejections) {
             let place = row.line > 0 ? "\(markers):\(row.line)" : markers
@@ -73,7 +73,7 @@ struct ImportCommand: ParsableCommand {
         } else if outcome.alreadyStored > 0 {
             printError("planmark: nothing new stored in \"\(name)\" \(counts)")
         }
-        try storeCommand {
+        try await storeCommand {
             let out = StandardOutput()
             try out.write("\(outcome.stored)\n")
             try out.flush()

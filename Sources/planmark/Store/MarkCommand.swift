@@ -4,7 +4,7 @@ import PlanMarkGeometry
 import PlanMarkStore
 
 /// `planmark mark NAME X Y` or `planmark mark NAME --lat LAT --lng LNG`: stores one marker.
-struct MarkCommand: ParsableCommand {
+struct MarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mark",
         abstract: "Place a marker; prints its number.",
@@ -70,12 +70,12 @@ struct MarkCommand: ParsableCommand {
         return marker
     }
 
-    func run() throws {
-        try storeCommand {
-            let store = try storeOptions.open()
-            let drawing = try store.drawing(named: name).drawing
+    func run() async throws {
+        try await storeCommand {
+            let store = try await storeOptions.open()
+            let drawing = try await store.drawing(named: name).drawing
             let new = try newMarker(at: position.pixel(on: drawing, command: "mark"))
-            let creation = try store.addMarker(to: name, new, author: author.resolved)
+            let creation = try await store.addMarker(to: name, new, author: author.resolved)
             let out = StandardOutput()
             try out.write("\(creation.marker.number)\n")
             try out.flush()

@@ -5,7 +5,7 @@ import PlanMarkGeometry
 import PlanMarkStore
 
 /// `planmark markers NAME`: exports a drawing's markers.
-struct MarkersCommand: ParsableCommand {
+struct MarkersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markers",
         abstract: "List or export a drawing's markers: text, json, jsonl, csv or geojson; in pixels, or also as latLng.",
@@ -35,11 +35,11 @@ struct MarkersCommand: ParsableCommand {
 
     @OptionGroup var filterOptions: MarkerFilterOptions
 
-    func run() throws {
-        try storeCommand {
+    func run() async throws {
+        try await storeCommand {
             let filter = try filterOptions.filter()
-            let store = try storeOptions.open()
-            let drawing = try store.drawing(named: name).drawing
+            let store = try await storeOptions.open()
+            let drawing = try await store.drawing(named: name).drawing
             var conversion: LatLngConversion?
             if latlng {
                 let crs = SimpleCRS(drawing.crs)
@@ -52,7 +52,7 @@ struct MarkersCommand: ParsableCommand {
             var writer = MarkerWriter(format: format, conversion: conversion, drawing: drawing.name, today: filter.today)
             let out = StandardOutput()
             var failure: OutputError?
-            try store.forEachMarker(in: name, filter: filter) { marker in
+            try await store.forEachMarker(in: name, filter: filter) { marker in
                 writer.append(marker)
                 if writer.buffer.bytes.count >= 1 << 16 {
                     do throws(OutputError) { try out.write(writer.take()) } catch { failure = error; return false }

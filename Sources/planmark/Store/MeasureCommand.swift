@@ -7,7 +7,7 @@ import PlanMarkStore
 enum MeasureFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
 /// `planmark measure NAME X1,Y1 X2,Y2 [--format text|json]`: a distance on a calibrated drawing.
-struct MeasureCommand: ParsableCommand {
+struct MeasureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure",
         abstract: "Print the distance in metres between two points of a calibrated drawing.",
@@ -34,9 +34,9 @@ struct MeasureCommand: ParsableCommand {
     @Option(name: .long, help: "text or json.")
     var format: MeasureFormat = .text
 
-    func run() throws {
-        try storeCommand {
-            let drawing = try storeOptions.open().drawingRecord(named: name)
+    func run() async throws {
+        try await storeCommand {
+            let drawing = try await storeOptions.open().drawingRecord(named: name)
             guard let metresPerPixel = drawing.metresPerPixel else {
                 throw StoreError.refused(.noScale(drawing: drawing.name))
             }

@@ -3,7 +3,7 @@ import PlanMarkFormats
 import PlanMarkStore
 
 /// `planmark move NAME NUMBER X Y`.
-struct MoveCommand: ParsableCommand {
+struct MoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "move",
         abstract: "Move a marker (validated like a new one; its rooms are recomputed)."
@@ -21,11 +21,11 @@ struct MoveCommand: ParsableCommand {
 
     @OptionGroup var author: AuthorOption
 
-    func run() throws {
-        try storeCommand {
-            let store = try storeOptions.open()
-            let drawing = try store.drawing(named: name).drawing
-            let marker = try store.moveMarker(number, in: name, to: position.pixel(on: drawing, command: "move"), author: author.resolved)
+    func run() async throws {
+        try await storeCommand {
+            let store = try await storeOptions.open()
+            let drawing = try await store.drawing(named: name).drawing
+            let marker = try await store.moveMarker(number, in: name, to: position.pixel(on: drawing, command: "move"), author: author.resolved)
             let out = StandardOutput()
             try out.write("moved \(marker.number) to " + JSONNumber.text(marker.position.x) + " " + JSONNumber.text(marker.position.y) + "\n")
             try out.flush()

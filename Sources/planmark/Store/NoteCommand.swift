@@ -2,7 +2,7 @@ import ArgumentParser
 import PlanMarkStore
 
 /// `planmark note NAME NUMBER [TEXT]`: sets or clears a marker's note.
-struct NoteCommand: ParsableCommand {
+struct NoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "note", abstract: "Set a marker's note (without TEXT: clear it).")
 
     @OptionGroup var storeOptions: StoreOptions
@@ -11,9 +11,9 @@ struct NoteCommand: ParsableCommand {
     @Argument(help: "The new note.") var text: String?
     @OptionGroup var author: AuthorOption
 
-    func run() throws {
-        try storeCommand {
-            let marker = try storeOptions.open().setNote(text, ofMarker: number, in: name, author: author.resolved)
+    func run() async throws {
+        try await storeCommand {
+            let marker = try await storeOptions.open().setNote(text, ofMarker: number, in: name, author: author.resolved)
             let out = StandardOutput()
             try out.write("noted \(marker.number)\n")
             try out.flush()

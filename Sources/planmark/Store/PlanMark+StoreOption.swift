@@ -12,7 +12,7 @@ extension PlanMark {
     /// U+FFFD in place of the bad bytes, and a name or note would be stored as something the user never
     /// typed), then moving a `--store PATH` given before the command's name to just after it, so
     /// `planmark --store S mark ...` and `planmark mark --store S ...` mean the same.
-    static func main() {
+    static func main() async {
         for index in 1..<max(1, Int(CommandLine.argc)) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             if String(validatingCString: argument) == nil {
@@ -23,7 +23,11 @@ extension PlanMark {
         let arguments = StoreArguments.rewrite(Array(CommandLine.arguments.dropFirst()), root: PlanMark.self)
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch {
             Glibc.exit(report(error, arguments: arguments))
         }

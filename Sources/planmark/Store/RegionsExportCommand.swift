@@ -7,7 +7,7 @@ import PlanMarkStore
 enum RegionsExportFormat: String, ExpressibleByArgument, CaseIterable { case geojson, labelme }
 
 /// `planmark regions export NAME [--latlng [--zoom Z]]` or `--format labelme [--markers]`.
-struct RegionsExportCommand: ParsableCommand {
+struct RegionsExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a drawing's regions as a GeoJSON FeatureCollection (in pixels or as [lng, lat]) or a LabelMe file.",
@@ -43,11 +43,11 @@ struct RegionsExportCommand: ParsableCommand {
         if format == .geojson && markers { throw ValidationError("--markers goes with --format labelme") }
     }
 
-    func run() throws {
-        try storeCommand {
-            let store = try storeOptions.open()
-            let drawing = try store.drawing(named: name).drawing
-            let regions = try store.regions(of: name)
+    func run() async throws {
+        try await storeCommand {
+            let store = try await storeOptions.open()
+            let drawing = try await store.drawing(named: name).drawing
+            let regions = try await store.regions(of: name)
             let text: String
             switch format {
             case .geojson:
@@ -62,7 +62,7 @@ struct RegionsExportCommand: ParsableCommand {
             case .labelme:
                 var points: [LabelMePoint] = []
                 if markers {
-                    try store.forEachMarker(in: name, filter: MarkerFilter()) { marker in
+                    try await store.forEachMarker(in: name, filter: MarkerFilter()) { marker in
                         points.append(LabelMePoint(label: String(marker.number), position: marker.position))
                         return true
                     }

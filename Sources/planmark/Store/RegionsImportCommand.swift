@@ -4,7 +4,7 @@ import PlanMarkGeometry
 import PlanMarkStore
 
 /// `planmark regions import NAME FILE [--force]`.
-struct RegionsImportCommand: ParsableCommand {
+struct RegionsImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Replace a drawing's regions in one transaction and reassign the markers' rooms.",
@@ -30,17 +30,17 @@ struct RegionsImportCommand: ParsableCommand {
 
     @OptionGroup var author: AuthorOption
 
-    func run() throws {
-        try storeCommand {
-            let store = try storeOptions.open()
-            let drawing = try store.drawingRecord(named: name)
+    func run() async throws {
+        try await storeCommand {
+            let store = try await storeOptions.open()
+            let drawing = try await store.drawingRecord(named: name)
             let regions: [Region]
             do throws(FormatError) {
                 regions = try readRegionsFile(file, drawingSize: drawing.size).regions
             } catch {
                 throw StoreError.input(error)
             }
-            let result = try store.replaceRegions(of: name, with: regions, force: force, author: author.resolved)
+            let result = try await store.replaceRegions(of: name, with: regions, force: force, author: author.resolved)
             if !result.markersOutside.isEmpty {
                 printWarning("\(result.markersOutside.count) marker(s) now outside the allowed area (kept because of --force)")
             }

@@ -2,7 +2,7 @@ import ArgumentParser
 import PlanMarkStore
 
 /// `planmark remove NAME NUMBER`.
-struct RemoveCommand: ParsableCommand {
+struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Remove a marker (its history is kept; its number is never given again)."
@@ -13,9 +13,9 @@ struct RemoveCommand: ParsableCommand {
     @Argument(help: "The marker's number.") var number: Int
     @OptionGroup var author: AuthorOption
 
-    func run() throws {
-        try storeCommand {
-            let marker = try storeOptions.open().removeMarker(number, in: name, author: author.resolved)
+    func run() async throws {
+        try await storeCommand {
+            let marker = try await storeOptions.open().removeMarker(number, in: name, author: author.resolved)
             let out = StandardOutput()
             try out.write("removed \(marker.number)\n")
             try out.flush()

@@ -2,7 +2,7 @@ import ArgumentParser
 import PlanMarkStore
 
 /// `planmark status NAME NUMBER STATUS [--reason TEXT]`: moves a marker through the workflow.
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Move a marker through the workflow: open, in-progress, ready, closed or void.",
@@ -22,15 +22,15 @@ struct StatusCommand: ParsableCommand {
     var reason: String?
     @OptionGroup var author: AuthorOption
 
-    func run() throws {
+    func run() async throws {
         let target: MarkerStatus
         do { target = try PunchItemArgument.status(status, place: "status") } catch { throw fail(error) }
-        try changeStatus(to: target, saying: target.rawValue, reason: reason, storeOptions: storeOptions, name: name, number: number, author: author)
+        try await changeStatus(to: target, saying: target.rawValue, reason: reason, storeOptions: storeOptions, name: name, number: number, author: author)
     }
 }
 
 /// `planmark resolve NAME NUMBER`: the change to closed.
-struct ResolveCommand: ParsableCommand {
+struct ResolveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve", abstract: "Close a marker (the same as 'planmark status NAME NUMBER closed'); prints resolved NUMBER.")
 
@@ -40,13 +40,13 @@ struct ResolveCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Why (kept in the history).", valueName: "text")) var reason: String?
     @OptionGroup var author: AuthorOption
 
-    func run() throws {
-        try changeStatus(to: .closed, saying: "resolved", reason: reason, storeOptions: storeOptions, name: name, number: number, author: author)
+    func run() async throws {
+        try await changeStatus(to: .closed, saying: "resolved", reason: reason, storeOptions: storeOptions, name: name, number: number, author: author)
     }
 }
 
 /// `planmark reopen NAME NUMBER [--reason TEXT]`: the change to open.
-struct ReopenCommand: ParsableCommand {
+struct ReopenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reopen",
         abstract: "Open a marker again (the same as 'planmark status NAME NUMBER open'); prints reopened NUMBER.",
@@ -59,16 +59,16 @@ struct ReopenCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Why (required from ready; kept in the history).", valueName: "text")) var reason: String?
     @OptionGroup var author: AuthorOption
 
-    func run() throws {
-        try changeStatus(to: .open, saying: "reopened", reason: reason, storeOptions: storeOptions, name: name, number: number, author: author)
+    func run() async throws {
+        try await changeStatus(to: .open, saying: "reopened", reason: reason, storeOptions: storeOptions, name: name, number: number, author: author)
     }
 }
 
 /// Changes a marker's status as the workflow allows and says so: `WORD NUMBER` (`resolved 7`, `in-progress 7`).
 private func changeStatus(to status: MarkerStatus, saying word: String, reason: String?, storeOptions: StoreOptions, name: String, number: Int,
-                          author: AuthorOption) throws {
-    try storeCommand {
-        let marker = try storeOptions.open().setStatus(status, reason: reason, ofMarker: number, in: name, author: author.resolved)
+                          author: AuthorOption) async throws {
+    try await storeCommand {
+        let marker = try await storeOptions.open().setStatus(status, reason: reason, ofMarker: number, in: name, author: author.resolved)
         let out = StandardOutput()
         try out.write("\(word) \(marker.number)\n")
         try out.flush()

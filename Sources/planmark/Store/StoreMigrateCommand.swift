@@ -6,7 +6,7 @@ import PlanMarkPostgres
 #endif
 
 /// `planmark store migrate --from SRC --to DST`: copies a whole store, byte for byte, between SQLite and PostgreSQL.
-struct StoreMigrateCommand: ParsableCommand {
+struct StoreMigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Copy a whole store into an empty one: SQLite or PostgreSQL, either way.",
@@ -32,15 +32,20 @@ struct StoreMigrateCommand: ParsableCommand {
                                             valueName: "store"))
     var to: String
 
-    func run() throws {
-        try storeCommand {
-            let reader = try Self.reader(from)
-            defer { reader.close() }
-            let writer = try Self.writer(to)
+    func run() async throws {
+        try await storeCommand {
+            let reader = try await Self.reader(from)
             var counts: [String] = []
-            try copyStore(from: reader, to: writer, destinationName: Self.name(to)) { table, count in
-                counts.append("\(count) \(table.name)")
+            do {
+                let writer = try await Self.writer(to)
+                try await copyStore(from: reader, to: writer, destinationName: Self.name(to)) { table, count in
+                    counts.append("\(count) \(table.name)")
+                }
+            } catch {
+                await reader.close()
+                throw error
             }
+            await reader.close()
             let out = StandardOutput()
             try out.write("copied \(Self.name(from)) to \(Self.name(to)): \(counts.joined(separator: ", "))\n")
             try out.flush()
@@ -55,10 +60,10 @@ struct StoreMigrateCommand: ParsableCommand {
         return text
     }
 
-    static func reader(_ text: String) throws(StoreError) -> any StoreTableReader {
+    static func reader(_ text: String) async throws(StoreError) -> any StoreTableReader {
         if StoreOptions.isPostgres(text) {
             #if PostgreSQL
-            return try PostgresTableReader(url: try StoreOptions.postgresURL(text, source: "--from"))
+            return try await PostgresTableReader(url: try StoreOptions.postgresURL(text, source: "--from"))
             #else
             throw .invalidArgument("--from: this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
             #endif
@@ -66,10 +71,10 @@ struct StoreMigrateCommand: ParsableCommand {
         return try SQLiteTableReader(path: text)
     }
 
-    static func writer(_ text: String) throws(StoreError) -> any StoreTableWriter {
+    static func writer(_ text: String) async throws(StoreError) -> any StoreTableWriter {
         if StoreOptions.isPostgres(text) {
             #if PostgreSQL
-            return try PostgresTableWriter(url: try StoreOptions.postgresURL(text, source: "--to"))
+            return try await PostgresTableWriter(url: try StoreOptions.postgresURL(text, source: "--to"))
             #else
             throw .invalidArgument("--to: this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
             #endif

@@ -28,10 +28,10 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store (creating it only when `create`), or exits with the error's code.
-    func open(create: Bool = false) throws -> any AnnotationStore {
+    func open(create: Bool = false) async throws -> any AnnotationStore {
         let (text, source) = location
         do {
-            return try Self.open(text, source: source, create: create)
+            return try await Self.open(text, source: source, create: create)
         } catch {
             throw fail(error)
         }
@@ -39,10 +39,10 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store `text` names: a PostgreSQL store for a `postgres://` or `postgresql://` URL (a URL that cannot
     /// be used is `invalidArgument` naming `source` and the part, never the password), else the SQLite file.
-    static func open(_ text: String, source: String, create: Bool) throws(StoreError) -> any AnnotationStore {
+    static func open(_ text: String, source: String, create: Bool) async throws(StoreError) -> any AnnotationStore {
         if isPostgres(text) {
             #if PostgreSQL
-            return try PostgresStore(url: try postgresURL(text, source: source), create: create)
+            return try await PostgresStore(url: try postgresURL(text, source: source), create: create)
             #else
             throw .invalidArgument("\(source): this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
             #endif

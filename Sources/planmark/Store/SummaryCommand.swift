@@ -3,7 +3,7 @@ import PlanMarkExport
 import PlanMarkStore
 
 /// `planmark summary NAME [--format text|json]`: counts of a drawing's markers.
-struct SummaryCommand: ParsableCommand {
+struct SummaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
         abstract: "Count a drawing's markers by status, priority, room and assignee, and the overdue ones.",
@@ -21,12 +21,12 @@ struct SummaryCommand: ParsableCommand {
     @Option(name: .long, help: "text or json.") var format: Format = .text
     @OptionGroup var filterOptions: MarkerFilterOptions
 
-    func run() throws {
-        try storeCommand {
+    func run() async throws {
+        try await storeCommand {
             let filter = try filterOptions.filter()
-            let store = try storeOptions.open()
-            let drawing = try store.drawing(named: name).drawing
-            let summary = try store.summary(of: drawing.name, filter: filter)
+            let store = try await storeOptions.open()
+            let drawing = try await store.drawing(named: name).drawing
+            let summary = try await store.summary(of: drawing.name, filter: filter)
             let out = StandardOutput()
             switch format {
             case .json:

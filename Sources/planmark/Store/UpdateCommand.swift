@@ -3,7 +3,7 @@ import PlanMarkFormats
 import PlanMarkStore
 
 /// `planmark update NAME N [N...] [--status S] [--category C] ...`: changes fields of several markers at once.
-struct UpdateCommand: ParsableCommand {
+struct UpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Change fields of one or more markers in one transaction: all of them or none.",
@@ -59,10 +59,10 @@ struct UpdateCommand: ParsableCommand {
         return change
     }
 
-    func run() throws {
-        try storeCommand {
+    func run() async throws {
+        try await storeCommand {
             let change = try change()
-            let markers = try storeOptions.open().updateMarkers(numbers, in: name, change, author: author.resolved)
+            let markers = try await storeOptions.open().updateMarkers(numbers, in: name, change, author: author.resolved)
             let out = StandardOutput()
             for marker in markers { try out.write("updated \(marker.number)\n") }
             try out.flush()
