@@ -161,7 +161,11 @@ public func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows 
 /// the peer (`tx_queue`) and received but not yet read (`rx_queue`), from /proc/net/tcp; nil when there is no such
 /// socket (or no /proc).
 public func tcpQueues(localPort port: Int) -> (tx: Int, rx: Int)? {
-    guard let text = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+    // Read to the end: /proc files have no size, and `String(contentsOfFile:)` reads only their first page (about
+    // 27 sockets), so a socket further down was never found once the machine had more.
+    guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
+    defer { try? file.close() }
+    let text = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
     for line in text.split(separator: "\n").dropFirst() {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count > 4, let colon = fields[1].lastIndex(of: ":"),
