@@ -205,7 +205,7 @@ actor TileCache {
                     }
                     return found
                 }) ?? []
-                await self.adopt(found)
+                self.adopt(found)
             }
         }
         await scan!.value
