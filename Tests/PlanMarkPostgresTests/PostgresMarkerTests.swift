@@ -35,7 +35,7 @@ struct PostgresMarkerTests {
         let numbers = NIOLockedValueBox<[Int]>([])
         let failures = NIOLockedValueBox<[String]>([])
         let servers = stores
-        // Eight at a time, two to a server (as many as the old test's threads): more would queue in the pools, whose
+        // Eight at a time, two to a server (the threaded test before it ran one a core): more would queue in the pools, whose
         // wait for a connection is bounded (`connectTimeout`), and the test is about numbering, not queueing.
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
