@@ -5,9 +5,11 @@ import PostgresNIO
 
 extension PostgresStore {
     /// Validates `new.position` against the drawing and stores a new marker with the next number, taken from the
-    /// drawing's counter (`UPDATE ... RETURNING`) in the transaction that inserts it, under the drawing's row lock: two
-    /// servers never give one number twice and a rolled-back insert gives none away. In single-marker mode the
-    /// existing markers are removed first (their history says which replaced them).
+    /// drawing's counter in the transaction that inserts it, under the drawing's row lock: two servers never give one
+    /// number twice and a rolled-back insert gives none away.
+    ///
+    /// Additions to one drawing that arrive while another transaction of this process adds to it are committed
+    /// together (`GroupCommit`, `addMarkers(_:to:)`): numbered in arrival order, each answered after the commit.
     ///
     /// Offline capture, as the contract `AnnotationStore.addMarker` says: a `uuid` stored already for this drawing, with the same position
     /// and fields as when that marker was created, returns the stored marker and stores nothing; with other content
@@ -18,7 +20,16 @@ extension PostgresStore {
     public func addMarker(to name: String, _ new: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation {
         try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
-        return try await write(lockDrawing: name) { connection, logger, locked in
+        return try await additions.submit(MarkerAddition(new: new, author: author), key: name) { batch in
+            await self.addMarkers(batch, to: name)
+        }.get()
+    }
+
+    /// `addMarker` in a transaction of its own: for a single-marker drawing (whose markers each addition removes), a
+    /// uuid the store has met already, and a batch that met a concurrent writer of one of its uuids.
+    /// - Complexity: as `addMarker`.
+    func addMarkerAlone(to name: String, _ new: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation {
+        try await write(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             if let uuid = new.uuid, let stored = try await Self.fetchMarker(connection, uuid: uuid, logger: logger) {
                 guard stored.drawingID == drawingID,

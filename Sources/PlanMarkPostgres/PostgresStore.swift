@@ -41,6 +41,8 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// Validators by drawing, reused while the drawing's regions revision is unchanged (guarded by `validatorLock`).
     let validatorCache = ValidatorCache()
     let validatorLock = NIOLock()
+    /// Marker additions waiting for their drawing's next batch (`addMarker`).
+    let additions = GroupCommit<MarkerAddition, Result<MarkerCreation, StoreError>>()
     /// How long an operation waits for a connection from the pool (or for the server) before `unavailable`.
     public let connectTimeout: Duration
     /// How long an operation holding a connection may see no progress from the database before it is `unavailable`

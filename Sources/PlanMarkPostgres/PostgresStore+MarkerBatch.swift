@@ -1,0 +1,177 @@
+import Foundation
+import PlanMarkGeometry
+import PlanMarkStore
+import PostgresNIO
+
+/// One `addMarker` call waiting for its batch.
+struct MarkerAddition: Sendable {
+    let new: NewMarker
+    let author: String?
+}
+
+extension PostgresStore {
+    /// Stores a batch of additions to drawing `name` in one transaction and answers each, in the batch's order.
+    ///
+    /// Under the drawing's row lock: the uuids the batch carries are looked up in one query, each position is
+    /// validated, the valid ones are numbered in arrival order from the drawing's counter, and one statement inserts
+    /// the markers and their `created` history entries and moves the counter past them. A refused addition (outside
+    /// the allowed area) is answered with its refusal and takes no number; the others are stored all the same.
+    ///
+    /// Taken out of the batch and run alone afterwards, each in a transaction of its own (`addMarkerAlone`): a uuid
+    /// the store has already (its answer is the stored marker or `uuidConflict`), a uuid in the store-made form, the
+    /// second of two additions with one uuid, and every addition to a single-marker drawing. When the insert meets a
+    /// marker another drawing's writer stored with one of the batch's uuids meanwhile, the batch is rolled back and
+    /// each of its additions runs alone. An error of the transaction itself (the database unreachable, the drawing
+    /// unknown) is every addition's answer: nothing of the batch was stored.
+    /// - Complexity: O(k log n) for k additions, plus O(region vertices) when the regions changed since this process
+    ///   last validated on the drawing; five round trips (BEGIN, the lock, the uuids, the insert, COMMIT).
+    func addMarkers(_ batch: [MarkerAddition], to name: String) async -> [Result<MarkerCreation, StoreError>] {
+        var answers: [Result<MarkerCreation, StoreError>?]
+        do {
+            answers = try await writeOrRollBack(lockDrawing: name) { connection, logger, locked in
+                guard let drawing = locked, drawing.id != nil else { throw StoreError.unknownDrawing(name) }
+                let alone = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
+                if drawing.singleMarker { return (alone, commit: false) }
+                guard let answers = try await self.storeBatch(batch, drawing: drawing, connection: connection, logger: logger) else {
+                    return (alone, commit: false)
+                }
+                return (answers, commit: true)
+            }
+        } catch {
+            return batch.map { _ in .failure(error) }
+        }
+        for index in answers.indices where answers[index] == nil {
+            do {
+                answers[index] = .success(try await addMarkerAlone(to: name, batch[index].new, author: batch[index].author))
+            } catch {
+                answers[index] = .failure(error)
+            }
+        }
+        return answers.map { $0! }
+    }
+
+    /// The batch's part of `addMarkers`, in its transaction: the answers (nil for an addition to run alone), or nil
+    /// when the insert met a concurrent writer of one of its uuids (the caller rolls back).
+    private func storeBatch(_ batch: [MarkerAddition], drawing: Drawing, connection: PostgresConnection,
+                            logger: Logger) async throws -> [Result<MarkerCreation, StoreError>?]? {
+        var answers = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
+        let validator = try await currentValidator(connection, for: drawing, logger: logger)
+        let stored = try await Self.storedUUIDs(connection, batch.compactMap { $0.new.uuid?.text }, logger: logger)
+        var seen = Set<String>()
+        var created: [(index: Int, marker: Marker)] = []
+        var number = drawing.nextNumber
+        for (index, addition) in batch.enumerated() {
+            if let uuid = addition.new.uuid {
+                guard !stored.contains(uuid.text), DerivedUUID.parts(of: uuid) == nil, seen.insert(uuid.text).inserted else { continue }
+            }
+            let verdict = validator.validate(addition.new.position)
+            if let reason = verdict.reason {
+                answers[index] = .failure(.invalidMarker(reason: reason, position: addition.new.position))
+                continue
+            }
+            created.append((index, StoreRules.marker(addition.new, number: number, of: drawing, verdict: verdict,
+                                                     validator: validator, author: addition.author, at: Timestamp.now())))
+            number += 1
+        }
+        if created.isEmpty { return answers }
+        guard try await Self.insertCreated(connection, created.map(\.marker), drawing: drawing, nextNumber: number, logger: logger) else {
+            return nil
+        }
+        for (index, marker) in created { answers[index] = .success(MarkerCreation(marker: marker, created: true)) }
+        return answers
+    }
+
+    /// Which of `uuids` a marker of the store (of any drawing) has.
+    /// - Complexity: O(k log n) for k uuids.
+    static func storedUUIDs(_ connection: PostgresConnection, _ uuids: [String], logger: Logger) async throws -> Set<String> {
+        if uuids.isEmpty { return [] }
+        var stored = Set<String>()
+        for try await (uuid) in try await connection.query(
+            "SELECT uuid FROM marker WHERE uuid = ANY(\(uuids))", logger: logger
+        ).decode(String.self) {
+            stored.insert(uuid)
+        }
+        return stored
+    }
+
+    /// Inserts new `markers` of `drawing` (numbered from its counter on), a `created` history entry each, and sets the
+    /// counter to `nextNumber`, in one statement. False when a marker of another drawing has one of their uuids (the
+    /// unique index waited for its writer): part of the rows were not inserted and the caller must roll back.
+    /// - Complexity: O(k log n) for k markers.
+    static func insertCreated(_ connection: PostgresConnection, _ markers: [Marker], drawing: Drawing, nextNumber: Int,
+                              logger: Logger) async throws -> Bool {
+        let rows = String(decoding: try JSONEncoder().encode(markers.map(CreatedRow.init)), as: UTF8.self)
+        let drawingID = drawing.id!
+        var inserted = 0
+        for try await (count) in try await connection.query("""
+            WITH row AS (
+                SELECT * FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
+                    number bigint, x double precision, y double precision, status smallint, note text, author text, rooms text,
+                    createdat bigint, updatedat bigint, uuid text, ref text, category text, priority smallint, assignee text,
+                    due text, capturedat text, needsplacement text, newvalue text)
+            ),
+            counter AS (UPDATE drawing SET nextNumber = \(nextNumber) WHERE id = \(drawingID)),
+            history AS (
+                INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue)
+                SELECT \(drawingID), number, NULL, 'created', createdat, author, NULL, newvalue FROM row
+            ),
+            inserted AS (
+                INSERT INTO marker (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category,
+                                    priority, assignee, due, capturedAt, needsPlacement)
+                SELECT \(drawingID), number, x, y, status, note, author, rooms, createdat, updatedat, uuid, ref, category,
+                       priority, assignee, due, capturedat, needsplacement FROM row
+                ON CONFLICT (uuid) WHERE uuid IS NOT NULL DO NOTHING
+                RETURNING 1
+            )
+            SELECT count(*) FROM inserted
+            """, logger: logger).decode(Int.self) {
+            inserted = count
+        }
+        return inserted == markers.count
+    }
+}
+
+/// A new marker as `insertCreated` reads it (`jsonb_to_recordset`: the keys are its column names; an absent key is NULL).
+/// Stored as `insertMarker` stores a marker: codes for status and priority, `updatedAt` NULL while it equals
+/// `createdAt`, a store-made uuid as NULL.
+private struct CreatedRow: Encodable {
+    let number: Int
+    let x: Double
+    let y: Double
+    let status: Int64
+    let note: String?
+    let author: String?
+    let rooms: String
+    let createdat: Int64
+    let updatedat: Int64?
+    let uuid: String?
+    let ref: String?
+    let category: String?
+    let priority: Int64
+    let assignee: String?
+    let due: String?
+    let capturedat: String?
+    let needsplacement: String?
+    let newvalue: String
+
+    init(_ marker: Marker) {
+        number = marker.number
+        x = marker.position.x
+        y = marker.position.y
+        status = marker.status.storedCode
+        note = marker.note
+        author = marker.author
+        rooms = RoomList.jsonText(marker.rooms)
+        createdat = marker.createdAt.milliseconds
+        updatedat = marker.updatedAt == marker.createdAt ? nil : marker.updatedAt.milliseconds
+        uuid = marker.uuidIsDerived ? nil : marker.uuid.text
+        ref = marker.ref
+        category = marker.category
+        priority = marker.priority.storedCode
+        assignee = marker.assignee
+        due = marker.due?.text
+        capturedat = marker.capturedAt?.text
+        needsplacement = marker.needsPlacement
+        newvalue = marker.state.jsonText
+    }
+}

@@ -1,0 +1,94 @@
+import PlanMarkFormats
+import PlanMarkGeometry
+@testable import PlanMarkPostgres
+import PlanMarkStore
+import PlanMarkStoreTestSupport
+import Testing
+
+/// Marker additions to one drawing that arrive together are committed together (`PostgresStore.addMarkers`), and
+/// one refused or conflicting addition spoils nothing for the others.
+@Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
+struct PostgresGroupCommitTests {
+    static let twin = MarkerUUID(text: "0b7c6a52-8d1e-4f3a-9b2c-5d6e7f8a9b0c")!
+
+    /// Nine additions wait while a session of the test holds drawing A's row: once it lets go, they are stored in at
+    /// most two transactions (the batch that was waiting for the lock and the one that formed behind it), where one
+    /// transaction each would make seven. The one outside the allowed area is refused and takes no number; the second
+    /// of two with one uuid gets the first's marker.
+    @Test func additionsThatArriveTogetherAreCommittedTogether() async throws {
+        let (store, url) = try await PostgresMarkerTests.storeWithDrawing()
+        let held = try HeldSession(url)
+        defer { held.close() }
+        try held.query("BEGIN")
+        try held.query("SELECT id FROM drawing WHERE name = 'A' FOR UPDATE")
+        let twin = NewMarker(position: PixelPoint(x: 300, y: 250), uuid: Self.twin, note: "twin")
+        let items = [NewMarker(position: PixelPoint(x: 60, y: 70), note: "in R1"), twin,
+                     NewMarker(position: PixelPoint(x: 5, y: 5), note: "outside the allowed area")]
+            + (0..<5).map { NewMarker(position: PixelPoint(x: 200 + Double($0), y: 200)) } + [twin]
+        let tasks = items.map { item in Task { try await store.addMarker(to: "A", item, author: "ana") } }
+        await store.additions.whenPending(items.count, for: "A")
+        try held.query("ROLLBACK")
+        var created: [Marker] = []
+        var twins: [MarkerCreation] = []
+        for (item, task) in zip(items, tasks) {
+            switch await task.result {
+            case .success(let made) where item.uuid == Self.twin: twins.append(made)
+            case .success(let made): created.append(made.marker)
+            case .failure(let error):
+                #expect(item.position == PixelPoint(x: 5, y: 5) && error as? StoreError == .invalidMarker(reason: .outsideAllowedArea, position: item.position))
+            }
+        }
+        #expect(twins.map(\.created).sorted { !$0 && $1 } == [false, true])
+        #expect(twins.count == 2 && twins[0].marker == twins[1].marker && twins[0].marker.note == "twin")
+        created.append(twins[0].marker)
+        #expect(created.count == 7 && Set(created.map(\.number)) == Set(1...7))
+        #expect(created.first { $0.note == "in R1" }?.rooms == ["R1"])
+        #expect(try await store.drawingRecord(named: "A").nextNumber == 8)
+        #expect(try await store.history(of: "A", number: nil).filter { $0.action == .created }.count == 7)
+        let markerTransactions = Int(try held.query("SELECT count(DISTINCT xmin::text)::text FROM marker")[0] ?? "") ?? 0
+        let historyTransactions = Int(try held.query("SELECT count(DISTINCT xmin::text)::text FROM history")[0] ?? "") ?? 0
+        let rows = try held.query("SELECT xmin::text || ' ' || number FROM marker ORDER BY number")
+        #expect((1...2).contains(markerTransactions) && markerTransactions == historyTransactions, "marker rows (xmin, number): \(rows)")
+        // Stored as one at a time stores them: every field read back as it was sent.
+        for marker in created { #expect(try await store.marker(marker.number, in: "A") == marker) }
+    }
+
+    /// A batch whose insert meets a uuid that another drawing's writer stored meanwhile (after the batch looked the
+    /// uuids up) is rolled back and its additions run alone: that one is a `uuidConflict`, the other is stored with
+    /// the number the rolled-back batch had given it, and no number is lost.
+    @Test func aConcurrentWriterOfAUUIDSpoilsNothingForTheRest() async throws {
+        let (store, url) = try await PostgresMarkerTests.storeWithDrawing()
+        _ = try await PostgresMarkerTests.storeWithDrawing(url, name: "B")
+        let held = try HeldSession(url)
+        defer { held.close() }
+        try held.query("BEGIN")
+        try held.query("""
+            INSERT INTO marker (drawingId, number, x, y, createdAt, uuid)
+            VALUES ((SELECT id FROM drawing WHERE name = 'B'), 1, 100, 100, 0, '\(Self.twin.text)')
+            """)
+        try held.query("UPDATE drawing SET nextNumber = 2 WHERE name = 'B'")
+        let clash = Task {
+            try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 60, y: 70), uuid: Self.twin), author: nil)
+        }
+        await store.additions.whenPending(1, for: "A")
+        let other = Task {
+            try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 70, y: 70)), author: nil)
+        }
+        await store.additions.whenPending(2, for: "A")
+        // The batch's insert waits on the unique uuid index for the test's transaction.
+        let watcher = try HeldSession(url)
+        defer { watcher.close() }
+        #expect(try waitUntil(seconds: 30) {
+            try watcher.query("""
+                SELECT count(*)::text FROM pg_stat_activity
+                WHERE datname = current_database() AND application_name = 'planmark' AND wait_event_type = 'Lock' AND query LIKE '%jsonb_to_recordset%'
+                """) == ["1"]
+        })
+        try held.query("COMMIT")
+        await #expect(throws: StoreError.uuidConflict(uuid: Self.twin, drawing: "B", number: 1)) { try await clash.value }
+        let stored = try await other.value
+        #expect(stored.created && stored.marker.number == 1 && stored.marker.rooms == ["R1"])
+        #expect(try await store.drawingRecord(named: "A").nextNumber == 2)
+        #expect(try await store.history(of: "A", number: nil).map(\.number) == [1])
+    }
+}
