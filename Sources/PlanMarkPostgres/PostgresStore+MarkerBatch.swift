@@ -12,7 +12,7 @@ struct MarkerAddition: Sendable {
 extension PostgresStore {
     /// Stores a batch of additions to drawing `name` in one transaction and answers each, in the batch's order.
     ///
-    /// Under the drawing's row lock: the uuids the batch carries are looked up in one query, each position is
+    /// The uuids the batch carries are looked up in one query; then, under the drawing's row lock, each position is
     /// validated, the valid ones are numbered in arrival order from the drawing's counter, and one statement inserts
     /// the markers and their `created` history entries and moves the counter past them. A refused addition (outside
     /// the allowed area) is answered with its refusal and takes no number; the others are stored all the same.
@@ -24,15 +24,20 @@ extension PostgresStore {
     /// each of its additions runs alone. An error of the transaction itself (the database unreachable, the drawing
     /// unknown) is every addition's answer: nothing of the batch was stored.
     /// - Complexity: O(k log n) for k additions, plus O(region vertices) when the regions changed since this process
-    ///   last validated on the drawing; five round trips (BEGIN, the lock, the uuids, the insert, COMMIT).
+    ///   last validated on the drawing; five round trips (BEGIN, the uuids, the lock,
+    ///   the insert, COMMIT), three of them under the lock.
     func addMarkers(_ batch: [MarkerAddition], to name: String) async -> [Result<MarkerCreation, StoreError>] {
         var answers: [Result<MarkerCreation, StoreError>?]
         do {
-            answers = try await writeOrRollBack(lockDrawing: name) { connection, logger, locked in
-                guard let drawing = locked, drawing.id != nil else { throw StoreError.unknownDrawing(name) }
+            answers = try await writeOrRollBack(lockDrawing: nil) { connection, logger, _ in
+                // Looked up before the lock, which is held until the commit is flushed: a uuid another writer stores
+                // meanwhile is met by the insert (below) and sends the batch's additions to run alone.
+                let stored = try await Self.storedUUIDs(connection, batch.compactMap { $0.new.uuid?.text }, logger: logger)
+                let drawing = try await Self.lockDrawing(connection, named: name, logger: logger)
                 let alone = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
                 if drawing.singleMarker { return (alone, commit: false) }
-                guard let answers = try await self.storeBatch(batch, drawing: drawing, connection: connection, logger: logger) else {
+                guard let answers = try await self.storeBatch(batch, stored: stored, drawing: drawing, connection: connection,
+                                                              logger: logger) else {
                     return (alone, commit: false)
                 }
                 return (answers, commit: true)
@@ -52,11 +57,10 @@ extension PostgresStore {
 
     /// The batch's part of `addMarkers`, in its transaction: the answers (nil for an addition to run alone), or nil
     /// when the insert met a concurrent writer of one of its uuids (the caller rolls back).
-    private func storeBatch(_ batch: [MarkerAddition], drawing: Drawing, connection: PostgresConnection,
+    private func storeBatch(_ batch: [MarkerAddition], stored: Set<String>, drawing: Drawing, connection: PostgresConnection,
                             logger: Logger) async throws -> [Result<MarkerCreation, StoreError>?]? {
         var answers = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
         let validator = try await currentValidator(connection, for: drawing, logger: logger)
-        let stored = try await Self.storedUUIDs(connection, batch.compactMap { $0.new.uuid?.text }, logger: logger)
         var seen = Set<String>()
         var created: [(index: Int, marker: Marker)] = []
         var number = drawing.nextNumber

@@ -86,7 +86,9 @@ struct PostgresOutageTests {
         await #expect(throws: StoreError.unavailable("\(store.url): the database did not answer within 5 s")) {
             _ = try await PostgresImportTests.texts(store, "SELECT pg_sleep(60)::text")
         }
-        #expect(Date().timeIntervalSince(start) < 20)
+        // Ended by the deadline, well before the statement's own 60 s (a bound with room for a loaded machine, where
+        // leasing a new connection alone once took 20 s).
+        #expect(Date().timeIntervalSince(start) < 45)
         #expect(try await PostgresImportTests.texts(store, "SELECT 'back'") == ["back"])
     }
 
