@@ -36,9 +36,12 @@ final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
     }
 
     /// Queues `item` for `key` and returns its answer once the batch that took it has run. When no batch of `key` is
-    /// running, a task is started that runs batches with `run` until the key's queue is empty; `run` answers its
-    /// items in their order, one answer each.
-    func submit(_ item: Item, key: String, run: @escaping @Sendable ([Item]) async -> [Answer]) async -> Answer {
+    /// running, a task is started that runs batches with `run` until the key's queue is empty.
+    ///
+    /// `run` gets `take`, which removes the items waiting now (up to `maximumBatch`, at least one) and returns them:
+    /// `run` calls it exactly once, as late as it can (once it holds the drawing's lock), so that the batch carries
+    /// everything that arrived while it waited, and answers those items in their order, one answer each.
+    func submit(_ item: Item, key: String, run: @escaping @Sendable (_ take: @Sendable () -> [Item]) async -> [Answer]) async -> Answer {
         await withCheckedContinuation { continuation in
             let (lead, satisfied) = queues.withLock { queues in
                 var queue = queues[key, default: Queue()]
@@ -70,19 +73,34 @@ final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
     }
 
     /// Runs batches of `key` until its queue is empty.
-    private func drain(key: String, run: @Sendable ([Item]) async -> [Answer]) async {
+    private func drain(key: String, run: @Sendable (_ take: @Sendable () -> [Item]) async -> [Answer]) async {
         while true {
-            let batch: [Waiting] = queues.withLock { queues in
-                guard var queue = queues[key] else { return [] }
-                let taken = Array(queue.waiting.prefix(maximumBatch))
-                queue.waiting.removeFirst(taken.count)
-                queue.inBatch = taken.count
-                queue.running = !taken.isEmpty
-                queues[key] = queue.running || !queue.watchers.isEmpty ? queue : nil
-                return taken
+            let waiting = queues.withLock { queues in
+                guard let queue = queues[key], !queue.waiting.isEmpty else {
+                    queues[key]?.running = false
+                    if queues[key]?.watchers.isEmpty ?? false { queues[key] = nil }
+                    return false
+                }
+                return true
             }
-            if batch.isEmpty { return }
-            let answers = await run(batch.map(\.item))
+            if !waiting { return }
+            let taken = Mutex<[Waiting]?>(nil)
+            let answers = await run { [self] in
+                let batch: [Waiting] = queues.withLock { queues in
+                    guard var queue = queues[key] else { return [] }
+                    let batch = Array(queue.waiting.prefix(maximumBatch))
+                    queue.waiting.removeFirst(batch.count)
+                    queue.inBatch = batch.count
+                    queues[key] = queue
+                    return batch
+                }
+                taken.withLock { taken in
+                    precondition(taken == nil, "a batch takes its items once")
+                    taken = batch
+                }
+                return batch.map(\.item)
+            }
+            guard let batch = taken.withLock({ $0 }) else { preconditionFailure("a batch takes its items") }
             precondition(answers.count == batch.count, "a batch answers each of its items")
             queues.withLock { $0[key]?.inBatch = 0 }
             for (waiting, answer) in zip(batch, answers) { waiting.continuation.resume(returning: answer) }

@@ -12,10 +12,12 @@ struct MarkerAddition: Sendable {
 extension PostgresStore {
     /// Stores a batch of additions to drawing `name` in one transaction and answers each, in the batch's order.
     ///
-    /// The uuids the batch carries are looked up in one query; then, under the drawing's row lock, each position is
-    /// validated, the valid ones are numbered in arrival order from the drawing's counter, and one statement inserts
-    /// the markers and their `created` history entries and moves the counter past them. A refused addition (outside
-    /// the allowed area) is answered with its refusal and takes no number; the others are stored all the same.
+    /// The batch is taken (`take`) once the drawing's row lock is granted, so that it carries every addition that
+    /// arrived while this server waited for the lock (another server's batch of the drawing held it). Then, under the
+    /// lock, the uuids the batch carries are looked up in one query, each position is validated, the valid ones are
+    /// numbered in arrival order from the drawing's counter, and one statement inserts the markers and their `created`
+    /// history entries and moves the counter past them. A refused addition (outside the allowed area) is answered with
+    /// its refusal and takes no number; the others are stored all the same.
     ///
     /// Taken out of the batch and run alone afterwards, each in a transaction of its own (`addMarkerAlone`): a uuid
     /// the store has already (its answer is the stored marker or `uuidConflict`), a uuid in the store-made form, the
@@ -24,18 +26,18 @@ extension PostgresStore {
     /// each of its additions runs alone. An error of the transaction itself (the database unreachable, the drawing
     /// unknown) is every addition's answer: nothing of the batch was stored.
     /// - Complexity: O(k log n) for k additions, plus O(region vertices) when the regions changed since this process
-    ///   last validated on the drawing; five round trips (BEGIN, the uuids, the lock,
-    ///   the insert, COMMIT), three of them under the lock.
-    func addMarkers(_ batch: [MarkerAddition], to name: String) async -> [Result<MarkerCreation, StoreError>] {
+    ///   last validated on the drawing; five round trips (BEGIN, the lock, the uuids, the insert, COMMIT).
+    func addMarkers(to name: String, take: @Sendable () -> [MarkerAddition]) async -> [Result<MarkerCreation, StoreError>] {
+        var taken: [MarkerAddition]? = nil
         var answers: [Result<MarkerCreation, StoreError>?]
         do {
-            answers = try await writeOrRollBack(lockDrawing: nil) { connection, logger, _ in
-                // Looked up before the lock, which is held until the commit is flushed: a uuid another writer stores
-                // meanwhile is met by the insert (below) and sends the batch's additions to run alone.
-                let stored = try await Self.storedUUIDs(connection, batch.compactMap { $0.new.uuid?.text }, logger: logger)
-                let drawing = try await Self.lockDrawing(connection, named: name, logger: logger)
+            answers = try await writeOrRollBack(lockDrawing: name) { connection, logger, locked in
+                let batch = taken ?? take()   // once, also when a deadlock runs the transaction again
+                taken = batch
+                guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
                 let alone = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
                 if drawing.singleMarker { return (alone, commit: false) }
+                let stored = try await Self.storedUUIDs(connection, batch.compactMap { $0.new.uuid?.text }, logger: logger)
                 guard let answers = try await self.storeBatch(batch, stored: stored, drawing: drawing, connection: connection,
                                                               logger: logger) else {
                     return (alone, commit: false)
@@ -43,8 +45,10 @@ extension PostgresStore {
                 return (answers, commit: true)
             }
         } catch {
+            let batch = taken ?? take()
             return batch.map { _ in .failure(error) }
         }
+        let batch = taken!
         for index in answers.indices where answers[index] == nil {
             do {
                 answers[index] = .success(try await addMarkerAlone(to: name, batch[index].new, author: batch[index].author))

@@ -9,7 +9,7 @@ extension PostgresStore {
     /// number twice and a rolled-back insert gives none away.
     ///
     /// Additions to one drawing that arrive while another transaction of this process adds to it are committed
-    /// together (`GroupCommit`, `addMarkers(_:to:)`): numbered in arrival order, each answered after the commit.
+    /// together (`GroupCommit`, `addMarkers(to:take:)`): numbered in arrival order, each answered after the commit.
     ///
     /// Offline capture, as the contract `AnnotationStore.addMarker` says: a `uuid` stored already for this drawing, with the same position
     /// and fields as when that marker was created, returns the stored marker and stores nothing; with other content
@@ -20,8 +20,8 @@ extension PostgresStore {
     public func addMarker(to name: String, _ new: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation {
         try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
-        return try await additions.submit(MarkerAddition(new: new, author: author), key: name) { batch in
-            await self.addMarkers(batch, to: name)
+        return try await additions.submit(MarkerAddition(new: new, author: author), key: name) { take in
+            await self.addMarkers(to: name, take: take)
         }.get()
     }
 

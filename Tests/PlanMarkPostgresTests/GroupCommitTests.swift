@@ -14,9 +14,24 @@ struct GroupCommitTests {
 
         init() { (started, startedContinuation) = AsyncStream.makeStream() }
 
-        /// The batch function: announces the batch, waits for its gate, answers each item with its text upper-cased.
-        func run(_ items: [String]) async -> [String] {
+        /// The batch function: takes its items, announces them, waits for its gate, answers each item with its text
+        /// upper-cased. With `lateTake`, it waits for the gate first (as the store waits for the drawing's lock) and
+        /// takes its items after.
+        func run(_ take: @Sendable () -> [String], lateTake: Bool = false) async -> [String] {
+            if lateTake {
+                startedContinuation.yield([])
+                await gate()
+                let items = take()
+                startedContinuation.yield(items)
+                return items.map { $0.uppercased() }
+            }
+            let items = take()
             startedContinuation.yield(items)
+            await gate()
+            return items.map { $0.uppercased() }
+        }
+
+        private func gate() async {
             await withCheckedContinuation { continuation in
                 let open = opened.withLock { opened in
                     if opened > 0 { opened -= 1; return true }
@@ -24,7 +39,6 @@ struct GroupCommitTests {
                 }
                 if open { continuation.resume() } else { gates.withLock { $0.append(continuation) } }
             }
-            return items.map { $0.uppercased() }
         }
 
         /// Lets one batch (the one waiting, or the next to come) finish.
@@ -80,5 +94,23 @@ struct GroupCommitTests {
         var answers: [String] = []
         for task in tasks { answers.append(await task.value) }
         #expect(answers == ["A", "B", "C", "D", "E", "F"])
+    }
+
+    /// The store takes a batch once it holds the drawing's lock: what arrived while it waited for the lock is in it.
+    @Test func aBatchTakenLateCarriesWhatArrivedWhileItWaited() async throws {
+        let commit = GroupCommit<String, String>()
+        let batches = Batches()
+        var started = batches.started.makeAsyncIterator()
+        var tasks = [Task { await commit.submit("a", key: "A") { await batches.run($0, lateTake: true) } }]
+        #expect(await started.next() == [])   // waiting for its lock, nothing taken yet
+        for (index, item) in ["b", "c"].enumerated() {
+            tasks.append(Task { await commit.submit(item, key: "A") { await batches.run($0, lateTake: true) } })
+            await commit.whenPending(index + 2, for: "A")
+        }
+        batches.open()
+        #expect(await started.next() == ["a", "b", "c"])
+        var answers: [String] = []
+        for task in tasks { answers.append(await task.value) }
+        #expect(answers == ["A", "B", "C"])
     }
 }
