@@ -76,11 +76,21 @@ struct PostgresOutageTests {
     /// with `unavailable`; the store works again at once.
     @Test(.hangGuard)
     func aStatementPastTheStatementTimeoutIsUnavailable() async throws {
-        // The schema is made first with the default deadline, and the deadline is 5 s, not less: under load (a suite
-        // beside a build on two cores), making the schema, and once even opening the store, took more than 1 s.
+        // The schema is made first with the default deadline. Opening the store (its migration check, a transaction)
+        // runs under the short deadline too, and in fresh-clone CI runs it passed 5 s with the cluster busy with the
+        // other suites: that is the deadline working, not what this test is about, so the open is tried up to five
+        // times (each failure must be that deadline).
         let url = try TestDatabases.fresh()
         try await PostgresStore(url: url, create: true).close()
-        let store = try await PostgresStore(url: url, create: false, statementTimeout: .seconds(5))
+        var opened: PostgresStore? = nil
+        for _ in 1...5 where opened == nil {
+            do {
+                opened = try await PostgresStore(url: url, create: false, statementTimeout: .seconds(5))
+            } catch {
+                guard case .unavailable = error else { throw error }
+            }
+        }
+        let store = try #require(opened)
         defer { store.close() }
         let start = Date()
         await #expect(throws: StoreError.unavailable("\(store.url): the database did not answer within 5 s")) {
