@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", "PlanMarkPostgres", "PlanMarkTestSupport", "PlanMarkStoreTestSupport",
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender"], exclude: ["Fixtures"]),
+        .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender", "PlanMarkTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkTestSupport", "PlanMarkStoreTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(

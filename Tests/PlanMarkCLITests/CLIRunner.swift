@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import Testing
 
 /// Runs the built `planmark` binary as a user would, and captures what it prints.
@@ -67,8 +68,6 @@ struct CLIRunner {
 
     /// A fresh temporary folder.
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestFolder.make("planmark-cli")
     }
 }

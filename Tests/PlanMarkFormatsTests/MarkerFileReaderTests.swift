@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import PlanMarkFormats
 import PlanMarkGeometry
+import PlanMarkTestSupport
 
 /// Writes `text` to a fresh temporary file with `name` and returns its path.
 func temporaryFile(_ name: String, _ text: String) throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolder.make("planmark-formats")
     let url = folder.appendingPathComponent(name)
     try Data(text.utf8).write(to: url)
     return url.path

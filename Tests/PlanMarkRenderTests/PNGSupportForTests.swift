@@ -1,5 +1,6 @@
 import Foundation
 import PlanMarkRender
+import PlanMarkTestSupport
 
 /// Where the shared fixtures and this target's own fixtures live, found from this file's path.
 enum PNGFixtures {
@@ -75,9 +76,7 @@ enum PNGFixtures {
 
     /// A fresh empty folder under the temporary directory.
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-png-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestFolder.make("planmark-png")
     }
 }
 

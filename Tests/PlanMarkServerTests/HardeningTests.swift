@@ -5,6 +5,7 @@ import Logging
 import PlanMarkStore
 import Testing
 @testable import PlanMarkServer
+import PlanMarkTestSupport
 
 /// What the service refuses without a token (Content-Type, Host, Origin), the bounds on one
 /// validation, HEAD, 405, the busy store and errors that must not show server paths; through the router.
@@ -335,7 +336,7 @@ import Testing
     /// from before images were kept in it (no bytes stored) whose file is gone answers 409 without the
     /// path, which goes to the log.
     @Test func missingImageAnswersWithoutItsPath() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-image-\(UUID().uuidString)")
+        let folder = TestFolder.path("planmark-image")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("copy.png")

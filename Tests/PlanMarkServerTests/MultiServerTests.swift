@@ -3,6 +3,7 @@ import PlanMarkFormats
 import PlanMarkPostgres
 import PlanMarkStore
 import PlanMarkStoreTestSupport
+import PlanMarkTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ struct MultiServerTests {
         let store = try await PostgresStore(url: url, create: true)
         let regions = try RegionsFile.read(path: ServerFixture.sampleRegions)
         _ = try await store.addDrawing(NewDrawing(name: "plan", imagePath: ServerFixture.samplePlan), regions: regions)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-multi-\(UUID().uuidString)")
+        let folder = TestFolder.path("planmark-multi")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var csv = "x,y,note\n"
         for row in 0..<imported {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Testing
 @testable import PlanMarkServer
+import PlanMarkTestSupport
 
 /// `GET /openapi.json`: an OpenAPI 3.1 document describing every endpoint the router serves.
 @Suite struct OpenAPITests {
@@ -119,7 +120,7 @@ import Testing
             python3 cannot import openapi_spec_validator, so the OpenAPI document cannot be checked: \
             install it with `pip install openapi-spec-validator` (.ci/run does). \(probe.stderr)
             """)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-openapi-\(UUID().uuidString).json")
+        let file = TestFolder.path("planmark-openapi", extension: "json")
         try OpenAPIDocument.json.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", """

@@ -1,6 +1,7 @@
 import Foundation
 import PlanMarkPostgres
 import PlanMarkStoreTestSupport
+import PlanMarkTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -47,7 +48,7 @@ struct PostgresUnavailableTests {
 
     @Test(.hangGuard)
     func databaseDownAnswers503AndTheLogNeverHasThePassword() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgdown-\(UUID().uuidString)")
+        let folder = TestFolder.path("planmark-pgdown")
         let port = try Self.freePort()
         Self.cluster(["start", folder.path, String(port)])
         var stopped = false
@@ -104,7 +105,7 @@ struct PostgresUnavailableTests {
     /// outage is one error line an interval in the log, not one a request.
     @Test(.hangGuard)
     func anOutageIs503ForEveryRequestAndLoggedOnce() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgout-\(UUID().uuidString)")
+        let folder = TestFolder.path("planmark-pgout")
         let port = try Self.freePort()
         Self.cluster(["start", folder.path, String(port)])
         var stopped = false
@@ -140,7 +141,7 @@ struct PostgresUnavailableTests {
     /// postgres-nio waits for the socket to drain: exit 74 within connect_timeout, not a hang.
     @Test(.hangGuard)
     func importExits74WhenTheDatabaseStopsMidCopy() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-pgimp-\(UUID().uuidString)")
+        let folder = TestFolder.path("planmark-pgimp")
         let port = try Self.freePort()
         Self.cluster(["start", folder.path, String(port)])
         var stopped = false

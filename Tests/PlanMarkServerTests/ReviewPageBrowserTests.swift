@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import Testing
 
 /// The review page end to end in headless Chromium: `Browser/review_page.py` (Selenium through Debian's
@@ -28,7 +29,7 @@ import Testing
             Issue.record("CI=true but the browser test cannot run: \(missing)")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-browser-\(UUID().uuidString)")
+        let folder = TestFolder.path("planmark-browser")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("store.sqlite").path

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
-import PlanMarkTestSupport
 import Testing
 @testable import PlanMarkServer
+import PlanMarkTestSupport
 
 /// The review page's files: served from memory by exact path, before the token check, with content types,
 /// ETags, the Content-Security-Policy, and no way out of their folders.
@@ -15,7 +15,7 @@ import Testing
         var leaflet: String { root.appendingPathComponent("leaflet").path }
 
         init(withLeaflet: Bool = true) throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-page-\(UUID().uuidString)")
+            root = TestFolder.path("planmark-page")
             let files: [(String, String)] = [
                 ("web/index.html", "<!doctype html><title>t</title>"), ("web/app.js", "export const a = 1;\n"),
                 ("web/app.css", "body{}"), ("web/modules/more.js", "export {};\n"), ("web/notes.md", "not served"),

@@ -6,6 +6,7 @@ import PlanMarkGeometry
 import PlanMarkStore
 import Testing
 @testable import PlanMarkServer
+import PlanMarkTestSupport
 
 /// A temporary store holding the sample drawing (2400x1600, Leaflet, zoom 8) with its regions, and
 /// the application over it.
@@ -26,8 +27,7 @@ struct ServerFixture {
 
     /// Creates a store with the sample drawing named `plan` (and any `extra` drawings).
     init(extra: [NewDrawing] = []) async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TestFolder.make("planmark-server")
         storePath = folder.appendingPathComponent("store.sqlite").path
         store = try SQLiteStore(path: storePath, create: true)
         let regions = try RegionsFile.read(path: Self.samplePlanRegionsPath)

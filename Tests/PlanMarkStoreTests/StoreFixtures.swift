@@ -4,6 +4,7 @@ import PlanMarkGeometry
 import PlanMarkPostgres
 @testable import PlanMarkStore
 import PlanMarkStoreTestSupport
+import PlanMarkTestSupport
 import Testing
 
 /// The kinds of store the behaviour tests run against: each case runs once per kind (as GRDB's tests run against
@@ -20,9 +21,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 enum StoreFixtures {
     /// A fresh temporary folder.
     static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestFolder.make("planmark-store")
     }
 
     /// The first 33 bytes of a PNG of `width` x `height` (signature + IHDR chunk, CRC not checked by the store).
