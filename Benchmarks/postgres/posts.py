@@ -5,7 +5,9 @@ and synchronous_commit on, and stops it); see README.md here.
 
 Each round runs, in an order that turns by one each round (interleaved): pgbench (16 clients), one server (16
 connections), three servers on the same database and drawing (6+5+5 connections). Each run gets a fresh database
-with the drawing `bench`; each figure is the median of the rounds. The GET runs once a round, on one server.
+with the drawing `bench`; each figure is the median of the rounds. The GETs run twice a round, on one server: with
+the listing kept by the server (what repeated GETs of an unchanged drawing cost) and with --marker-list-cache-size 0
+(what the first GET after a change costs: the markers read from PostgreSQL), in turns.
 """
 import argparse, os, re, statistics, subprocess, sys, tempfile, time
 
@@ -69,11 +71,11 @@ class Run:
         return {"rate": rate, "p50": latencies[len(latencies) // 2], "p99": latencies[int(len(latencies) * 0.99)],
                 "stored": stored, "peak": None}
 
-    def start_servers(self, url, count):
+    def start_servers(self, url, count, extra=()):
         servers = []
         for i in range(count):
             log = open(os.path.join(self.work, f"server{self.count}_{i}.log"), "w+")
-            process = subprocess.Popen([f"{self.args.bin}/planmark-server", "--store", url, "--port", "0"],
+            process = subprocess.Popen([f"{self.args.bin}/planmark-server", "--store", url, "--port", "0", *extra],
                                        stdout=subprocess.DEVNULL, stderr=log)
             servers.append((process, log))
         ports = []
@@ -126,7 +128,9 @@ class Run:
         assert non201 == 0, f"{non201} answers other than 201"
         return {"rate": rate, "p50": max(p50), "p99": max(p99), "stored": self.check_numbers(url), "peak": peak}
 
-    def gets(self):
+    def gets(self, kept=True):
+        """GETs of one drawing's 10,000 markers; kept=False starts the server with --marker-list-cache-size 0, so
+        every GET reads the markers from PostgreSQL (as the first GET after a change does)."""
         url = self.database("gets")
         import random
         random.seed(7)
@@ -139,7 +143,7 @@ class Run:
            "--regions", "Drawings/sample/regions.geojson", "--store", url, cwd=ROOT)
         sh(f"{self.args.bin}/planmark", "import", "big", csv, "--store", url, cwd=ROOT)
         assert psql(url, "SELECT count(*) FROM marker") == "10000"
-        servers, ports = self.start_servers(url, 1)
+        servers, ports = self.start_servers(url, 1, () if kept else ("--marker-list-cache-size", "0"))
         try:
             text = sh("wrk", "-t1", "-c1", f"-d{self.args.duration}s", "--latency", f"http://127.0.0.1:{ports[0]}/drawings/big/markers?zoom=3")
             peak = self.stop_servers(servers)
@@ -164,17 +168,21 @@ def main():
             ("1 server, 16 connections", lambda: run.posts(1)),
             ("3 servers, one database and drawing, 6+5+5 connections", lambda: run.posts(3))]
     results = {name: [] for name, _ in jobs}
-    results["GET 10,000 markers as latLng GeoJSON, 1 server, 1 connection"] = []
+    gets = [("GET 10,000 markers as latLng GeoJSON, 1 server, 1 connection, listing kept", lambda: run.gets(True)),
+            ("the same, every GET read from PostgreSQL (--marker-list-cache-size 0)", lambda: run.gets(False))]
+    for name, _ in gets:
+        results[name] = []
     for round in range(args.rounds):
         for name, job in jobs[round % len(jobs):] + jobs[:round % len(jobs)]:
             figures = job()
             results[name].append(figures)
             print(f"round {round + 1}: {name}: {figures['rate']:.0f}/s p50 {figures['p50']:.1f} ms p99 {figures['p99']:.1f} ms"
                   f" stored {figures['stored']}" + (f" peak {figures['peak']:.0f} MiB" if figures["peak"] else ""), file=sys.stderr, flush=True)
-        figures = run.gets()
-        results["GET 10,000 markers as latLng GeoJSON, 1 server, 1 connection"].append(figures)
-        print(f"round {round + 1}: GET: {figures['rate']:.0f}/s p50 {figures['p50']:.1f} ms p99 {figures['p99']:.1f} ms peak {figures['peak']:.0f} MiB",
-              file=sys.stderr, flush=True)
+        for name, job in gets[round % 2:] + gets[:round % 2]:
+            figures = job()
+            results[name].append(figures)
+            print(f"round {round + 1}: {name}: {figures['rate']:.0f}/s p50 {figures['p50']:.1f} ms p99 {figures['p99']:.1f} ms"
+                  f" peak {figures['peak']:.0f} MiB", file=sys.stderr, flush=True)
     print(f"| job | per s, median of {args.rounds} (range) | p50 ms | p99 ms, median (range) | server peak MiB |")
     print("|---|---|---|---|---|")
     for name, runs in results.items():

@@ -57,7 +57,8 @@ public enum PlanMarkApplication {
             review: ReviewImageService(renderer: renderer, heavy: heavy),
             validate: ValidateEndpoint(maxVertices: configuration.maxVertices, maxMarkers: configuration.maxMarkers,
                                        limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)),
-            tiles: TileEndpoint(cache: cache, privateCaching: configuration.token != nil, metrics: metrics), metrics: metrics)
+            tiles: TileEndpoint(cache: cache, privateCaching: configuration.token != nil, metrics: metrics), metrics: metrics,
+            markerLists: MarkerListCache(limitBytes: configuration.markerListCacheBytes))
         routes.add(to: router)
         return router
     }

@@ -21,6 +21,8 @@ struct PlanMarkRoutes: Sendable {
     let tiles: TileEndpoint
     /// This server's metrics, which `GET /metrics` renders.
     let metrics: ServerMetrics
+    /// Recent marker listings by what they were made from.
+    let markerLists: MarkerListCache
 
     /// Every path and its methods, as `add(to:)` registers them (HEAD is added wherever GET is;
     /// the router answers it with the GET handler's headers and no body).
@@ -212,9 +214,16 @@ struct PlanMarkRoutes: Sendable {
         for (parameter, value) in query.values.sorted(by: { $0.key < $1.key }) { key += "\n" + parameter + "=" + value }
         let queryDigest = SHA256.hexDigest(of: Array(key.utf8)).prefix(16)
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        let (etag, body) = try await store.run("markers") { store throws(StoreError) -> (String, [UInt8]?) in
-            let etag = "\"m\(try await store.markersVersion(of: name))-\(queryDigest)\""
+        let (etag, body) = try await store.run("markers") { store throws(StoreError) -> (String, ByteBuffer?) in
+            let version = try await store.markersVersion(of: name)
+            let etag = "\"m\(version)-\(queryDigest)\""
             if EntityTag.noneMatch(ifNoneMatch, etag) { return (etag, nil) }
+            let cacheKey = MarkerListCache.Key(version: version, query: key)
+            if let kept = markerLists.body(for: cacheKey) {
+                metrics.markerListHits.increment()
+                return (etag, kept)
+            }
+            metrics.markerListMisses.increment()
             var conversion: LatLngConversion?
             if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try await store.drawing(named: name).drawing.crs), zoom: zoom) }
             var writer = MarkerWriter(format: .geojson, conversion: conversion, drawing: name, today: filter.today)
@@ -222,7 +231,9 @@ struct PlanMarkRoutes: Sendable {
                 writer.append(marker)
                 return true
             }
-            return (etag, writer.finish())
+            let body = ByteBuffer(bytes: writer.finish())
+            markerLists.keep(body, for: cacheKey)
+            return (etag, body)
         }
         let headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
         guard let body else { return Response(status: .notModified, headers: headers) }

@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var tileCacheDirectory: String?
     /// The most bytes of tiles the cache keeps; least recently used pyramids are evicted beyond it.
     public var tileCacheBytes: Int
+    /// The most bytes of marker listings kept (`MarkerListCache`); 0 keeps none.
+    public var markerListCacheBytes: Int
     /// The most CPU-heavy jobs (review images, reports, tile pyramids) running at once.
     public var maxHeavyJobs: Int
     /// The most heavy jobs waiting for a place; more are refused with 503 `server-busy` and `Retry-After`.
@@ -59,6 +61,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public static var defaultMaxValidations: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// The default tile cache bound: 1 GiB.
     public static let defaultTileCacheBytes = 1 << 30
+    /// The default marker listing cache bound: 64 MiB.
+    public static let defaultMarkerListCacheBytes = 64 << 20
     /// The default number of heavy jobs at once: the number of cores.
     public static var defaultMaxHeavyJobs: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// The default number of heavy jobs waiting: 8.
@@ -88,7 +92,8 @@ public struct ServerConfiguration: Sendable, Hashable {
                 allowedHosts: [String] = [], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
                 maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
                 maxAttachmentBytes: Int = ServerConfiguration.defaultMaxAttachmentBytes, tileCacheDirectory: String? = nil,
-                tileCacheBytes: Int = ServerConfiguration.defaultTileCacheBytes, maxHeavyJobs: Int? = nil,
+                tileCacheBytes: Int = ServerConfiguration.defaultTileCacheBytes,
+                markerListCacheBytes: Int = ServerConfiguration.defaultMarkerListCacheBytes, maxHeavyJobs: Int? = nil,
                 heavyQueue: Int = ServerConfiguration.defaultHeavyQueue, headTimeout: Double = ServerConfiguration.defaultHeadTimeout,
                 idleTimeout: Double = ServerConfiguration.defaultIdleTimeout, maxConnections: Int? = nil, shutdownGrace: Double = ServerConfiguration.defaultShutdownGrace) {
         self.host = host
@@ -103,6 +108,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxAttachmentBytes = maxAttachmentBytes
         self.tileCacheDirectory = tileCacheDirectory
         self.tileCacheBytes = tileCacheBytes
+        self.markerListCacheBytes = markerListCacheBytes
         self.maxHeavyJobs = maxHeavyJobs ?? Self.defaultMaxHeavyJobs
         self.heavyQueue = heavyQueue
         self.headTimeout = headTimeout
@@ -121,6 +127,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard maxValidations > 0 else { throw .invalidLimit(option: "--max-validations", maxValidations) }
         guard maxAttachmentBytes > 0 else { throw .invalidLimit(option: "--max-attachment", maxAttachmentBytes) }
         guard tileCacheBytes > 0 else { throw .invalidLimit(option: "--tile-cache-size", tileCacheBytes) }
+        guard markerListCacheBytes >= 0 else { throw .invalidLimit(option: "--marker-list-cache-size", markerListCacheBytes) }
         guard maxHeavyJobs > 0 else { throw .invalidLimit(option: "--max-heavy-jobs", maxHeavyJobs) }
         guard heavyQueue >= 0 else { throw .invalidLimit(option: "--heavy-queue", heavyQueue) }
         guard maxConnections > 0 else { throw .invalidLimit(option: "--max-connections", maxConnections) }

@@ -41,6 +41,10 @@ final class ServerMetrics: Sendable {
     let tileHits: CoreMetrics.Counter
     /// Tile requests whose pyramid had to be made (or waited for): `{result="miss"}`.
     let tileMisses: CoreMetrics.Counter
+    /// Marker listings answered from `MarkerListCache`: `planmark_marker_list_cache_lookups_total{result="hit"}`.
+    let markerListHits: CoreMetrics.Counter
+    /// Marker listings read from the store: `{result="miss"}`.
+    let markerListMisses: CoreMetrics.Counter
 
     /// The buckets of the duration histograms, 1 ms to 30 s.
     static let durationBuckets: [Duration] = [
@@ -66,6 +70,9 @@ final class ServerMetrics: Sendable {
         let lookups = "planmark_tile_cache_lookups_total"
         tileHits = CoreMetrics.Counter(label: lookups, dimensions: [("result", "hit")], factory: factory)
         tileMisses = CoreMetrics.Counter(label: lookups, dimensions: [("result", "miss")], factory: factory)
+        let listings = "planmark_marker_list_cache_lookups_total"
+        markerListHits = CoreMetrics.Counter(label: listings, dimensions: [("result", "hit")], factory: factory)
+        markerListMisses = CoreMetrics.Counter(label: listings, dimensions: [("result", "miss")], factory: factory)
         for meter in [requestsInFlight, storeInProgress, connectionsInUse, connectionsWaiting, connectionsMax] { meter.set(0) }
     }
 

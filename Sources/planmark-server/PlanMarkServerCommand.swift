@@ -83,6 +83,11 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     var tileCacheSize = ServerConfiguration.defaultTileCacheBytes
 
     @Option(name: .long, help: ArgumentHelp(
+        "The most bytes of GET .../markers answers kept for repeated requests until the drawing changes; 0 keeps none (default 64 MiB).",
+        valueName: "bytes"))
+    var markerListCacheSize = ServerConfiguration.defaultMarkerListCacheBytes
+
+    @Option(name: .long, help: ArgumentHelp(
         "The most review images, reports and tile pyramids made at once (default: the number of cores).", valueName: "count"))
     var maxHeavyJobs: Int?
 
@@ -143,6 +148,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
                 host: host, port: port, token: try resolvedToken(), maxBodyBytes: maxBody, corsOrigin: corsOrigin,
                 allowedHosts: allowedHost, maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations,
                 maxAttachmentBytes: maxAttachment, tileCacheDirectory: tileCache, tileCacheBytes: tileCacheSize,
+                markerListCacheBytes: markerListCacheSize,
                 maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue, headTimeout: headTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections,
                 shutdownGrace: shutdownGrace)
             try configuration.validate()

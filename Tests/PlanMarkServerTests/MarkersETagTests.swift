@@ -100,4 +100,37 @@ import Testing
                 #expect(answer10.status == .notModified)
         }
     }
+
+    /// A listing the server keeps (`MarkerListCache`) is answered again only while the store has not changed: a note
+    /// set by another process is in the next answer, and a listing at another zoom is another listing.
+    @Test func aKeptListingFollowsChangesByAnotherProcess() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        let storePath = fixture.storePath
+        try await fixture.application().test(.router) { client in
+            #expect(try await client.send(.post, Self.markers, json: "{\"x\":450,\"y\":400,\"note\":\"first\"}").status == .created)
+            /// Marker 1's note in a listing, read by Foundation's JSON parser.
+            func note(_ body: ByteBuffer) throws -> String? {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
+                let features = try #require(object["features"] as? [[String: Any]])
+                let first = try #require(features.first { ($0["properties"] as? [String: Any])?["number"] as? Int == 1 })
+                return (first["properties"] as? [String: Any])?["note"] as? String
+            }
+            let made = try await client.get(Self.markers)
+            let kept = try await client.get(Self.markers)
+            #expect(made.status == .ok && kept.status == .ok)
+            #expect(Array(made.body.readableBytesView) == Array(kept.body.readableBytesView))
+            #expect(try note(kept.body) == "first")
+            let zoomed = try await client.get(Self.markers + "?zoom=3")
+            let features = try #require(try JSONSerialization.jsonObject(with: Data(zoomed.body.readableBytesView)) as? [String: Any])
+            let geometry = try #require(((features["features"] as? [[String: Any]])?.first?["geometry"]) as? [String: Any])
+            // At zoom 3 a pixel is 2^-3 of a map unit: x 450 is lng 56.25 (pixels in the listing without zoom).
+            #expect((geometry["coordinates"] as? [Double])?.first == 56.25)
+
+            let out = try ProcessRunner.run(BuiltProducts.path("planmark"), ["note", "plan", "1", "second", "--store", storePath])
+            #expect(out.status == 0, "\(out.stderr)")
+            let after = try await client.get(Self.markers)
+            #expect(try note(after.body) == "second")
+        }
+    }
 }

@@ -5,6 +5,7 @@ import PlanMarkGeometry
 import PlanMarkStore
 import Testing
 @testable import PlanMarkServer
+import PlanMarkTestSupport
 
 /// `GET /metrics`: the body is read by an independent reader, Python's `prometheus_client` parser
 /// (`pip install prometheus-client`; .ci/run installs it), and every figure expected is counted by hand from the
@@ -26,7 +27,7 @@ import Testing
             python3 cannot import prometheus_client, so /metrics cannot be read: install it with \
             `pip install prometheus-client` (.ci/run does). \(probe.stderr)
             """)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("planmark-metrics-\(UUID().uuidString).txt")
+        let file = TestFolder.path("planmark-metrics", extension: "txt")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", """
@@ -63,7 +64,8 @@ import Testing
             // 1: without the token: 401 (route /metrics).
             let refused = try await client.get("/metrics")
             #expect(refused.status == .unauthorized)
-            // 2-4: three marker lists, 200 (store call "markers" ok x3); one with a search text in its query.
+            // 2-4: three marker lists, 200 (store call "markers" ok x3); one with a search text in its query. The
+            // second is the first's listing again: kept (a hit); the first and third are made (misses).
             for uri in ["/drawings/plan/markers", "/drawings/plan/markers", "/drawings/plan/markers?q=PRIVATEWORDS"] {
                 #expect(try await client.get(uri, headers: Self.auth).status == .ok)
             }
@@ -146,6 +148,9 @@ import Testing
             // The tile cache.
             #expect(value("planmark_tile_cache_lookups_total", ["result": "miss"]) == 1)
             #expect(value("planmark_tile_cache_lookups_total", ["result": "hit"]) == 1)
+            // The marker listings kept (the unknown drawing is refused before any lookup).
+            #expect(value("planmark_marker_list_cache_lookups_total", ["result": "miss"]) == 2)
+            #expect(value("planmark_marker_list_cache_lookups_total", ["result": "hit"]) == 1)
 
             // The second read counts the first.
             let again = try Self.parse(second.text)
