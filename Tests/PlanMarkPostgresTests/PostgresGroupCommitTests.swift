@@ -52,6 +52,41 @@ struct PostgresGroupCommitTests {
         for marker in created { #expect(try await store.marker(marker.number, in: "A") == marker) }
     }
 
+    /// Text that JSON must escape and numbers without a short decimal form, committed in one batch (the rows go to
+    /// PostgreSQL as JSON, `jsonb_to_recordset`), read back exactly as they were sent.
+    @Test func aBatchStoresEveryFieldExactly() async throws {
+        let (store, url) = try await PostgresMarkerTests.storeWithDrawing()
+        let held = try HeldSession(url)
+        defer { held.close() }
+        try held.query("BEGIN")
+        try held.query("SELECT id FROM drawing WHERE name = 'A' FOR UPDATE")
+        let awkward = "a \"quote\", a back\\slash, a /, a new\nline, a\ttab, \u{1}\u{1F}, é, 中, 🏗"
+        let items = [
+            NewMarker(position: PixelPoint(x: 0.1 + 0.2 + 100, y: 100.0 / 3.0 + 50), uuid: MarkerUUID(text: "1e4c8f0a-2b3d-4e5f-8a9b-0c1d2e3f4a5b"),
+                      ref: awkward, status: .inProgress, note: awkward, category: "Dry\"wall", priority: .critical, assignee: "crew \\ 7",
+                      due: DueDate(text: "2027-02-28"), capturedAt: CaptureTime(text: "2026-11-20T09:41:07.250+01:00")),
+            NewMarker(position: PixelPoint(x: 389.99999999999994, y: 10.000000000000002), note: "\u{7F}\u{2028}"),
+            NewMarker(position: PixelPoint(x: 1e-7 + 200, y: 123_456.0 / 1_000.0)),
+        ]
+        let tasks = items.map { item in Task { try await store.addMarker(to: "A", item, author: awkward) } }
+        await store.additions.whenPending(items.count, for: "A")
+        try held.query("ROLLBACK")
+        var created: [Marker] = []
+        for task in tasks { created.append(try await task.value.marker) }
+        #expect(Int(try held.query("SELECT count(DISTINCT xmin::text)::text FROM marker")[0] ?? "") == 1)
+        for (item, marker) in zip(items, created) {
+            let stored = try await store.marker(marker.number, in: "A")
+            #expect(stored == marker)
+            #expect(stored.position == item.position && stored.note == item.note && stored.ref == item.ref && stored.author == awkward)
+            #expect(stored.category == item.category && stored.assignee == item.assignee && stored.due == item.due
+                    && stored.capturedAt == item.capturedAt && stored.status == item.status && stored.priority == item.priority)
+            if let uuid = item.uuid { #expect(stored.uuid == uuid) }
+            let entry = try #require(try await store.history(of: "A", number: marker.number).first)
+            #expect(entry.action == .created && entry.author == awkward)
+            if let note = item.note { #expect(entry.new?.note == .some(.some(note))) }
+        }
+    }
+
     /// A batch whose insert meets a uuid that another drawing's writer stored meanwhile (after the batch looked the
     /// uuids up) is rolled back and its additions run alone: that one is a `uuidConflict`, the other is stored with
     /// the number the rolled-back batch had given it, and no number is lost.
