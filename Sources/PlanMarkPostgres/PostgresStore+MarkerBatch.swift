@@ -14,10 +14,12 @@ extension PostgresStore {
     ///
     /// The batch is taken (`take`) once the drawing's row lock is granted, so that it carries every addition that
     /// arrived while this server waited for the lock (another server's batch of the drawing held it). Then, under the
-    /// lock, the uuids the batch carries are looked up in one query, each position is validated, the valid ones are
-    /// numbered in arrival order from the drawing's counter, and one statement inserts the markers and their `created`
-    /// history entries and moves the counter past them. A refused addition (outside the allowed area) is answered with
-    /// its refusal and takes no number; the others are stored all the same.
+    /// lock, each position is validated, the valid ones are numbered in arrival order from the drawing's counter, and
+    /// one statement looks the batch's uuids up and, when the store has none of them, inserts the markers and their
+    /// `created` history entries and moves the counter past them. When it has some (an item sent again), that
+    /// statement inserts nothing and names them, and a second one stores the rest, numbered again without them. A
+    /// refused addition (outside the allowed area) is answered with its refusal and takes no number; the others are
+    /// stored all the same.
     ///
     /// Taken out of the batch and run alone afterwards, each in a transaction of its own (`addMarkerAlone`): a uuid
     /// the store has already (its answer is the stored marker or `uuidConflict`), a uuid in the store-made form, the
@@ -26,7 +28,8 @@ extension PostgresStore {
     /// each of its additions runs alone. An error of the transaction itself (the database unreachable, the drawing
     /// unknown) is every addition's answer: nothing of the batch was stored.
     /// - Complexity: O(k log n) for k additions, plus O(region vertices) when the regions changed since this process
-    ///   last validated on the drawing; five round trips (BEGIN, the lock, the uuids, the insert, COMMIT).
+    ///   last validated on the drawing; four round trips (BEGIN, the lock, the insert, COMMIT), five when a uuid of the
+    ///   batch is stored already.
     func addMarkers(to name: String, take: @Sendable () -> [MarkerAddition]) async -> [Result<MarkerCreation, StoreError>] {
         var taken: [MarkerAddition]? = nil
         var answers: [Result<MarkerCreation, StoreError>?]
@@ -37,9 +40,7 @@ extension PostgresStore {
                 guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
                 let alone = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
                 if drawing.singleMarker { return (alone, commit: false) }
-                let stored = try await Self.storedUUIDs(connection, batch.compactMap { $0.new.uuid?.text }, logger: logger)
-                guard let answers = try await self.storeBatch(batch, stored: stored, drawing: drawing, connection: connection,
-                                                              logger: logger) else {
+                guard let answers = try await self.storeBatch(batch, drawing: drawing, connection: connection, logger: logger) else {
                     return (alone, commit: false)
                 }
                 return (answers, commit: true)
@@ -61,81 +62,97 @@ extension PostgresStore {
 
     /// The batch's part of `addMarkers`, in its transaction: the answers (nil for an addition to run alone), or nil
     /// when the insert met a concurrent writer of one of its uuids (the caller rolls back).
-    private func storeBatch(_ batch: [MarkerAddition], stored: Set<String>, drawing: Drawing, connection: PostgresConnection,
+    private func storeBatch(_ batch: [MarkerAddition], drawing: Drawing, connection: PostgresConnection,
                             logger: Logger) async throws -> [Result<MarkerCreation, StoreError>?]? {
-        var answers = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
         let validator = try await currentValidator(connection, for: drawing, logger: logger)
-        var seen = Set<String>()
-        var created: [(index: Int, marker: Marker)] = []
-        var number = drawing.nextNumber
-        for (index, addition) in batch.enumerated() {
-            if let uuid = addition.new.uuid {
-                guard !stored.contains(uuid.text), DerivedUUID.parts(of: uuid) == nil, seen.insert(uuid.text).inserted else { continue }
+        var stored = Set<String>()
+        // At most twice: the first insert names the batch's uuids that the store has already, if any (and inserts
+        // nothing); the second leaves them out.
+        for _ in 0..<2 {
+            var answers = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
+            var seen = Set<String>()
+            var created: [(index: Int, marker: Marker)] = []
+            var number = drawing.nextNumber
+            for (index, addition) in batch.enumerated() {
+                if let uuid = addition.new.uuid {
+                    guard !stored.contains(uuid.text), DerivedUUID.parts(of: uuid) == nil, seen.insert(uuid.text).inserted else { continue }
+                }
+                let verdict = validator.validate(addition.new.position)
+                if let reason = verdict.reason {
+                    answers[index] = .failure(.invalidMarker(reason: reason, position: addition.new.position))
+                    continue
+                }
+                created.append((index, StoreRules.marker(addition.new, number: number, of: drawing, verdict: verdict,
+                                                         validator: validator, author: addition.author, at: Timestamp.now())))
+                number += 1
             }
-            let verdict = validator.validate(addition.new.position)
-            if let reason = verdict.reason {
-                answers[index] = .failure(.invalidMarker(reason: reason, position: addition.new.position))
-                continue
+            if created.isEmpty { return answers }
+            switch try await Self.insertCreated(connection, created.map(\.marker), drawing: drawing, nextNumber: number, logger: logger) {
+            case .inserted:
+                for (index, marker) in created { answers[index] = .success(MarkerCreation(marker: marker, created: true)) }
+                return answers
+            case .storedAlready(let uuids):
+                stored.formUnion(uuids)
+            case .metConcurrentWriter:
+                return nil
             }
-            created.append((index, StoreRules.marker(addition.new, number: number, of: drawing, verdict: verdict,
-                                                     validator: validator, author: addition.author, at: Timestamp.now())))
-            number += 1
         }
-        if created.isEmpty { return answers }
-        guard try await Self.insertCreated(connection, created.map(\.marker), drawing: drawing, nextNumber: number, logger: logger) else {
-            return nil
-        }
-        for (index, marker) in created { answers[index] = .success(MarkerCreation(marker: marker, created: true)) }
-        return answers
+        // The second insert found a uuid stored after the first (by another drawing's writer): as a conflict.
+        return nil
     }
 
-    /// Which of `uuids` a marker of the store (of any drawing) has.
-    /// - Complexity: O(k log n) for k uuids.
-    static func storedUUIDs(_ connection: PostgresConnection, _ uuids: [String], logger: Logger) async throws -> Set<String> {
-        if uuids.isEmpty { return [] }
-        var stored = Set<String>()
-        for try await (uuid) in try await connection.query(
-            "SELECT uuid FROM marker WHERE uuid = ANY(\(uuids))", logger: logger
-        ).decode(String.self) {
-            stored.insert(uuid)
-        }
-        return stored
+    /// What `insertCreated` did.
+    enum CreatedInsert: Equatable {
+        /// Every marker, its history entry and the counter were written.
+        case inserted
+        /// Nothing was written: the store has markers with these of their uuids.
+        case storedAlready(Set<String>)
+        /// A marker of another drawing got one of their uuids while the statement ran (the unique index waited for its
+        /// writer): part of the rows were written and the caller must roll back.
+        case metConcurrentWriter
     }
 
     /// Inserts new `markers` of `drawing` (numbered from its counter on), a `created` history entry each, and sets the
-    /// counter to `nextNumber`, in one statement. False when a marker of another drawing has one of their uuids (the
-    /// unique index waited for its writer): part of the rows were not inserted and the caller must roll back.
+    /// counter to `nextNumber`, in one statement, unless the store has a marker (of any drawing) with one of their
+    /// uuids: then it writes nothing and names those uuids. The lookup is part of the statement (one round trip under
+    /// the drawing's lock, not two).
     /// - Complexity: O(k log n) for k markers.
     static func insertCreated(_ connection: PostgresConnection, _ markers: [Marker], drawing: Drawing, nextNumber: Int,
-                              logger: Logger) async throws -> Bool {
+                              logger: Logger) async throws -> CreatedInsert {
         let rows = String(decoding: try JSONEncoder().encode(markers.map(CreatedRow.init)), as: UTF8.self)
         let drawingID = drawing.id!
         var inserted = 0
-        for try await (count) in try await connection.query("""
+        var stored: [String] = []
+        for try await (count, uuids) in try await connection.query("""
             WITH row AS (
                 SELECT * FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
                     number bigint, x double precision, y double precision, status smallint, note text, author text, rooms text,
                     createdat bigint, updatedat bigint, uuid text, ref text, category text, priority smallint, assignee text,
                     due text, capturedat text, needsplacement text, newvalue text)
             ),
-            counter AS (UPDATE drawing SET nextNumber = \(nextNumber) WHERE id = \(drawingID)),
+            stored AS (SELECT m.uuid FROM marker m WHERE m.uuid IN (SELECT r.uuid FROM row r WHERE r.uuid IS NOT NULL)),
+            counter AS (UPDATE drawing SET nextNumber = \(nextNumber) WHERE id = \(drawingID) AND NOT EXISTS (SELECT 1 FROM stored)),
             history AS (
                 INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue)
                 SELECT \(drawingID), number, NULL, 'created', createdat, author, NULL, newvalue FROM row
+                WHERE NOT EXISTS (SELECT 1 FROM stored)
             ),
             inserted AS (
                 INSERT INTO marker (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category,
                                     priority, assignee, due, capturedAt, needsPlacement)
                 SELECT \(drawingID), number, x, y, status, note, author, rooms, createdat, updatedat, uuid, ref, category,
                        priority, assignee, due, capturedat, needsplacement FROM row
+                WHERE NOT EXISTS (SELECT 1 FROM stored)
                 ON CONFLICT (uuid) WHERE uuid IS NOT NULL DO NOTHING
                 RETURNING 1
             )
-            SELECT count(*) FROM inserted
-            """, logger: logger).decode(Int.self) {
+            SELECT (SELECT count(*) FROM inserted), coalesce((SELECT array_agg(uuid) FROM stored), '{}'::text[])
+            """, logger: logger).decode((Int, [String]).self) {
             inserted = count
+            stored = uuids
         }
-        return inserted == markers.count
+        if !stored.isEmpty { return .storedAlready(Set(stored)) }
+        return inserted == markers.count ? .inserted : .metConcurrentWriter
     }
 }
 

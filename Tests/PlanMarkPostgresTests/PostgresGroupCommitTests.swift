@@ -52,6 +52,32 @@ struct PostgresGroupCommitTests {
         for marker in created { #expect(try await store.marker(marker.number, in: "A") == marker) }
     }
 
+    /// A batch with an item the store has already (sent again, by uuid): the batch's statement names it and writes
+    /// nothing, and the others are stored by a second statement of the same transaction, numbered in arrival order
+    /// without a gap; the item sent again is answered with the stored marker.
+    @Test func anItemSentAgainInABatchTakesNoNumber() async throws {
+        let (store, url) = try await PostgresMarkerTests.storeWithDrawing()
+        let again = NewMarker(position: PixelPoint(x: 300, y: 250), uuid: Self.twin, note: "sent twice")
+        let first = try await store.addMarker(to: "A", again, author: "ana")
+        #expect(first.created && first.marker.number == 1)
+        let held = try HeldSession(url)
+        defer { held.close() }
+        try held.query("BEGIN")
+        try held.query("SELECT id FROM drawing WHERE name = 'A' FOR UPDATE")
+        let items = [NewMarker(position: PixelPoint(x: 60, y: 70), note: "before"), again,
+                     NewMarker(position: PixelPoint(x: 200, y: 200), note: "after")]
+        let tasks = items.map { item in Task { try await store.addMarker(to: "A", item, author: "ana") } }
+        await store.additions.whenPending(items.count, for: "A")
+        try held.query("ROLLBACK")
+        let answers = try await [tasks[0].value, tasks[1].value, tasks[2].value]
+        #expect(answers[0].created && answers[0].marker.number == 2 && answers[0].marker.note == "before")
+        #expect(!answers[1].created && answers[1].marker == first.marker)
+        #expect(answers[2].created && answers[2].marker.number == 3 && answers[2].marker.note == "after")
+        #expect(try await store.drawingRecord(named: "A").nextNumber == 4)
+        #expect(try held.query("SELECT string_agg(number::text, ',' ORDER BY number) FROM marker")[0] == "1,2,3")
+        #expect(try await store.history(of: "A", number: nil).filter { $0.action == .created }.map(\.number) == [1, 2, 3])
+    }
+
     /// Text that JSON must escape and numbers without a short decimal form, committed in one batch (the rows go to
     /// PostgreSQL as JSON, `jsonb_to_recordset`), read back exactly as they were sent.
     @Test func aBatchStoresEveryFieldExactly() async throws {
