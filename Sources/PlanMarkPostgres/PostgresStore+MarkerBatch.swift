@@ -121,6 +121,9 @@ extension PostgresStore {
                               logger: Logger) async throws -> CreatedInsert {
         let rows = String(decoding: try JSONEncoder().encode(markers.map(CreatedRow.init)), as: UTF8.self)
         let drawingID = drawing.id!
+        // The uuids as an array parameter: `uuid = ANY($n)` searches the uuid index (a join with the recordset was planned
+        // as a scan of every marker).
+        let uuids = markers.compactMap { $0.uuidIsDerived ? nil : $0.uuid.text }
         var inserted = 0
         var stored: [String] = []
         for try await (count, uuids) in try await connection.query("""
@@ -130,7 +133,7 @@ extension PostgresStore {
                     createdat bigint, updatedat bigint, uuid text, ref text, category text, priority smallint, assignee text,
                     due text, capturedat text, needsplacement text, newvalue text)
             ),
-            stored AS (SELECT m.uuid FROM marker m WHERE m.uuid IN (SELECT r.uuid FROM row r WHERE r.uuid IS NOT NULL)),
+            stored AS (SELECT uuid FROM marker WHERE uuid = ANY(\(uuids))),
             counter AS (UPDATE drawing SET nextNumber = \(nextNumber) WHERE id = \(drawingID) AND NOT EXISTS (SELECT 1 FROM stored)),
             history AS (
                 INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Marker POSTs of two builds of planmark-server side by side (A, B, A, B, ...), on one throwaway cluster with fsync on:
+# one server with 16 wrk connections, then three servers on one database and drawing with 6+5+5, 8 s each, a fresh
+# database a run. For a change to the POST path: the rate (summed over the servers) and each wrk's p99.
+#
+#   bash Benchmarks/postgres/posts-ab.sh OLD_BIN NEW_BIN [ROUNDS]   # folders with release planmark and planmark-server
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+old=${1:?usage: posts-ab.sh OLD_BIN NEW_BIN [ROUNDS]}
+new=${2:?usage: posts-ab.sh OLD_BIN NEW_BIN [ROUNDS]}
+rounds=${3:-3}
+port=${PGPORT_BENCH:-55493}
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 69; }
+work=$(mktemp -d)
+chmod 755 "$work"
+trap 'pkill -f "planmark-server --store postgres://planmark@127.0.0.1:$port/" || true; bash Drawings/postgres-cluster.sh stop "$work/pg"; rm -rf "$work"' EXIT
+admin=$(bash Drawings/postgres-cluster.sh start "$work/pg" "$port")
+psql -q "$admin" -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
+    -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
+store=postgres://planmark@127.0.0.1:$port/ab
+for round in $(seq "$rounds"); do
+    for build in old new; do
+        bin=$old; [ "$build" = new ] && bin=$new
+        for servers in 1 3; do
+            psql -q "$admin" -c "DROP DATABASE IF EXISTS ab" -c "CREATE DATABASE ab" 2>/dev/null
+            "$bin/planmark" drawing add Drawings/sample/plan.png --name bench --regions Drawings/sample/regions.geojson \
+                --store "$store" >/dev/null
+            pids=()
+            for k in $(seq "$servers"); do
+                "$bin/planmark-server" --store "$store" --port $((18480 + k)) 2>"$work/server$k.log" & pids+=($!)
+            done
+            for k in $(seq "$servers"); do
+                until grep -q "listening on" "$work/server$k.log" 2>/dev/null; do sleep 0.1; done
+            done
+            wrks=()
+            for k in $(seq "$servers"); do
+                connections=16; [ "$servers" = 3 ] && { connections=5; [ "$k" = 1 ] && connections=6; }
+                WRK_RUN_ID=$((round * 100 + k)) wrk -t1 -c$connections -d8s --latency -s Benchmarks/server/post-marker.lua \
+                    "http://127.0.0.1:$((18480 + k))" >"$work/wrk$k.out" 2>&1 & wrks+=($!)
+            done
+            wait "${wrks[@]}"
+            rate=$(cat "$work"/wrk*.out | awk '/Requests\/sec/ {s += $2} END {printf "%.0f", s}')
+            p99=$(cat "$work"/wrk*.out | awk '/ 99%/ {printf "%s ", $2}')
+            echo "round $round $build servers=$servers rate=$rate/s p99 $p99"
+            kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true
+            rm -f "$work"/wrk*.out "$work"/server*.log
+        done
+    done
+done
