@@ -166,8 +166,10 @@ enum DeclaredPhoto {
 
     /// The server's peak memory (VmHWM) over a report of 60 markers, each with the same 2 MiB JPEG (stored once;
     /// cairo embeds it on each page it is shown on): the PDF is over 120 MB, sent chunked, and read whole it is a
-    /// PDF with every marker; the server's peak grows by less than 40 MiB, a third of the PDF (on main it held the
-    /// PDF twice). The limits table (docs/limits.md) states the bound.
+    /// PDF with every marker; the server's peak grows by less than half the PDF, so the server never held it (it once
+    /// held it twice). The growth itself varies with the load and the warm-up's own peak: 17 to 43 MiB in seven suite
+    /// runs of 2026-11-26 (12 MiB alone), so a bound of a third of the PDF (40 MiB) failed once with a build running
+    /// beside the suite. The limits table (docs/limits.md) states the bound.
     @Test(.hangGuard)
     func largeReportIsStreamedInBoundedMemory() async throws {
         let count = 60
@@ -193,7 +195,7 @@ enum DeclaredPhoto {
         #expect(String(decoding: answer.body.suffix(8), as: UTF8.self).contains("%%EOF"))
         let after = try AttachmentLimitLiveTests.peakMemory(of: pid)
         print("ReportStreamingTests: a \(answer.body.count >> 20) MiB report; server peak memory \(before >> 20) MiB before, \(after >> 20) MiB after")
-        #expect(after - before < 40 << 20, "peak memory grew by \(after - before) bytes")
+        #expect(after - before < answer.body.count / 2, "peak memory grew by \(after - before) bytes, the PDF is \(answer.body.count)")
         if Self.missingPoppler == nil {
             let file = fixture.folder.appendingPathComponent("large.pdf")
             try Data(answer.body).write(to: file)
