@@ -11,15 +11,22 @@ import Testing
 struct PostgresGroupCommitTests {
     static let twin = MarkerUUID(text: "0b7c6a52-8d1e-4f3a-9b2c-5d6e7f8a9b0c")!
 
+    /// A session of the test in a transaction that holds drawing A's row: additions to A wait (and go into one batch)
+    /// until it rolls back.
+    static func holdingDrawingA(_ url: PostgresURL) throws -> HeldSession {
+        let held = try HeldSession(url)
+        try held.query("BEGIN")
+        try held.query("SELECT id FROM drawing WHERE name = 'A' FOR UPDATE")
+        return held
+    }
+
     /// Nine additions wait while a session of the test holds drawing A's row: once it lets go, they are stored in one
     /// transaction (the batch is taken when the lock is granted), where one transaction each would make seven. The one outside the allowed area is refused and takes no number; the second
     /// of two with one uuid gets the first's marker.
     @Test func additionsThatArriveTogetherAreCommittedTogether() async throws {
         let (store, url) = try await PostgresMarkerTests.storeWithDrawing()
-        let held = try HeldSession(url)
+        let held = try Self.holdingDrawingA(url)
         defer { held.close() }
-        try held.query("BEGIN")
-        try held.query("SELECT id FROM drawing WHERE name = 'A' FOR UPDATE")
         let twin = NewMarker(position: PixelPoint(x: 300, y: 250), uuid: Self.twin, note: "twin")
         let items = [NewMarker(position: PixelPoint(x: 60, y: 70), note: "in R1"), twin,
                      NewMarker(position: PixelPoint(x: 5, y: 5), note: "outside the allowed area")]
@@ -60,10 +67,8 @@ struct PostgresGroupCommitTests {
         let again = NewMarker(position: PixelPoint(x: 300, y: 250), uuid: Self.twin, note: "sent twice")
         let first = try await store.addMarker(to: "A", again, author: "ana")
         #expect(first.created && first.marker.number == 1)
-        let held = try HeldSession(url)
+        let held = try Self.holdingDrawingA(url)
         defer { held.close() }
-        try held.query("BEGIN")
-        try held.query("SELECT id FROM drawing WHERE name = 'A' FOR UPDATE")
         let items = [NewMarker(position: PixelPoint(x: 60, y: 70), note: "before"), again,
                      NewMarker(position: PixelPoint(x: 200, y: 200), note: "after")]
         let tasks = items.map { item in Task { try await store.addMarker(to: "A", item, author: "ana") } }
@@ -82,10 +87,8 @@ struct PostgresGroupCommitTests {
     /// PostgreSQL as JSON, `jsonb_to_recordset`), read back exactly as they were sent.
     @Test func aBatchStoresEveryFieldExactly() async throws {
         let (store, url) = try await PostgresMarkerTests.storeWithDrawing()
-        let held = try HeldSession(url)
+        let held = try Self.holdingDrawingA(url)
         defer { held.close() }
-        try held.query("BEGIN")
-        try held.query("SELECT id FROM drawing WHERE name = 'A' FOR UPDATE")
         let awkward = "a \"quote\", a back\\slash, a /, a new\nline, a\ttab, \u{1}\u{1F}, é, 中, 🏗"
         let items = [
             NewMarker(position: PixelPoint(x: 0.1 + 0.2 + 100, y: 100.0 / 3.0 + 50), uuid: MarkerUUID(text: "1e4c8f0a-2b3d-4e5f-8a9b-0c1d2e3f4a5b"),
