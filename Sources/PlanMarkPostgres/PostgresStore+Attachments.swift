@@ -3,36 +3,6 @@ import PlanMarkStore
 import PostgresNIO
 
 extension PostgresStore {
-    /// Attaches a JPEG, PNG or PDF to a marker (the contract: `AnnotationStore.attach`): the type comes from the bytes; a
-    /// `declaredType` that disagrees is refused. The bytes are stored once per SHA-256 in `attachmentBlob`, inside the
-    /// database. One history entry.
-    /// - Complexity: O(size) for the digest and the copy into the store.
-    public func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in name: String,
-                       author: String?) async throws(StoreError) -> Attachment {
-        let (type, digest) = try StoreRules.attachment(bytes, declaredType: declaredType, caption: caption, author: author)
-        return try await write(lockDrawing: name) { connection, logger, locked in
-            guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
-            let marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
-            let now = Timestamp.now()
-            try await Self.storeBlob(connection, digest: digest, bytes: bytes, logger: logger)
-            var id: Int64? = nil
-            for try await (value) in try await connection.query("""
-                INSERT INTO attachment (drawingId, number, sha256, size, contentType, caption, author, createdAt)
-                VALUES (\(drawingID), \(number), \(digest), \(bytes.count), \(type.contentType), \(caption), \(author), \(now.milliseconds))
-                RETURNING id
-                """, logger: logger
-            ).decode(Int64.self) {
-                id = value
-            }
-            guard let id else { throw StoreError.io("attachment to marker \(number): the insert returned no id") }
-            let attachment = Attachment(id: id, drawingID: drawingID, number: number, sha256: digest, size: bytes.count, type: type,
-                                        caption: caption, author: author, createdAt: now)
-            try await Self.record(connection, marker, .attached, at: now, author: author, old: nil,
-                                  new: MarkerState(attachment: attachment), logger: logger)
-            return attachment
-        }
-    }
-
     /// Stores `bytes` under `digest` unless they are there, and holds a `KEY SHARE` lock on the row until the
     /// transaction ends, so that a writer of another drawing removing its last other use (`deleteUnusedBlobs`) waits
     /// and then sees this use. A row deleted by such a writer between the insert and the lock is inserted again.
@@ -78,7 +48,8 @@ extension PostgresStore {
         try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger) else { throw StoreError.unknownDrawing(name) }
             _ = try await Self.fetchMarker(connection, drawing, number, logger: logger)
-            guard let attachment = try await Self.findAttachment(connection, id, drawing: drawing, number: number, logger: logger) else {
+            guard let attachment = try await PostgresTransaction(connection: connection, logger: logger).attachment(id, drawingID: drawing.id!,
+                                                                                                        number: number) else {
                 throw StoreError.unknownAttachment(drawing: name, number: number, id: id)
             }
             for try await (bytes) in try await connection.query(
@@ -87,24 +58,6 @@ extension PostgresStore {
                 return (attachment, Array(bytes.readableBytesView))
             }
             throw StoreError.io("attachment \(id): its bytes (\(attachment.sha256)) are missing from the store")
-        }
-    }
-
-    /// Removes an attachment; its bytes go when no other attachment has them. One history entry.
-    /// - Complexity: O(log a).
-    public func detach(_ id: Int64, fromMarker number: Int, in name: String, author: String?) async throws(StoreError) -> Attachment {
-        try TextField.check(author, field: "author")
-        return try await write(lockDrawing: name) { connection, logger, locked in
-            guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
-            let marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
-            guard let attachment = try await Self.findAttachment(connection, id, drawing: drawing, number: number, logger: logger) else {
-                throw StoreError.unknownAttachment(drawing: name, number: number, id: id)
-            }
-            try await connection.query("DELETE FROM attachment WHERE id = \(id)", logger: logger)
-            try await Self.deleteUnusedBlobs(connection, digests: [attachment.sha256], logger: logger)
-            try await Self.record(connection, marker, .detached, at: .now(), author: author,
-                                  old: MarkerState(attachment: attachment), new: nil, logger: logger)
-            return attachment
         }
     }
 
@@ -120,19 +73,6 @@ extension PostgresStore {
         guard let type = AttachmentType(contentType: typeText) else { throw StoreError.io("attachment has an unknown type \"\(typeText)\"") }
         return Attachment(id: id, drawingID: drawingID, number: number, sha256: sha256, size: size, type: type, caption: caption,
                           author: author, createdAt: Timestamp(milliseconds: createdAt))
-    }
-
-    /// Attachment `id` of marker `number`, or nil.
-    static func findAttachment(_ connection: PostgresConnection, _ id: Int64, drawing: Drawing, number: Int, logger: Logger) async throws -> Attachment? {
-        guard let drawingID = drawing.id else { return nil }
-        var found: Attachment? = nil
-        for try await row in try await connection.query(
-            "SELECT \(unescaped: attachmentColumns) FROM attachment WHERE id = \(id) AND drawingId = \(drawingID) AND number = \(number)",
-            logger: logger
-        ) {
-            found = try decodeAttachment(row)
-        }
-        return found
     }
 
     /// Deletes the attachments of markers `numbers` of a drawing (a removed marker's), and bytes no longer used.

@@ -56,7 +56,7 @@ extension PostgresStore {
                                                      raced: () -> Void) async throws(StoreError) -> ImportOutcome {
         try await writeOrRollBack(lockDrawing: name) { connection, logger, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
-            let validator = try await self.currentValidator(connection, for: drawing, logger: logger)
+            let validator = try await self.validator(PostgresTransaction(connection: connection, logger: logger), for: drawing)
             let pipeline = ImportValidation(input, validator: validator)
             defer { pipeline.finish() }
             let waiter = DispatchQueue(label: "PlanMarkPostgres.import")
@@ -152,7 +152,8 @@ extension PostgresStore {
                         commit: false)
             }
             if let (chunk, index) = lastAccepted {
-                try await Self.replaceAllMarkers(connection, drawingID: drawingID, by: first, at: now, author: author, logger: logger)
+                try await Self.replaceAll(PostgresTransaction(connection: connection, logger: logger), drawing: drawing, by: first, at: now,
+                                         author: author)
                 var single = chunk
                 single.accepted = [index]
                 try await Self.copy(connection, logger: logger) { writer in
@@ -224,61 +225,6 @@ extension PostgresStore {
         }
         guard connection.isClosed else { return }
         try? await connection.closeFuture.get()
-    }
-
-    /// Removes every marker of the drawing (single-marker mode), with their attachments, each recorded as `removed`
-    /// and replaced by `number`.
-    /// - Complexity: O(m) statements for the drawing's m markers (at most one in single-marker mode).
-    static func replaceAllMarkers(_ connection: PostgresConnection, drawingID: Int64, by number: Int, at: Timestamp, author: String?,
-                                  logger: Logger) async throws {
-        var existing: [Marker] = []
-        for try await row in try await connection.query("""
-            SELECT m.number, m.x, m.y, m.status, m.note, m.author, m.rooms, m.createdAt, m.updatedAt, m.uuid, m.ref, m.category,
-                   m.priority, m.assignee, m.due, m.capturedAt, d.uuidSeed
-            FROM marker m JOIN drawing d ON d.id = m.drawingId WHERE m.drawingId = \(drawingID) ORDER BY m.number
-            """, logger: logger) {
-            let cells = row.makeRandomAccess()
-            let number = try cells[0].decode(Int.self)
-            let statusCode = try cells[3].decode(Int64.self)
-            let priorityCode = try cells[12].decode(Int64.self)
-            guard let status = MarkerStatus(storedCode: statusCode), let priority = MarkerPriority(storedCode: priorityCode) else {
-                throw StoreError.io("marker \(number) has an unknown status or priority code")
-            }
-            let createdAt = Timestamp(milliseconds: try cells[7].decode(Int64.self))
-            let uuid: MarkerUUID
-            if let text = try cells[9].decode(String?.self) {
-                guard let stored = MarkerUUID(text: text) else { throw StoreError.io("marker has a malformed uuid \"\(text)\"") }
-                uuid = stored
-            } else {
-                uuid = DerivedUUID.make(seed: try cells[16].decode(Int64.self), number: number)
-            }
-            existing.append(Marker(
-                drawingID: drawingID, number: number, uuid: uuid, ref: try cells[10].decode(String?.self),
-                position: PixelPoint(x: try cells[1].decode(Double.self), y: try cells[2].decode(Double.self)),
-                status: status, note: try cells[4].decode(String?.self), author: try cells[5].decode(String?.self),
-                category: try cells[11].decode(String?.self), priority: priority, assignee: try cells[13].decode(String?.self),
-                due: try cells[14].decode(String?.self).flatMap(DueDate.init(text:)),
-                capturedAt: try cells[15].decode(String?.self).flatMap(CaptureTime.init(text:)),
-                rooms: RoomList.rooms(fromJSON: try cells[6].decode(String.self)), createdAt: createdAt,
-                updatedAt: try cells[8].decode(Int64?.self).map(Timestamp.init(milliseconds:)) ?? createdAt))
-        }
-        guard !existing.isEmpty else { return }
-        let numbers = existing.map { Int64($0.number) }
-        let deleted = try await connection.query(
-            "DELETE FROM attachment WHERE drawingId = \(drawingID) AND number = ANY(\(numbers)) RETURNING id", logger: logger)
-        var anyDeleted = false
-        for try await _ in deleted { anyDeleted = true }
-        if anyDeleted {
-            try await connection.query("DELETE FROM attachmentBlob WHERE sha256 NOT IN (SELECT sha256 FROM attachment)", logger: logger)
-        }
-        try await connection.query("DELETE FROM marker WHERE drawingId = \(drawingID) AND number = ANY(\(numbers))", logger: logger)
-        for old in existing {
-            try await connection.query("""
-                INSERT INTO history (drawingId, number, action, at, author, oldValue, newValue)
-                VALUES (\(drawingID), \(old.number), \(HistoryAction.removed.rawValue), \(at.milliseconds), \(author),
-                        \(old.state.jsonText), \(MarkerState(replacedBy: number).jsonText))
-                """, logger: logger)
-        }
     }
 }
 

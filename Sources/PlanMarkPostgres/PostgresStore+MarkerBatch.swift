@@ -21,7 +21,7 @@ extension PostgresStore {
     /// refused addition (outside the allowed area) is answered with its refusal and takes no number; the others are
     /// stored all the same.
     ///
-    /// Taken out of the batch and run alone afterwards, each in a transaction of its own (`addMarkerAlone`): a uuid
+    /// Taken out of the batch and run alone afterwards, each in a transaction of its own (`placeMarker`): a uuid
     /// the store has already (its answer is the stored marker or `uuidConflict`), a uuid in the store-made form, the
     /// second of two additions with one uuid, and every addition to a single-marker drawing. When the insert meets a
     /// marker another drawing's writer stored with one of the batch's uuids meanwhile, the batch is rolled back and
@@ -52,7 +52,7 @@ extension PostgresStore {
         let batch = taken!
         for index in answers.indices where answers[index] == nil {
             do {
-                answers[index] = .success(try await addMarkerAlone(to: name, batch[index].new, author: batch[index].author))
+                answers[index] = .success(try await placeMarker(in: name, batch[index].new, author: batch[index].author))
             } catch {
                 answers[index] = .failure(error)
             }
@@ -64,7 +64,7 @@ extension PostgresStore {
     /// when the insert met a concurrent writer of one of its uuids (the caller rolls back).
     private func storeBatch(_ batch: [MarkerAddition], drawing: Drawing, connection: PostgresConnection,
                             logger: Logger) async throws -> [Result<MarkerCreation, StoreError>?]? {
-        let validator = try await currentValidator(connection, for: drawing, logger: logger)
+        let validator = try await validator(PostgresTransaction(connection: connection, logger: logger), for: drawing)
         var stored = Set<String>()
         // At most twice: the first insert names the batch's uuids that the store has already, if any (and inserts
         // nothing); the second leaves them out.

@@ -25,47 +25,6 @@ extension PostgresStore {
         }.get()
     }
 
-    /// `addMarker` in a transaction of its own: for a single-marker drawing (whose markers each addition removes), a
-    /// uuid the store has met already, and a batch that met a concurrent writer of one of its uuids.
-    /// - Complexity: as `addMarker`.
-    func addMarkerAlone(to name: String, _ new: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation {
-        try await write(lockDrawing: name) { connection, logger, locked in
-            guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
-            if let uuid = new.uuid, let stored = try await Self.fetchMarker(connection, uuid: uuid, logger: logger) {
-                guard stored.drawingID == drawingID,
-                      StoreRules.sameContent(new, try await Self.creationState(connection, of: stored, logger: logger)) else {
-                    throw try await Self.uuidConflict(connection, uuid: uuid, stored: stored, logger: logger)
-                }
-                return MarkerCreation(marker: stored, created: false)
-            }
-            let validator = try await currentValidator(connection, for: drawing, logger: logger)
-            let verdict = validator.validate(new.position)
-            if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: new.position) }
-            var number: Int? = nil
-            for try await (value) in try await connection.query(
-                "UPDATE drawing SET nextNumber = nextNumber + 1 WHERE id = \(drawingID) RETURNING nextNumber - 1", logger: logger
-            ).decode(Int.self) {
-                number = value
-            }
-            guard let number else { throw StoreError.unknownDrawing(name) }
-            let now = Timestamp.now()
-            let marker = StoreRules.marker(new, number: number, of: drawing, verdict: verdict, validator: validator,
-                                           author: author, at: now)
-            if drawing.singleMarker {
-                try await Self.replaceAll(connection, drawing: drawing, by: marker.number, at: now, author: author, logger: logger)
-            }
-            guard try await Self.insertMarker(connection, marker, logger: logger) else {
-                // Another drawing's writer stored this uuid after our lookup (the unique index waited for it).
-                guard let uuid = new.uuid, let stored = try await Self.fetchMarker(connection, uuid: uuid, logger: logger) else {
-                    throw StoreError.io("marker \(number): the uuid index refused the insert, but no marker has its uuid")
-                }
-                throw try await Self.uuidConflict(connection, uuid: uuid, stored: stored, logger: logger)
-            }
-            try await Self.record(connection, marker, .created, at: now, author: author, old: nil, new: marker.state, logger: logger)
-            return MarkerCreation(marker: marker, created: true)
-        }
-    }
-
     /// One marker.
     /// - Complexity: O(log n).
     public func marker(_ number: Int, in name: String) async throws(StoreError) -> Marker {
@@ -119,51 +78,6 @@ extension PostgresStore {
                 guard page.count == Self.markerPageSize, let last = page.last else { return }
                 after = last.number
             }
-        }
-    }
-
-    /// Applies `change` to every marker of `numbers` (in that order) in one transaction, or to none.
-    /// - Complexity: O(k log n) for k numbers (two statements each), plus O(region vertices) when the regions changed.
-    public func updateMarkers(_ numbers: [Int], in name: String, _ change: MarkerChange, author: String?) async throws(StoreError) -> [Marker] {
-        try TextField.check(author, field: "author")
-        try TextField.check(change.reason, field: "reason")
-        try StoreRules.checkFields(note: change.note, category: change.category, assignee: change.assignee, ref: nil)
-        return try await write(lockDrawing: name) { connection, logger, locked in
-            guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
-            var updated: [Marker] = []
-            updated.reserveCapacity(numbers.count)
-            for number in numbers {
-                var marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
-                try await apply(change, to: &marker, connection: connection, drawing: drawing, author: author, logger: logger)
-                updated.append(marker)
-            }
-            return updated
-        }
-    }
-
-    /// Applies `change` to `marker` and records it (the rules are `MarkerEdit`'s).
-    /// - Complexity: O(log n), plus O(region vertices) to validate a position when the validator is not cached.
-    func apply(_ change: MarkerChange, to marker: inout Marker, connection: PostgresConnection, drawing: Drawing, author: String?,
-               logger: Logger) async throws {
-        let validator = MarkerEdit.places(change, marker) ? try await currentValidator(connection, for: drawing, logger: logger) : nil
-        guard let edit = try MarkerEdit.make(change, to: marker, drawing: drawing.name, validator: validator, now: .now()) else { return }
-        marker = edit.marker
-        try await Self.updateMarkerRow(connection, marker, logger: logger)
-        try await Self.record(connection, marker, edit.action, at: marker.updatedAt, author: author, old: edit.old, new: edit.new,
-                              logger: logger)
-    }
-
-    /// Removes a marker with its attachments; the history keeps its last values and the number is never given again.
-    /// - Complexity: O(log n + a) for its a attachments.
-    public func removeMarker(_ number: Int, in name: String, author: String?) async throws(StoreError) -> Marker {
-        try TextField.check(author, field: "author")
-        return try await write(lockDrawing: name) { connection, logger, locked in
-            guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
-            let marker = try await Self.fetchMarker(connection, drawing, number, logger: logger)
-            try await Self.deleteAttachments(connection, drawingID: drawingID, numbers: [number], logger: logger)
-            try await connection.query("DELETE FROM marker WHERE drawingId = \(drawingID) AND number = \(number)", logger: logger)
-            try await Self.record(connection, marker, .removed, at: .now(), author: author, old: marker.state, new: nil, logger: logger)
-            return marker
         }
     }
 
@@ -239,51 +153,6 @@ extension PostgresStore {
         return nil
     }
 
-    /// The marker with `uuid`, on any drawing: a client's uuid by the uuid index,
-    /// one the store made (`DerivedUUID`) by its drawing's seed and number. A store-made uuid of a removed marker is
-    /// `uuidConflict`; of a number not given yet it is refused.
-    /// - Complexity: O(log n + log d).
-    static func fetchMarker(_ connection: PostgresConnection, uuid: MarkerUUID, logger: Logger) async throws -> Marker? {
-        var found: (drawingID: Int64, number: Int)? = nil
-        for try await (drawingID, number) in try await connection.query(
-            "SELECT drawingId, number FROM marker WHERE uuid = \(uuid.text)", logger: logger
-        ).decode((Int64, Int).self) {
-            found = (drawingID, number)
-        }
-        if let (drawingID, number) = found {
-            guard let drawing = try await fetchDrawing(connection, id: drawingID, logger: logger) else { return nil }
-            return try await findMarker(connection, drawingID: drawingID, uuidSeed: drawing.uuidSeed, number: number, logger: logger)
-        }
-        guard let (seed, number) = DerivedUUID.parts(of: uuid) else { return nil }
-        var owner: Drawing? = nil
-        var bindings = PostgresBindings()
-        bindings.append(seed)
-        let query = PostgresQuery(unsafeSQL: "SELECT \(drawingColumns) FROM drawing WHERE uuidSeed = $1 LIMIT 1", binds: bindings)
-        for try await row in try await connection.query(query, logger: logger) { owner = try decodeDrawing(row) }
-        guard let drawing = owner, let drawingID = drawing.id else { return nil }
-        if let marker = try await findMarker(connection, drawingID: drawingID, uuidSeed: drawing.uuidSeed, number: number, logger: logger),
-           marker.uuidIsDerived {
-            return marker
-        }
-        if number < drawing.nextNumber { throw StoreError.uuidConflict(uuid: uuid, drawing: drawing.name, number: number) }
-        throw StoreError.refused(.uuidNotIssued(uuid: uuid, drawing: drawing.name, number: number))
-    }
-
-    /// The `uuidConflict` for `uuid`, naming the drawing and number of the marker that has it.
-    static func uuidConflict(_ connection: PostgresConnection, uuid: MarkerUUID, stored: Marker, logger: Logger) async throws -> StoreError {
-        let owner = try await fetchDrawing(connection, id: stored.drawingID, logger: logger)?.name ?? "?"
-        return StoreError.uuidConflict(uuid: uuid, drawing: owner, number: stored.number)
-    }
-
-    /// The marker's values when it was created: recorded whole by `addMarker`, reconstructed for an import's range.
-    /// - Complexity: O(log h + e) for the marker's e history entries.
-    static func creationState(_ connection: PostgresConnection, of marker: Marker, logger: Logger) async throws -> MarkerState {
-        let entries = try await historyEntries(connection, drawingID: marker.drawingID, number: marker.number, logger: logger)
-        guard let index = entries.lastIndex(where: { $0.action == .created }) else { return marker.state }
-        if let recorded = entries[index].new, entries[index].lastNumber == nil, recorded.uuid != nil { return recorded }
-        return StoreRules.stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state
-    }
-
     /// Inserts `marker`; false when another marker has its uuid already (nothing inserted).
     /// - Complexity: O(log n).
     static func insertMarker(_ connection: PostgresConnection, _ marker: Marker, logger: Logger) async throws -> Bool {
@@ -316,35 +185,5 @@ extension PostgresStore {
                 needsPlacement = \(marker.needsPlacement)
             WHERE drawingId = \(marker.drawingID) AND number = \(marker.number)
             """, logger: logger)
-    }
-
-    /// Appends a history entry for `marker`; old and new values as the SQLite store's JSON.
-    /// - Complexity: O(log h).
-    static func record(_ connection: PostgresConnection, _ marker: Marker, _ action: HistoryAction, at: Timestamp, author: String?,
-                       old: MarkerState?, new: MarkerState?, logger: Logger) async throws {
-        try await connection.query("""
-            INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue)
-            VALUES (\(marker.drawingID), \(marker.number), NULL, \(action.rawValue), \(at.milliseconds), \(author),
-                    \(old?.jsonText), \(new?.jsonText))
-            """, logger: logger)
-    }
-
-    /// Removes every marker of a single-marker drawing because marker `number` replaces them.
-    /// - Complexity: O(m log n) for its m markers (one, in single-marker mode).
-    static func replaceAll(_ connection: PostgresConnection, drawing: Drawing, by number: Int, at: Timestamp, author: String?,
-                           logger: Logger) async throws {
-        guard let drawingID = drawing.id else { return }
-        var existing: [Marker] = []
-        var bindings = PostgresBindings()
-        bindings.append(drawingID)
-        let query = PostgresQuery(unsafeSQL: "SELECT \(markerColumns) FROM marker WHERE drawingId = $1 ORDER BY number", binds: bindings)
-        for try await row in try await connection.query(query, logger: logger) {
-            existing.append(try decodeMarker(row, drawingID: drawingID, uuidSeed: drawing.uuidSeed))
-        }
-        try await deleteAttachments(connection, drawingID: drawingID, numbers: existing.map(\.number), logger: logger)
-        for old in existing {
-            try await connection.query("DELETE FROM marker WHERE drawingId = \(drawingID) AND number = \(old.number)", logger: logger)
-            try await record(connection, old, .removed, at: at, author: author, old: old.state, new: MarkerState(replacedBy: number), logger: logger)
-        }
     }
 }

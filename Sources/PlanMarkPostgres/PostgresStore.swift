@@ -38,9 +38,8 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     let group: any EventLoopGroup
     /// The task running `client.run()`; cancelled when the store goes.
     private let runTask: Task<Void, Never>
-    /// Validators by drawing, reused while the drawing's regions revision is unchanged (guarded by `validatorLock`).
+    /// Validators by drawing, reused while the drawing's regions revision is unchanged.
     let validatorCache = ValidatorCache()
-    let validatorLock = NIOLock()
     /// Marker additions waiting for their drawing's next batch (`addMarker`).
     let additions = GroupCommit<MarkerAddition, Result<MarkerCreation, StoreError>>()
     /// How long an operation waits for a connection from the pool (or for the server) before `unavailable`.
@@ -559,15 +558,6 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                                         geometry: geometry, bounds: BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)))
         }
         return try RegionRecord.regions(records)
-    }
-
-    /// The validator for `drawing`: cached while its regions revision is unchanged, else built from the stored regions.
-    /// - Complexity: O(1) on a hit; O(region vertices) to rebuild.
-    func currentValidator(_ connection: PostgresConnection, for drawing: Drawing, logger: Logger) async throws -> MarkerValidator {
-        if let cached = validatorLock.withLock({ validatorCache.validator(for: drawing) }) { return cached }
-        let validator = StoreRules.validator(for: drawing, regions: try await Self.fetchRegions(connection, drawingID: drawing.id!, logger: logger))
-        validatorLock.withLock { validatorCache.store(validator, for: drawing) }
-        return validator
     }
 }
 

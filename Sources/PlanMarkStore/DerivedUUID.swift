@@ -14,7 +14,7 @@ import Darwin
 ///
 /// Unique in the store: numbers are unique per drawing and never reused, seeds are random per drawing
 /// (60 bits), and a client's uuid of this form naming a drawing of the store is refused unless it names
-/// that drawing's marker itself (`SQLiteStore.fetchMarker(_:uuid:)`).
+/// that drawing's marker itself (`StoreBackend.marker(_:uuid:)`).
 public enum DerivedUUID {
     /// The uuid of marker `number` of the drawing with `seed`.
     /// - Complexity: O(1).

@@ -35,16 +35,28 @@ struct KnownUUIDs {
             return true
         }
         seen.insert(uuid)
-        // A store-made uuid of this drawing for a marker since removed: it was stored once; skipped as such.
-        if let (owner, number) = try SQLiteStore.derivedOwner(db, uuid), owner.id == drawing.id, number < owner.nextNumber,
-           try Int.fetchOne(db, sql: "SELECT count(*) FROM marker WHERE drawingId = ? AND number = ?", arguments: [owner.id!, number]) == 0 {
+        // A uuid of the store's own form (`DerivedUUID`): stored already when it is this drawing's, given, and its
+        // marker (if not removed since) still has it; else as `StoreBackend.marker(_:uuid:)` says.
+        if let (seed, number) = DerivedUUID.parts(of: uuid),
+           let owner = try Drawing.filter(Column("uuidSeed") == seed).fetchOne(db), let ownerID = owner.id {
+            guard number < owner.nextNumber else {
+                throw StoreError.refused(.uuidNotIssued(uuid: uuid, drawing: owner.name, number: number))
+            }
+            let derived = try Bool.fetchOne(db, sql: "SELECT uuid IS NULL FROM marker WHERE drawingId = ? AND number = ?",
+                                            arguments: [ownerID, number])
+            guard ownerID == drawing.id!, derived != false else {
+                throw StoreError.uuidConflict(uuid: uuid, drawing: owner.name, number: number)
+            }
             count += 1
             return true
         }
-        guard let found = try SQLiteStore.fetchMarker(db, uuid: uuid) else { return false }
-        guard found.drawingID == drawing.id! else {
-            let owner = try String.fetchOne(db, sql: "SELECT name FROM drawing WHERE id = ?", arguments: [found.drawingID]) ?? "?"
-            throw StoreError.uuidConflict(uuid: uuid, drawing: owner, number: found.number)
+        guard let found = try Row.fetchOne(db, sql: "SELECT drawingId, number FROM marker WHERE uuid = ?", arguments: [uuid.text]) else {
+            return false
+        }
+        let (foundDrawing, foundNumber): (Int64, Int) = (found[0], found[1])
+        guard foundDrawing == drawing.id! else {
+            let owner = try String.fetchOne(db, sql: "SELECT name FROM drawing WHERE id = ?", arguments: [foundDrawing]) ?? "?"
+            throw StoreError.uuidConflict(uuid: uuid, drawing: owner, number: foundNumber)
         }
         count += 1
         return true

@@ -3,32 +3,6 @@ import GRDB
 import PlanMarkFormats
 
 extension SQLiteStore {
-    /// Attaches a JPEG, PNG or PDF to a marker. The type comes from the bytes; a `declaredType` that
-    /// disagrees is refused. The bytes are stored once per SHA-256 (a photo attached twice, to one marker or
-    /// two, is stored once), inside the store, so the store file stays the whole backup. One history entry.
-    /// - Complexity: O(size) for the digest and the copy into the store.
-    public func attach(_ bytes: [UInt8], declaredType: AttachmentType?, caption: String?, toMarker number: Int, in name: String,
-                       author: String?) async throws(StoreError) -> Attachment {
-        let (type, digest) = try StoreRules.attachment(bytes, declaredType: declaredType, caption: caption, author: author)
-        return try await write { db in
-            let drawing = try Self.fetchDrawing(db, named: name)
-            let marker = try Self.fetchMarker(db, drawing, number)
-            let now = Timestamp.now()
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachmentBlob WHERE sha256 = ?)", arguments: [digest]) != true {
-                try db.execute(sql: "INSERT INTO attachmentBlob (sha256, bytes) VALUES (?, ?)",
-                               arguments: [digest, bytes.withUnsafeBufferPointer { Data(buffer: $0) }])
-            }
-            try db.execute(sql: """
-                INSERT INTO attachment (drawingId, number, sha256, size, contentType, caption, author, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [drawing.id!, number, digest, bytes.count, type.contentType, caption, author, now.milliseconds])
-            let attachment = Attachment(id: db.lastInsertedRowID, drawingID: drawing.id!, number: number, sha256: digest,
-                                        size: bytes.count, type: type, caption: caption, author: author, createdAt: now)
-            try Self.record(db, marker, .attached, at: now, author: author, old: nil, new: MarkerState(attachment: attachment))
-            return attachment
-        }
-    }
-
     /// A marker's attachments, oldest first.
     /// - Complexity: O(a) for its a attachments.
     public func attachments(ofMarker number: Int, in name: String) async throws(StoreError) -> [Attachment] {
@@ -55,24 +29,6 @@ extension SQLiteStore {
                 throw StoreError.io("attachment \(id): its bytes (\(attachment.sha256)) are missing from the store")
             }
             return (attachment, [UInt8](data))
-        }
-    }
-
-    /// Removes an attachment; its bytes go when no other attachment has them. One history entry.
-    public func detach(_ id: Int64, fromMarker number: Int, in name: String, author: String?) async throws(StoreError) -> Attachment {
-        try TextField.check(author, field: "author")
-        return try await write { db in
-            let drawing = try Self.fetchDrawing(db, named: name)
-            let marker = try Self.fetchMarker(db, drawing, number)
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM attachment WHERE id = ? AND drawingId = ? AND number = ?",
-                                             arguments: [id, drawing.id!, number]) else {
-                throw StoreError.unknownAttachment(drawing: name, number: number, id: id)
-            }
-            let attachment = try Self.attachment(from: row)
-            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])
-            try Self.deleteUnusedBlobs(db)
-            try Self.record(db, marker, .detached, at: .now(), author: author, old: MarkerState(attachment: attachment), new: nil)
-            return attachment
         }
     }
 

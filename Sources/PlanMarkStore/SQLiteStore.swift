@@ -18,6 +18,8 @@ public final class SQLiteStore: AnnotationStore, Sendable {
     let pool: DatabasePool
     /// Validators by drawing, reused while the drawing's regions are unchanged.
     let validatorCache = ValidatorCache()
+    /// Held by each write transaction of this process from its begin to its end (see `SQLiteTransaction`).
+    let writerLock = WriterLock()
     /// The calls holding the writer or a reader, and waiting for one.
     let connections: ConnectionGauge
 
@@ -56,6 +58,9 @@ public final class SQLiteStore: AnnotationStore, Sendable {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
         configuration.label = "PlanMarkStore"
+        // A write transaction spans several accesses to the writer (`SQLiteTransaction`), each primitive of the store's
+        // use cases one; `writerLock` keeps this process's other writes out of it meanwhile.
+        configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
             // Statement journals in memory: a multi-row INSERT into the marker table and its uuid index keeps
             // one (the pages it changed, for a rollback of that statement alone), and in a temporary file it
@@ -133,6 +138,8 @@ public final class SQLiteStore: AnnotationStore, Sendable {
         do {
             let ticket = connections.enter()
             defer { ticket.end() }
+            await writerLock.lock()
+            defer { writerLock.unlock() }
             return try await withoutActuallyEscaping(body) { body in
                 let work = Suspended(body)
                 return try await pool.writeWithoutTransaction { db in
