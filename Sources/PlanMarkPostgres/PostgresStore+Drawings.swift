@@ -4,39 +4,6 @@ import PlanMarkStore
 import PostgresNIO
 
 extension PostgresStore {
-    /// Adds a drawing: its image bytes (content-addressed, in the `image` table, so that every server can read
-    /// them), its first revision and its regions, in one transaction.
-    /// - Complexity: O(image bytes + region vertices).
-    public func addDrawing(_ new: NewDrawing, regions: [Region]) async throws(StoreError) -> Drawing {
-        let checked = try StoreRules.drawing(new, regions: regions)
-        var drawing = checked.drawing
-        let bytes = checked.bytes, digest = checked.drawing.imageSHA256
-        return try await write(lockDrawing: nil) { connection, logger in
-            // Two servers adding one name at once: the unique index decides; the loser sees the name taken.
-            let inserted = try await connection.query("""
-                INSERT INTO drawing (name, imagePath, imageSHA256, width, height, zoom, crs, singleMarker, nextNumber, createdAt,
-                                     regionsRevision, uuidSeed, revision)
-                VALUES (\(drawing.name), \(drawing.imagePath), \(digest), \(drawing.width), \(drawing.height), \(drawing.zoom.value),
-                        \(drawing.crs.rawValue), \(drawing.singleMarker), 1, \(drawing.createdAt.milliseconds), 0, \(drawing.uuidSeed), 1)
-                ON CONFLICT (name) DO NOTHING
-                RETURNING id
-                """, logger: logger)
-            var id: Int64? = nil
-            for try await (value) in inserted.decode(Int64.self) { id = value }
-            guard let id else { throw StoreError.duplicateDrawing(new.name) }
-            drawing.id = id
-            try await connection.query(
-                "INSERT INTO image (sha256, bytes) VALUES (\(digest), \(ByteBuffer(bytes: bytes))) ON CONFLICT (sha256) DO NOTHING",
-                logger: logger)
-            try await connection.query("""
-                INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt)
-                VALUES (\(id), 1, \(drawing.imagePath), \(digest), \(drawing.width), \(drawing.height), \(drawing.createdAt.milliseconds))
-                """, logger: logger)
-            try await Self.insertRegions(connection, regions, drawingID: id, logger: logger)
-            return drawing
-        }
-    }
-
     /// Inserts `regions` of a drawing at positions 0, 1, 2 ...
     /// - Complexity: O(region vertices), one statement per region.
     static func insertRegions(_ connection: PostgresConnection, _ regions: [Region], drawingID: Int64, logger: Logger) async throws {

@@ -5,11 +5,11 @@ import PlanMarkStore
 import PostgresNIO
 
 extension PostgresStore: StoreBackend {
-    /// Runs `body` in a transaction on one pooled connection (see `StoreBackend.write`): with `drawing`, its row is locked
-    /// first (`SELECT ... FOR UPDATE`), so writers of one drawing, on any server, run one at a time; retried as
-    /// `writeOrRollBack` says.
-    public func write<T>(drawing name: String?, _ body: (PostgresTransaction, Drawing?) async throws -> T) async throws(StoreError) -> T {
-        try await write(lockDrawing: name) { connection, logger, drawing in
+    /// Runs `body` in a transaction on one pooled connection (see `StoreBackend.writeOrRollBack`): with `drawing`, its row
+    /// is locked first (`SELECT ... FOR UPDATE`), so writers of one drawing, on any server, run one at a time; retried as
+    /// `writeOrRollBack(lockDrawing:)` says.
+    public func writeOrRollBack<T>(drawing name: String?, _ body: (PostgresTransaction, Drawing?) async throws -> (T, commit: Bool)) async throws(StoreError) -> T {
+        try await writeOrRollBack(lockDrawing: name) { connection, logger, drawing in
             try await body(PostgresTransaction(connection: connection, logger: logger), drawing)
         }
     }
@@ -94,6 +94,16 @@ public struct PostgresTransaction: StoreTransaction {
         return nil
     }
 
+    public func placements(of drawing: Drawing) async throws -> [Placement] {
+        var placements: [Placement] = []
+        for try await (number, x, y, rooms, reason) in try await connection.query(
+            "SELECT number, x, y, rooms, needsPlacement FROM marker WHERE drawingId = \(drawing.id!) ORDER BY number", logger: logger
+        ).decode((Int, Double, Double, String, String?).self) {
+            placements.append(Placement(number: number, position: PixelPoint(x: x, y: y), rooms: rooms, reason: reason))
+        }
+        return placements
+    }
+
     public func counts(drawingID: Int64) async throws -> (markers: Int, attachments: Int) {
         for try await (markers, attachments) in try await connection.query("""
             SELECT (SELECT count(*) FROM marker WHERE drawingId = \(drawingID)), (SELECT count(*) FROM attachment WHERE drawingId = \(drawingID))
@@ -104,6 +114,58 @@ public struct PostgresTransaction: StoreTransaction {
     }
 
     // MARK: Writes
+
+    public func insert(_ drawing: Drawing) async throws -> Int64? {
+        // Two servers adding one name at once: the unique index decides; the later one sees the name taken.
+        for try await (id) in try await connection.query("""
+            INSERT INTO drawing (name, imagePath, imageSHA256, width, height, zoom, crs, singleMarker, nextNumber, createdAt,
+                                 regionsRevision, uuidSeed, revision)
+            VALUES (\(drawing.name), \(drawing.imagePath), \(drawing.imageSHA256), \(drawing.width), \(drawing.height), \(drawing.zoom.value),
+                    \(drawing.crs.rawValue), \(drawing.singleMarker), \(drawing.nextNumber), \(drawing.createdAt.milliseconds),
+                    \(drawing.regionsRevision), \(drawing.uuidSeed), \(drawing.revision))
+            ON CONFLICT (name) DO NOTHING
+            RETURNING id
+            """, logger: logger).decode(Int64.self) {
+            return id
+        }
+        return nil
+    }
+
+    public func storeImage(sha256: String, bytes: [UInt8]) async throws {
+        try await connection.query(
+            "INSERT INTO image (sha256, bytes) VALUES (\(sha256), \(ByteBuffer(bytes: bytes))) ON CONFLICT (sha256) DO NOTHING", logger: logger)
+    }
+
+    public func insert(_ revision: Revision, drawingID: Int64) async throws {
+        let transform = revision.transform
+        try await connection.query("""
+            INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual)
+            VALUES (\(drawingID), \(revision.number), \(revision.imagePath), \(revision.imageSHA256), \(revision.width), \(revision.height),
+                    \(revision.createdAt.milliseconds), \(revision.author), \(transform?.a), \(transform?.b), \(transform?.c), \(transform?.d),
+                    \(transform?.e), \(transform?.f), \(revision.maxResidual))
+            """, logger: logger)
+    }
+
+    /// The markers with one statement and the history entries with another (arrays through `unnest`).
+    public func writePlacements(_ placements: [Placement], drawingID: Int64, previous: Int, next: Int, at: Timestamp,
+                                author: String?) async throws {
+        try await connection.query("""
+            UPDATE marker SET x = u.x, y = u.y, rooms = u.rooms,
+                needsPlacement = CASE WHEN u.flagged THEN u.reason END, updatedAt = \(at.milliseconds)
+            FROM unnest(\(placements.map(\.number))::bigint[], \(placements.map(\.newPosition.x))::float8[],
+                        \(placements.map(\.newPosition.y))::float8[], \(placements.map(\.newRooms))::text[],
+                        \(placements.map { $0.newReason != nil })::bool[], \(placements.map { $0.newReason ?? "" })::text[])
+                AS u(number, x, y, rooms, flagged, reason)
+            WHERE marker.drawingId = \(drawingID) AND marker.number = u.number
+            """, logger: logger)
+        try await connection.query("""
+            INSERT INTO history (drawingId, number, action, at, author, oldValue, newValue)
+            SELECT \(drawingID), u.number, 'revised', \(at.milliseconds), \(author), u.old, u.new
+            FROM unnest(\(placements.map(\.number))::bigint[], \(placements.map { $0.oldState(revision: previous) })::text[],
+                        \(placements.map { $0.newState(revision: next) })::text[]) WITH ORDINALITY AS u(number, old, new, position)
+            ORDER BY u.position
+            """, logger: logger)
+    }
 
     public func update(_ drawing: Drawing) async throws {
         do {

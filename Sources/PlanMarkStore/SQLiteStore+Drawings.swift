@@ -10,30 +10,6 @@ import Darwin
 #endif
 
 extension SQLiteStore {
-    /// Adds a drawing: reads the image (or takes the bytes the caller already read and checked), takes
-    /// the size from its PNG header and its SHA-256, and stores the drawing, its image bytes
-    /// (content-addressed: one copy per SHA-256) and its regions in one transaction.
-    /// - Complexity: O(image bytes + region vertices).
-    public func addDrawing(_ new: NewDrawing, regions: [Region]) async throws(StoreError) -> Drawing {
-        let checked = try StoreRules.drawing(new, regions: regions)
-        var drawing = checked.drawing
-        let bytes = checked.bytes, digest = checked.drawing.imageSHA256
-        return try await write { db in
-            if try Drawing.filter(Column("name") == new.name).fetchCount(db) > 0 {
-                throw StoreError.duplicateDrawing(new.name)
-            }
-            try drawing.insert(db)
-            try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, bytes) VALUES (?, ?)",
-                           arguments: [digest, Data(bytes)])
-            try db.execute(sql: "INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt) VALUES (?, 1, ?, ?, ?, ?, ?)",
-                           arguments: [drawing.id!, drawing.imagePath, digest, drawing.width, drawing.height, drawing.createdAt.milliseconds])
-            for (position, region) in regions.enumerated() {
-                try RegionRecord(drawingID: drawing.id!, position: position, region: region).insert(db)
-            }
-            return drawing
-        }
-    }
-
     /// The image the drawing was added with, exactly those bytes (their SHA-256 is `imageSHA256`).
     ///
     /// A store made before images were kept inside it may lack them: then the file the drawing was added

@@ -5,78 +5,6 @@ import PlanMarkFormats
 import PlanMarkGeometry
 
 extension SQLiteStore {
-    /// Gives the drawing a new revision of its sheet (see `AnnotationStore.reviseDrawing`).
-    ///
-    /// In one `BEGIN IMMEDIATE` transaction (rolled back for a dry run, or by any failure, a crash or `kill -9`
-    /// included): reads the markers once, carries each through the transform and validates it against the new
-    /// size and regions (`new.regions`, else the current regions transformed); then updates the markers through
-    /// one prepared statement bound with SQLite's C API and writes the `revised` history entries 128 to an
-    /// `INSERT`, stores the image bytes once per SHA-256, the revision row, the regions and the drawing's image
-    /// columns (so tiles, the review page and render serve the new sheet). No marker is dropped: one that does
-    /// not validate is kept at its transformed position with `needsPlacement` set to the reason; one that had
-    /// rooms and lands in none is `outside-rooms`. A marker that was flagged and validates now is placed again.
-    /// - Complexity: O(m * k) validation for m markers and k nearby regions, O(m log m) writes, O(v log v) for
-    ///   v region vertices.
-    public func reviseDrawing(_ name: String, _ new: NewRevision, dryRun: Bool, author: String?) async throws(StoreError) -> RevisionOutcome {
-        let sheet = try RevisionSheet(new, author: author)
-        let bytes = sheet.bytes, digest = sheet.sha256, header = sheet.header
-        let transform = new.alignment.transform
-        return try await writeOrRollBack { db in
-            var drawing = try Self.fetchDrawing(db, named: name)
-            let drawingID = drawing.id!
-            let regions: [Region]
-            if let given = new.regions {
-                regions = given
-            } else {
-                regions = try Self.fetchRegions(db, drawingID: drawingID).map { region throws(StoreError) in
-                    try RevisionCarry.region(region, drawing: name, through: transform)
-                }
-            }
-            let now = Timestamp.now()
-            let previous = drawing.revision
-            let (revision, validator) = sheet.revision(after: drawing, regions: regions, new, at: now, author: author)
-            var carried = try Self.readPlacements(db, drawingID: drawingID)
-            var roomsChanged = 0
-            var unplaced: [UnplacedMarker] = []
-            var hits: [RegionHit] = []
-            for index in carried.indices {
-                let old = carried[index]
-                let (position, rooms, reason) = try RevisionCarry.placement(of: old.number, at: old.position, rooms: old.rooms, drawing: name,
-                                                                            through: transform, validator: validator, hits: &hits)
-                if rooms != old.rooms { roomsChanged += 1 }
-                carried[index].newPosition = position
-                carried[index].newRooms = rooms
-                carried[index].newReason = reason
-                if let reason { unplaced.append(UnplacedMarker(number: old.number, from: old.position, to: position, reason: reason)) }
-            }
-            let outcome = RevisionOutcome(revision: revision, previous: previous, residuals: new.alignment.residuals,
-                                          carried: carried.count, roomsChanged: roomsChanged, unplaced: unplaced,
-                                          regionCount: regions.count, dryRun: dryRun)
-            if dryRun { return (outcome, commit: false) }
-            try Self.writePlacements(db, carried, drawingID: drawingID, previous: previous, next: revision.number, at: now, author: author)
-            try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, bytes) VALUES (?, ?)", arguments: [digest, Data(bytes)])
-            try db.execute(sql: """
-                INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [drawingID, revision.number, revision.imagePath, digest, header.width, header.height, now.milliseconds,
-                                 author, transform.a, transform.b, transform.c, transform.d, transform.e, transform.f,
-                                 new.alignment.maxResidual])
-            try RegionRecord.filter(Column("drawingId") == drawingID).deleteAll(db)
-            for (position, region) in regions.enumerated() {
-                try RegionRecord(drawingID: drawingID, position: position, region: region).insert(db)
-            }
-            drawing.imagePath = revision.imagePath
-            drawing.imageSHA256 = digest
-            drawing.width = header.width
-            drawing.height = header.height
-            drawing.revision = revision.number
-            // A new regions revision also retires the cached validators (`ValidatorCache`), which hold the old size.
-            drawing.regionsRevision += 1
-            try drawing.update(db, columns: ["imagePath", "imageSHA256", "width", "height", "revision", "regionsRevision"])
-            return (outcome, commit: true)
-        }
-    }
-
     /// The drawing's revisions, oldest first.
     /// - Complexity: O(r) for its r revisions.
     public func revisions(of name: String) async throws(StoreError) -> [Revision] {
@@ -138,17 +66,6 @@ extension SQLiteStore {
             }
             return positions
         }
-    }
-
-    /// A marker's placement before and after a revision.
-    struct Placement {
-        var number: Int
-        var position: PixelPoint
-        var rooms: String
-        var reason: String?
-        var newPosition = PixelPoint(x: 0, y: 0)
-        var newRooms = "[]"
-        var newReason: String?
     }
 
     /// Every marker of the drawing with its position, rooms (JSON text) and `needsPlacement`, by number; read
@@ -238,12 +155,9 @@ extension SQLiteStore {
             for k in 0..<count {
                 let placement = placements[start + k]
                 let p = Int32(4 + 3 * k)
-                let flagged = placement.reason != nil || placement.newReason != nil
                 try check(sqlite3_bind_int64(insert, p, Int64(placement.number)))
-                try bind(insert, p + 1, StoreRules.stateJSON(placement.position, rooms: placement.rooms, reason: flagged ? .some(placement.reason) : nil,
-                                                  revision: previous))
-                try bind(insert, p + 2, StoreRules.stateJSON(placement.newPosition, rooms: placement.newRooms,
-                                                  reason: flagged ? .some(placement.newReason) : nil, revision: next))
+                try bind(insert, p + 1, placement.oldState(revision: previous))
+                try bind(insert, p + 2, placement.newState(revision: next))
             }
             try check(sqlite3_step(insert), SQLITE_DONE)
             try check(sqlite3_reset(insert))

@@ -213,13 +213,16 @@ public final class SQLiteStore: AnnotationStore, Sendable {
 
     /// The drawing named `name`, or `unknownDrawing`.
     static func fetchDrawing(_ db: Database, named name: String) throws -> Drawing {
+        guard let drawing = try findDrawing(db, named: name) else { throw StoreError.unknownDrawing(name) }
+        return drawing
+    }
+
+    /// The drawing named `name`, or nil.
+    static func findDrawing(_ db: Database, named name: String) throws -> Drawing? {
         // A name is bound as a C string: text after a NUL would be cut off and find another drawing.
         // A cached statement: preparing the query again for every request was a tenth of a marker POST.
-        guard !name.utf8.contains(0),
-              let drawing = try Drawing.fetchOne(try db.cachedStatement(sql: "SELECT * FROM drawing WHERE name = ?"), arguments: [name]) else {
-            throw StoreError.unknownDrawing(name)
-        }
-        return drawing
+        if name.utf8.contains(0) { return nil }
+        return try Drawing.fetchOne(try db.cachedStatement(sql: "SELECT * FROM drawing WHERE name = ?"), arguments: [name])
     }
 
     /// The drawing's regions, in file order.

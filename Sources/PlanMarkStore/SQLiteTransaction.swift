@@ -4,34 +4,37 @@ import GRDB
 import PlanMarkGeometry
 
 extension SQLiteStore: StoreBackend {
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction on GRDB's writer (see `StoreBackend.write`). The transaction
-    /// spans several accesses to the writer, one per primitive that reads (writes wait and go with the next access), so
-    /// this process's other writers wait for `writerLock` meanwhile; other processes wait for SQLite's lock (up to
-    /// `busyTimeout`), as they do for any write.
-    public func write<T>(drawing name: String?, _ body: (SQLiteTransaction, Drawing?) async throws -> T) async throws(StoreError) -> T {
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction on GRDB's writer (see `StoreBackend.writeOrRollBack`). The task
+    /// runs on the writer's queue meanwhile (`WriterExecutor`), so `body` and its primitives are one access to the
+    /// writer unless `body` awaits something else; this process's other writers wait for `writerLock` until the end,
+    /// other processes for SQLite's lock (up to `busyTimeout`), as they do for any write.
+    public func writeOrRollBack<T>(drawing name: String?, _ body: (SQLiteTransaction, Drawing?) async throws -> (T, commit: Bool)) async throws(StoreError) -> T {
         let ticket = connections.enter()
         defer { ticket.end() }
         await writerLock.lock()
         defer { writerLock.unlock() }
-        let transaction = SQLiteTransaction(pool: pool)
+        let executor = WriterExecutor(pool: pool)
+        let transaction = SQLiteTransaction(pool: pool, executor: executor)
         do {
-            let drawing = try await transaction.access { db -> Drawing? in
-                ticket.start()
-                try db.beginTransaction(.immediate)
+            return try await withTaskExecutorPreference(executor) {
+                let drawing = try await transaction.access { db -> Drawing? in
+                    ticket.start()
+                    try db.beginTransaction(.immediate)
+                    do {
+                        return try name.flatMap { try Self.findDrawing(db, named: $0) }
+                    } catch {
+                        try? db.rollback()
+                        throw error
+                    }
+                }
                 do {
-                    return try name.map { try Self.fetchDrawing(db, named: $0) }
+                    let (value, commit) = try await body(transaction, drawing)
+                    if commit { try await transaction.commit() } else { await transaction.rollBack() }
+                    return value
                 } catch {
-                    try? db.rollback()
+                    await transaction.rollBack()
                     throw error
                 }
-            }
-            do {
-                let value = try await body(transaction, drawing)
-                try await transaction.commit()
-                return value
-            } catch {
-                await transaction.rollBack()
-                throw error
             }
         } catch {
             throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
@@ -42,24 +45,33 @@ extension SQLiteStore: StoreBackend {
     public var validators: ValidatorCache { validatorCache }
 }
 
-/// SQLite's primitives for one write transaction of `SQLiteStore.write(drawing:)`.
+/// SQLite's primitives for one write transaction of `SQLiteStore.writeOrRollBack(drawing:)`.
 ///
-/// Each primitive that reads is one access to GRDB's writer (its queue, through `asyncWriteWithoutTransaction`: the
-/// task is suspended meanwhile, no thread waits); one that only writes is kept and run at the start of the next access
-/// (or the commit), so a marker POST is two accesses (the begin with the drawing, and the writes with the commit).
-/// GRDB is told that a transaction may stay open between accesses (`Configuration.allowsUnsafeTransactions`); the
-/// store's `writerLock` keeps every other write of this process out until it ends.
+/// The transaction's task runs on GRDB's writer (`WriterExecutor`), and there each primitive calls SQLite at once. Run
+/// from elsewhere (the body awaited something that resumed it off the writer), a primitive that reads is one access to
+/// the writer (through `asyncWriteWithoutTransaction`: the task is suspended meanwhile, no thread waits), and one that
+/// only writes is kept and run at the start of the next access (or the commit). GRDB is told that a transaction may
+/// stay open between accesses (`Configuration.allowsUnsafeTransactions`); the store's `writerLock` keeps every other
+/// write of this process out until it ends.
 public final class SQLiteTransaction: StoreTransaction {
     private let pool: DatabasePool
+    private let executor: WriterExecutor
     /// Writes not yet run, in order.
     private var pending: [@Sendable (Database) throws -> Void] = []
 
-    init(pool: DatabasePool) { self.pool = pool }
+    init(pool: DatabasePool, executor: WriterExecutor) {
+        self.pool = pool
+        self.executor = executor
+    }
 
     /// Runs the pending writes, then `work`, on the writer; not cancellable (a transaction must always end).
     func access<T>(_ work: (Database) throws -> T) async throws -> T {
         let writes = pending
         pending = []
+        if let db = executor.database {
+            for write in writes { try write(db) }
+            return try work(db)
+        }
         return try await withoutActuallyEscaping(work) { work in
             let handoff = Handoff(writes: writes, work: work)
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Suspended<T>, any Error>) in
@@ -70,8 +82,17 @@ public final class SQLiteTransaction: StoreTransaction {
         }
     }
 
-    /// Keeps `write` for the next access.
-    private func later(_ write: @escaping @Sendable (Database) throws -> Void) { pending.append(write) }
+    /// Runs `write` now when on the writer, else keeps it for the next access.
+    private func later(_ write: @escaping @Sendable (Database) throws -> Void) throws {
+        if let db = executor.database {
+            let writes = pending
+            pending = []
+            for earlier in writes { try earlier(db) }
+            try write(db)
+        } else {
+            pending.append(write)
+        }
+    }
 
     /// Runs the pending writes and commits; on failure the transaction is rolled back.
     func commit() async throws {
@@ -148,6 +169,10 @@ public final class SQLiteTransaction: StoreTransaction {
         }
     }
 
+    public func placements(of drawing: Drawing) async throws -> [Placement] {
+        try await access { db in try SQLiteStore.readPlacements(db, drawingID: drawing.id!) }
+    }
+
     public func counts(drawingID: Int64) async throws -> (markers: Int, attachments: Int) {
         try await access { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM marker WHERE drawingId = ?", arguments: [drawingID]) ?? 0,
@@ -157,24 +182,59 @@ public final class SQLiteTransaction: StoreTransaction {
 
     // MARK: Writes
 
+    public func insert(_ drawing: Drawing) async throws -> Int64? {
+        try await access { db in
+            if try Drawing.filter(Column("name") == drawing.name).fetchCount(db) > 0 { return nil }
+            var inserted = drawing
+            try inserted.insert(db)
+            return inserted.id
+        }
+    }
+
+    public func storeImage(sha256: String, bytes: [UInt8]) async throws {
+        try later { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO image (sha256, bytes) VALUES (?, ?)",
+                           arguments: [sha256, bytes.withUnsafeBufferPointer { Data(buffer: $0) }])
+        }
+    }
+
+    public func insert(_ revision: Revision, drawingID: Int64) async throws {
+        try later { db in
+            let transform = revision.transform
+            try db.execute(sql: """
+                INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [drawingID, revision.number, revision.imagePath, revision.imageSHA256, revision.width, revision.height,
+                                 revision.createdAt.milliseconds, revision.author, transform?.a, transform?.b, transform?.c, transform?.d,
+                                 transform?.e, transform?.f, revision.maxResidual])
+        }
+    }
+
+    public func writePlacements(_ placements: [Placement], drawingID: Int64, previous: Int, next: Int, at: Timestamp,
+                                author: String?) async throws {
+        try later { db in
+            try SQLiteStore.writePlacements(db, placements, drawingID: drawingID, previous: previous, next: next, at: at, author: author)
+        }
+    }
+
     public func update(_ drawing: Drawing) async throws {
-        later { db in try drawing.update(db) }
+        try later { db in try drawing.update(db) }
     }
 
     public func insert(_ marker: Marker) async throws -> Bool {
         // No other writer runs during the transaction, and the use case looked the uuid up in it: the insert cannot
         // meet another's uuid (if it did, the unique index fails the commit).
-        later { db in try marker.insert(db) }
+        try later { db in try marker.insert(db) }
         return true
     }
 
     public func update(_ marker: Marker) async throws {
-        later { db in try marker.update(db) }
+        try later { db in try marker.update(db) }
     }
 
     public func setRooms(_ changes: [(number: Int, rooms: [String])], drawingID: Int64, at: Timestamp) async throws {
         let changes = changes.map { ($0.number, RoomList.jsonText($0.rooms)) }
-        later { db in
+        try later { db in
             // As `Marker.encode`: updatedAt is NULL while it equals createdAt.
             let statement = try db.makeStatement(sql: """
                 UPDATE marker SET rooms = ?, updatedAt = NULLIF(?, createdAt) WHERE drawingId = ? AND number = ?
@@ -186,11 +246,11 @@ public final class SQLiteTransaction: StoreTransaction {
     }
 
     public func delete(_ marker: Marker) async throws {
-        later { db in _ = try marker.delete(db) }
+        try later { db in _ = try marker.delete(db) }
     }
 
     public func append(_ entries: [HistoryEntry]) async throws {
-        later { db in
+        try later { db in
             for var entry in entries { try entry.insert(db) }
         }
     }
@@ -209,22 +269,22 @@ public final class SQLiteTransaction: StoreTransaction {
     }
 
     public func delete(_ attachment: Attachment) async throws {
-        later { db in
+        try later { db in
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachment.id])
             try SQLiteStore.deleteUnusedBlobs(db)
         }
     }
 
     public func deleteAttachments(drawingID: Int64, numbers: [Int]) async throws {
-        later { db in try SQLiteStore.deleteAttachments(db, drawingID: drawingID, numbers: numbers) }
+        try later { db in try SQLiteStore.deleteAttachments(db, drawingID: drawingID, numbers: numbers) }
     }
 
     public func replaceRegions(drawingID: Int64, with regions: [Region]) async throws {
-        later { db in try SQLiteStore.replaceRegions(db, drawingID: drawingID, with: regions) }
+        try later { db in try SQLiteStore.replaceRegions(db, drawingID: drawingID, with: regions) }
     }
 
     public func delete(_ drawing: Drawing) async throws {
-        later { db in
+        try later { db in
             let drawingID = drawing.id!
             try db.execute(sql: "DELETE FROM attachment WHERE drawingId = ?", arguments: [drawingID])
             try db.execute(sql: "DELETE FROM marker WHERE drawingId = ?", arguments: [drawingID])

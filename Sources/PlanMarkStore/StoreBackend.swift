@@ -13,13 +13,20 @@ public protocol StoreBackend: AnnotationStore {
     /// One write transaction's primitives.
     associatedtype Transaction: StoreTransaction
 
-    /// Runs `body` in a write transaction that commits when `body` returns and rolls back when it throws. With
-    /// `drawing`, no other writer of that drawing runs until the end (SQLite: no other writer at all; PostgreSQL: the
-    /// drawing's row lock), and `body` is given it as read under that lock (`unknownDrawing` when there is none).
-    func write<T>(drawing name: String?, _ body: (Transaction, Drawing?) async throws -> T) async throws(StoreError) -> T
+    /// Runs `body` in a write transaction that commits when `body` says so and rolls back when it does not or throws.
+    /// With `drawing`, no other writer of that drawing runs until the end (SQLite: no other writer at all; PostgreSQL:
+    /// the drawing's row lock), and `body` is given it as read under that lock (nil when there is none).
+    func writeOrRollBack<T>(drawing name: String?, _ body: (Transaction, Drawing?) async throws -> (T, commit: Bool)) async throws(StoreError) -> T
 
     /// Validators by drawing, kept between transactions while a drawing's regions revision is unchanged.
     var validators: ValidatorCache { get }
+}
+
+extension StoreBackend {
+    /// `writeOrRollBack` that commits when `body` returns.
+    public func write<T>(drawing name: String?, _ body: (Transaction, Drawing?) async throws -> T) async throws(StoreError) -> T {
+        try await writeOrRollBack(drawing: name) { transaction, drawing in (try await body(transaction, drawing), commit: true) }
+    }
 }
 
 /// The row primitives of one write transaction. Each reads or writes what its name says and nothing else; what to
@@ -58,12 +65,28 @@ public protocol StoreTransaction {
     /// Attachment `id` of marker `number`, or nil.
     /// - Complexity: O(log a).
     func attachment(_ id: Int64, drawingID: Int64, number: Int) async throws -> Attachment?
+    /// Every marker's number, position, rooms (JSON text) and `needsPlacement`, by number.
+    /// - Complexity: O(n), all in memory.
+    func placements(of drawing: Drawing) async throws -> [Placement]
     /// How many markers and attachments the drawing has.
     /// - Complexity: O(n + a).
     func counts(drawingID: Int64) async throws -> (markers: Int, attachments: Int)
 
     // MARK: Writes
 
+    /// Inserts a new drawing (its counter at 1, its regions revision 0); its row id, or nil when the name is taken.
+    /// - Complexity: O(log d).
+    func insert(_ drawing: Drawing) async throws -> Int64?
+    /// Stores image bytes under their SHA-256 unless they are there.
+    /// - Complexity: O(size).
+    func storeImage(sha256: String, bytes: [UInt8]) async throws
+    /// Inserts the drawing's revision row.
+    /// - Complexity: O(log r).
+    func insert(_ revision: Revision, drawingID: Int64) async throws
+    /// Writes each placement's new position, rooms and `needsPlacement` (`updatedAt` `at`) and its `revised` history
+    /// entry (`Placement.oldState`, `newState`), in the placements' order: each back end's bulk path.
+    /// - Complexity: O(m log n) for m placements.
+    func writePlacements(_ placements: [Placement], drawingID: Int64, previous: Int, next: Int, at: Timestamp, author: String?) async throws
     /// Writes the drawing's changeable columns (name, counter, regions revision, scale, revision and image).
     /// - Complexity: O(log d).
     func update(_ drawing: Drawing) async throws
