@@ -11,12 +11,14 @@ extension SQLiteStore: StoreBackend {
     public func writeOrRollBack<T>(drawing name: String?, _ body: (SQLiteTransaction, Drawing?) async throws -> (T, commit: Bool)) async throws(StoreError) -> T {
         let ticket = connections.enter()
         defer { ticket.end() }
-        await writerLock.lock()
-        defer { writerLock.unlock() }
         let executor = WriterExecutor(pool: pool)
         let transaction = SQLiteTransaction(pool: pool, executor: executor)
         do {
             return try await withTaskExecutorPreference(executor) {
+                // Taken and handed over on the writer: a waiting transaction resumes there (its executor's next job),
+                // and the lock is free again before this task leaves the writer.
+                await writerLock.lock()
+                defer { writerLock.unlock() }
                 let drawing = try await transaction.access { db -> Drawing? in
                     ticket.start()
                     try db.beginTransaction(.immediate)
