@@ -60,26 +60,24 @@ extension Marker: FetchableRecord, PersistableRecord {
         needsPlacement = row["needsPlacement"]
     }
 
-    /// Encodes the marker's columns; rooms as a JSON array of ids, status and priority as their codes, and
-    /// `updatedAt` as NULL while it equals `createdAt` (v9: a smaller row, `StoredCodes.swift`).
+    /// The stored columns, in `storedValues`' order.
+    static let storedColumns = ["drawingId", "number", "x", "y", "status", "note", "author", "rooms", "createdAt", "updatedAt", "uuid",
+                                "ref", "category", "priority", "assignee", "due", "capturedAt", "needsPlacement"]
+
+    /// An `INSERT` of every stored column (a cached statement: a marker POST's insert).
+    static let insertSQL = "INSERT INTO marker (" + storedColumns.joined(separator: ", ") + ") VALUES ("
+        + storedColumns.map { _ in "?" }.joined(separator: ", ") + ")"
+
+    /// The marker's stored values, in `storedColumns`' order: rooms as a JSON array of ids, status and priority as
+    /// their codes, and `updatedAt` as NULL while it equals `createdAt` (v9: a smaller row, `StoredCodes.swift`).
+    var storedValues: [(any DatabaseValueConvertible)?] {
+        [drawingID, number, position.x, position.y, status.storedCode, note, author, RoomList.jsonText(rooms), createdAt.milliseconds,
+         updatedAt == createdAt ? nil : updatedAt.milliseconds, uuidIsDerived ? nil : uuid.text, ref, category, priority.storedCode,
+         assignee, due?.text, capturedAt?.text, needsPlacement]
+    }
+
+    /// Encodes the marker's columns (`storedColumns`, `storedValues`).
     public func encode(to container: inout PersistenceContainer) throws {
-        container["drawingId"] = drawingID
-        container["number"] = number
-        container["x"] = position.x
-        container["y"] = position.y
-        container["status"] = status.storedCode
-        container["note"] = note
-        container["author"] = author
-        container["rooms"] = RoomList.jsonText(rooms)
-        container["createdAt"] = createdAt.milliseconds
-        container["updatedAt"] = updatedAt == createdAt ? nil : updatedAt.milliseconds
-        container["uuid"] = uuidIsDerived ? nil : uuid.text
-        container["ref"] = ref
-        container["category"] = category
-        container["priority"] = priority.storedCode
-        container["assignee"] = assignee
-        container["due"] = due?.text
-        container["capturedAt"] = capturedAt?.text
-        container["needsPlacement"] = needsPlacement
+        for (column, value) in zip(Self.storedColumns, storedValues) { container[column] = value }
     }
 }
