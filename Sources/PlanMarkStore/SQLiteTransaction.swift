@@ -84,6 +84,9 @@ public final class SQLiteTransaction: StoreTransaction {
         }
     }
 
+    /// Whether the task runs on GRDB's writer now (its primitives call SQLite at once).
+    package var isOnWriter: Bool { executor.database != nil }
+
     /// Runs `write` now when on the writer, else keeps it for the next access.
     private func later(_ write: @escaping @Sendable (Database) throws -> Void) throws {
         if let db = executor.database {

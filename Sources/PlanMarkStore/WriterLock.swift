@@ -13,6 +13,13 @@ final class WriterLock: Sendable {
         var next = 0
     }
     private let state = Mutex(State())
+    /// Test hook: the number of waiting tasks, each time a task starts to wait.
+    package let waits: AsyncStream<Int>
+    private let waitsContinuation: AsyncStream<Int>.Continuation
+
+    init() {
+        (waits, waitsContinuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(16))
+    }
 
     /// Waits until the lock is free and takes it.
     /// - Complexity: O(1) amortised.
@@ -24,13 +31,13 @@ final class WriterLock: Sendable {
         }
         if free { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let handedOver = state.withLock { state -> Bool in
+            let waiting = state.withLock { state -> Int? in
                 // Freed between the first look and now: take it.
-                if !state.held { state.held = true; return true }
+                if !state.held { state.held = true; return nil }
                 state.waiting.append(continuation)
-                return false
+                return state.waiting.count - state.next
             }
-            if handedOver { continuation.resume() }
+            if let waiting { waitsContinuation.yield(waiting) } else { continuation.resume() }
         }
     }
 
