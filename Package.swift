@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PlanMarkGeometry", targets: ["PlanMarkGeometry"]),
         .library(name: "PlanMarkFormats", targets: ["PlanMarkFormats"]),
         .library(name: "PlanMarkStore", targets: ["PlanMarkStore"]),
+        .library(name: "PlanMarkSQLite", targets: ["PlanMarkSQLite"]),
         .library(name: "PlanMarkPostgres", targets: ["PlanMarkPostgres"]),
         .library(name: "PlanMarkRender", targets: ["PlanMarkRender"]),
         .library(name: "PlanMarkReport", targets: ["PlanMarkReport"]),
@@ -50,11 +51,14 @@ let package = Package(
         .target(name: "PlanMarkGeometry"),
         // GeoJSON and CSV readers and the report writers.
         .target(name: "PlanMarkFormats", dependencies: ["PlanMarkGeometry"]),
-        // The annotation store (SQLite through GRDB).
+        // The annotation store: its contract, records, rules and use cases, written once over a back end's primitives
+        // (no SQL dialect here).
+        .target(name: "PlanMarkStore", dependencies: ["PlanMarkFormats", "PlanMarkGeometry"]),
+        // The store in one SQLite file (GRDB): the default back end.
         .target(
-            name: "PlanMarkStore",
+            name: "PlanMarkSQLite",
             dependencies: [
-                "PlanMarkFormats", "PlanMarkGeometry",
+                "PlanMarkStore", "PlanMarkFormats", "PlanMarkGeometry",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -95,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "planmark",
             dependencies: [
-                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkRender", "PlanMarkExport",
                 "PlanMarkReport",  // ReportCommand.swift only
                 .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -128,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "planmark-server",
             dependencies: [
-                "PlanMarkServer", "PlanMarkExport", "PlanMarkStore",
+                "PlanMarkServer", "PlanMarkExport", "PlanMarkStore", "PlanMarkSQLite",
                 .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -152,7 +156,7 @@ let package = Package(
         ),
         .testTarget(name: "PlanMarkPostgresTests", dependencies: ["PlanMarkPostgres", "PlanMarkStore", "PlanMarkGeometry", "PlanMarkStoreTestSupport", "PlanMarkTestSupport"]),
         .testTarget(name: "PlanMarkFormatsTests", dependencies: ["PlanMarkFormats", "PlanMarkTestSupport"]),
-        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", "PlanMarkPostgres", "PlanMarkTestSupport", "PlanMarkStoreTestSupport",
+        .testTarget(name: "PlanMarkStoreTests", dependencies: ["PlanMarkStore", "PlanMarkSQLite", "PlanMarkPostgres", "PlanMarkTestSupport", "PlanMarkStoreTestSupport",
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender", "PlanMarkTestSupport"], exclude: ["Fixtures"]),
@@ -161,7 +165,8 @@ let package = Package(
         .testTarget(
             name: "PlanMarkServerTests",
             dependencies: [
-                "PlanMarkServer", "planmark", "planmark-server", "PlanMarkTestSupport", "PlanMarkPostgres", "PlanMarkStoreTestSupport",
+                "PlanMarkServer", "planmark", "planmark-server", "PlanMarkTestSupport", "PlanMarkSQLite", "PlanMarkPostgres",
+                "PlanMarkStoreTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

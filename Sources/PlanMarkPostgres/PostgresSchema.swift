@@ -2,8 +2,8 @@ import Logging
 import PostgresNIO
 
 /// The PostgreSQL store's schema: named migrations, applied in order, each once, recorded in `planmark_migrations`.
-/// Tables and columns are those of the SQLite store (`StoreSchema`, after its v9), so that `store migrate` copies
-/// every value as it is; unquoted names, which PostgreSQL folds to lower case.
+/// Tables and columns are the store's (`StoreTables`: the same in every back end), so that `store migrate` copies every
+/// value as it is; unquoted names, which PostgreSQL folds to lower case.
 enum PostgresSchema {
     /// A migration: its identifier and the statements it runs (in the migrating transaction).
     struct Migration: Sendable {

@@ -67,7 +67,7 @@ public enum PlanMarkApplication {
     /// `/tmp/...`): a local folder shared by this user's servers on this machine. Tiles are keyed by the SHA-256 of the
     /// image bytes, so servers of several databases can share it, and a folder that is lost is only made again.
     static func defaultTileCache(_ store: StoreAccess) -> String {
-        if let sqlite = store.store as? SQLiteStore { return sqlite.path + ".tiles" }
+        if let file = store.store.file { return file + ".tiles" }
         var folder = "/tmp"
         if let value = getenv("TMPDIR"), value.pointee != 0 { folder = String(cString: value) }
         if folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }

@@ -24,7 +24,7 @@ public struct StoreAccess: Sendable {
     /// Wraps a store.
     public init(_ store: any AnnotationStore) {
         self.store = store
-        identity = (store as? SQLiteStore).flatMap { StoreFileIdentity(path: $0.path) }
+        identity = store.file.flatMap { StoreFileIdentity(path: $0) }
     }
 
     /// This access with its calls measured in `metrics`.

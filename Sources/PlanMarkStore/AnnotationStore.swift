@@ -1,8 +1,8 @@
 import PlanMarkFormats
 import PlanMarkGeometry
 
-/// Drawings, their regions and numbered markers, with history. SQLite (`SQLiteStore`) is the embedded
-/// implementation; a server database can implement the same protocol.
+/// Drawings, their regions and numbered markers, with history. Two back ends implement it (`StoreBackend`): SQLite,
+/// embedded (`PlanMarkSQLite`), and PostgreSQL (`PlanMarkPostgres`).
 ///
 /// Every marker write is validated by the geometry core first; a refused write stores nothing.
 /// Marker numbers are 1, 2, 3 ... per drawing, given in the same transaction as the insert, never reused.
@@ -74,9 +74,14 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func markerPositions(of drawing: String, onRevision number: Int) async throws(StoreError) -> [Int: PixelPoint]
     /// How many connections the store's calls hold now and how many wait for one.
     var connectionUsage: ConnectionUsage { get }
+    /// The local file the whole store is kept in (SQLite), or nil (a database server).
+    var file: String? { get }
 }
 
 extension AnnotationStore {
+    /// No local file (a database server).
+    public var file: String? { nil }
+
     /// Counts of the markers `filter` takes: by status, priority, room and assignee, and overdue.
     /// - Complexity: O(n) for the drawing's n markers (`forEachMarker`).
     public func summary(of drawing: String, filter: MarkerFilter) async throws(StoreError) -> MarkerSummary {

@@ -1,6 +1,4 @@
 import Dispatch
-import GRDB
-import GRDBSQLite
 import PlanMarkFormats
 import PlanMarkGeometry
 

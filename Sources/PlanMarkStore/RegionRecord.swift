@@ -1,11 +1,8 @@
-import GRDB
 import PlanMarkFormats
 import PlanMarkGeometry
 
 /// A region as stored: its id, kind, name, geometry as GeoJSON text and its bounding box (for queries).
-package struct RegionRecord: Hashable, Sendable, FetchableRecord, PersistableRecord {
-    package static let databaseTableName = "region"
-
+package struct RegionRecord: Hashable, Sendable {
     /// The drawing's store id.
     package var drawingID: Int64
     /// The position of the region in its file (regions are reported in this order).
@@ -40,32 +37,6 @@ package struct RegionRecord: Hashable, Sendable, FetchableRecord, PersistableRec
         name = region.name
         geometry = Self.geometryText(region)
         bounds = region.bounds
-    }
-
-    package init(row: Row) throws {
-        let kindText: String = try row.decode(forColumn: "kind")
-        guard let kind = RegionKind(rawValue: kindText) else { throw StoreError.io("region has an unknown kind \"\(kindText)\"") }
-        drawingID = try row.decode(forColumn: "drawingId")
-        position = try row.decode(forColumn: "position")
-        regionID = try row.decode(forColumn: "regionId")
-        self.kind = kind
-        name = try row.decode(forColumn: "name")
-        geometry = try row.decode(forColumn: "geometry")
-        bounds = BoundingBox(minX: try row.decode(forColumn: "minX"), minY: try row.decode(forColumn: "minY"),
-                             maxX: try row.decode(forColumn: "maxX"), maxY: try row.decode(forColumn: "maxY"))
-    }
-
-    package func encode(to container: inout PersistenceContainer) throws {
-        container["drawingId"] = drawingID
-        container["position"] = position
-        container["regionId"] = regionID
-        container["kind"] = kind.rawValue
-        container["name"] = name
-        container["geometry"] = geometry
-        container["minX"] = bounds.minX
-        container["minY"] = bounds.minY
-        container["maxX"] = bounds.maxX
-        container["maxY"] = bounds.maxY
     }
 
     /// The region's geometry as GeoJSON (rings closed; coordinates in shortest round-trip form).

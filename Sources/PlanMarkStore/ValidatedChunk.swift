@@ -1,6 +1,4 @@
 import Dispatch
-import GRDB
-import GRDBSQLite
 import PlanMarkFormats
 import PlanMarkGeometry
 
@@ -24,7 +22,7 @@ package struct ValidatedChunk: Sendable {
     package var positions: [PixelPoint] = []
     /// The refused rows as reported, in file order (as `rejected`).
     package var rejectedRows: [RejectedRow] = []
-    /// The first row whose text cannot be stored (`SQLiteStore.checkImported`), if any.
+    /// The first row whose text cannot be stored (`StoreRules.checkImported`), if any.
     package var problem: StoreError?
     /// Indices (into `rows`) of the valid rows, in file order.
     package var accepted: [Int] = []
@@ -54,7 +52,7 @@ package struct ValidatedChunk: Sendable {
                 plain = false
                 if row.uuid != nil { hasUUIDs = true }
                 if problem == nil {
-                    do throws(StoreError) { try SQLiteStore.checkImported(row) } catch { problem = error }
+                    do throws(StoreError) { try StoreRules.checkImported(row) } catch { problem = error }
                 }
             }
             positions.append(row.position ?? PixelPoint(x: 0, y: 0))

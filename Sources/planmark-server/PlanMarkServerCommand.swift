@@ -3,6 +3,7 @@ import Logging
 import PlanMarkExport
 import PlanMarkServer
 import PlanMarkStore
+import PlanMarkSQLite
 #if PostgreSQL
 import PlanMarkPostgres
 #endif

@@ -3,6 +3,7 @@ import GRDBSQLite
 import Hummingbird
 import Logging
 import PlanMarkStore
+import PlanMarkSQLite
 import Testing
 @testable import PlanMarkServer
 import PlanMarkTestSupport

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import PlanMarkGeometry
 import PlanMarkStore
+import PlanMarkSQLite
 import Testing
 @testable import PlanMarkServer
 

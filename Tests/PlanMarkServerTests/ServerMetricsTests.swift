@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import PlanMarkGeometry
 import PlanMarkStore
+import PlanMarkSQLite
 import Testing
 @testable import PlanMarkServer
 import PlanMarkTestSupport

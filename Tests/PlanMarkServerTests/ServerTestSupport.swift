@@ -4,6 +4,7 @@ import Logging
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkStore
+import PlanMarkSQLite
 import Testing
 @testable import PlanMarkServer
 import PlanMarkTestSupport

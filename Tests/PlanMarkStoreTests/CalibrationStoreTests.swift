@@ -3,6 +3,7 @@ import GRDB
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// A drawing's scale: stored, read back, replaced, refused when it gives none, kept by the schema's checks.
 @Suite struct CalibrationStoreTests {

@@ -3,6 +3,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// Renaming and removing drawings.
 @Suite struct DrawingChangeTests {

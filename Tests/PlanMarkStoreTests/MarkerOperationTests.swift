@@ -2,6 +2,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// Marking, moving, resolving, removing: validation, numbering and history.
 @Suite struct MarkerOperationTests {

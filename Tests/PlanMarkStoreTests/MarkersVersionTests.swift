@@ -3,6 +3,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// `markersVersion(of:)`: changes with every kind of marker write, stays equal otherwise, and is never
 /// given twice (history and drawing ids are not reused).

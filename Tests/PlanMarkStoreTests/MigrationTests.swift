@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// Opening stores written by older and newer schemas.
 @Suite struct MigrationTests {

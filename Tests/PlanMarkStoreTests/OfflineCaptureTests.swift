@@ -5,6 +5,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// Offline capture: the same item (same uuid) reaching the store twice is stored once.
 @Suite struct OfflineCaptureTests {

@@ -4,6 +4,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// A store written by planmark 1.1.0 (schema v4, `Fixtures/store-v4.sqlite`, made as its README says)
 /// upgrades in place to punch items. Expected values come from that binary's own listing (README).

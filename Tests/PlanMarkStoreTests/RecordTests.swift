@@ -3,6 +3,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// Records survive a write and a read unchanged.
 @Suite struct RecordTests {

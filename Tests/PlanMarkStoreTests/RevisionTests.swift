@@ -4,6 +4,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// `reviseDrawing`: markers carried to a new sheet, flagged when they no longer validate; dry runs; the v7 migration.
 @Suite struct RevisionTests {

@@ -2,6 +2,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// SQLite's write transactions over the primitives (`SQLiteStore.writeOrRollBack(drawing:)`, `SQLiteTransaction`):
 /// they run on GRDB's writer, and one that leaves it (awaiting something else) keeps every other write out until it ends.

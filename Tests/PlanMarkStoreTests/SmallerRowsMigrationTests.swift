@@ -4,6 +4,7 @@ import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// Migration v9 (smaller marker rows): a store made as an older PlanMark made it (SQLite's default 4 KiB
 /// pages, every migration up to v8, markers written at v6), keeps every marker exactly, and columns and indexes

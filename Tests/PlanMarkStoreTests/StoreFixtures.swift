@@ -3,6 +3,7 @@ import GRDB
 import PlanMarkGeometry
 import PlanMarkPostgres
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 import PlanMarkStoreTestSupport
 import PlanMarkTestSupport
 import Testing

@@ -5,6 +5,7 @@ import PlanMarkGeometry
 import PlanMarkTestSupport
 import Testing
 @testable import PlanMarkStore
+@testable import PlanMarkSQLite
 
 /// All-or-nothing changes, exact text, images kept in the store, zoom range, a lock held too long.
 @Suite struct StoreHardeningTests {

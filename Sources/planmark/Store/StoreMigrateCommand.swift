@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlanMarkExport
+import PlanMarkSQLite
 import PlanMarkStore
 #if PostgreSQL
 import PlanMarkPostgres

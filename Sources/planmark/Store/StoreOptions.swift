@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlanMarkStore
+import PlanMarkSQLite
 #if PostgreSQL
 import PlanMarkPostgres
 #endif

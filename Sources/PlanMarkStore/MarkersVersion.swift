@@ -1,5 +1,3 @@
-import GRDB
-
 /// What a drawing's marker list was made from: the drawing's row, its latest history entry and its
 /// regions' revision. Every marker write (add, import, move, edit, status, attach, detach, remove, a
 /// region replacement that changes rooms) appends a history entry, and history ids come from an
@@ -23,18 +21,4 @@ public struct MarkersVersion: Hashable, Sendable, CustomStringConvertible {
 
     /// `DRAWING.HISTORY.REVISION`, usable in an HTTP entity tag.
     public var description: String { "\(drawingID).\(latestHistoryID).\(regionsRevision)" }
-}
-
-extension SQLiteStore {
-    /// The drawing's markers version (see `MarkersVersion`): one read of the drawing row and one search of
-    /// the `history_latest` index.
-    /// - Complexity: O(log h) for the store's h history entries.
-    public func markersVersion(of name: String) async throws(StoreError) -> MarkersVersion {
-        try await read { db in
-            let drawing = try Self.fetchDrawing(db, named: name)
-            let latest = try Int64.fetchOne(try db.cachedStatement(sql: "SELECT max(id) FROM history WHERE drawingId = ?"),
-                                            arguments: [drawing.id!]) ?? 0
-            return MarkersVersion(drawingID: drawing.id!, latestHistoryID: latest, regionsRevision: drawing.regionsRevision)
-        }
-    }
 }

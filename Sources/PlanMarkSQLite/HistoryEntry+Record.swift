@@ -1,3 +1,4 @@
+import PlanMarkStore
 import GRDB
 
 /// A history entry is a row of the `history` table; old and new values are JSON objects.

@@ -1,3 +1,4 @@
+import PlanMarkStore
 import Foundation
 import GRDB
 import PlanMarkFormats

@@ -1,3 +1,4 @@
+import PlanMarkStore
 import GRDB
 import Synchronization
 

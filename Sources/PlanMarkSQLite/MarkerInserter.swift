@@ -1,3 +1,4 @@
+import PlanMarkStore
 import Dispatch
 import GRDB
 import GRDBSQLite

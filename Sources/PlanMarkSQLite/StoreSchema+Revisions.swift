@@ -1,3 +1,4 @@
+import PlanMarkStore
 import GRDB
 
 extension StoreSchema {

@@ -1,3 +1,4 @@
+import PlanMarkStore
 import GRDB
 import PlanMarkGeometry
 
@@ -14,6 +15,8 @@ import Darwin
 public final class SQLiteStore: AnnotationStore, Sendable {
     /// The store file.
     public let path: String
+    /// The store file (see `AnnotationStore.file`).
+    public var file: String? { path }
     /// The connection pool (one writer, concurrent readers).
     let pool: DatabasePool
     /// Validators by drawing, reused while the drawing's regions are unchanged.

@@ -1,3 +1,4 @@
+import PlanMarkStore
 import PlanMarkFormats
 import Foundation
 import GRDB

@@ -1,3 +1,4 @@
+import PlanMarkStore
 import Synchronization
 
 /// A lock that tasks await (first come, first served) rather than block on: SQLite's write transactions hold it from
