@@ -102,6 +102,7 @@ let package = Package(
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkRender", "PlanMarkExport",
                 "PlanMarkReport",  // ReportCommand.swift only
                 .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),  // StoreOptions.logger
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

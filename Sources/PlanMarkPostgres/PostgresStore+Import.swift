@@ -116,7 +116,7 @@ extension PostgresStore {
                 }
                 // Each buffer bounded by the connection's life and the watchdog (a lost connection during COPY left
                 // postgres-nio's `write` waiting for ever).
-                for buffer in buffers { try await writer.guardedWrite(buffer, connection: connection) }
+                for buffer in buffers { try await writer.guardedWrite(buffer, connection: connection, logger: logger) }
             }
 
             var next = try await nextChunk()

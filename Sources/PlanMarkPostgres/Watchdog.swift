@@ -1,3 +1,4 @@
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
@@ -135,7 +136,10 @@ extension PostgresCopyFromWriter {
     /// close (checked every 50 ms while the write waits), or the watchdog's expiry. A write abandoned that way keeps its
     /// task (and its buffer) until postgres-nio lets it go, which for the bug above is never: one buffer per lost
     /// connection.
-    func guardedWrite(_ buffer: ByteBuffer, connection: PostgresConnection) async throws {
+    ///
+    /// A write still waiting at the first check (the database has stopped reading: the socket and postgres-nio's
+    /// buffer are full) says so once at debug level on `logger`: "COPY waits for the database to read".
+    func guardedWrite(_ buffer: ByteBuffer, connection: PostgresConnection, logger: Logger) async throws {
         let watchdog = Watchdog.current
         watchdog?.touch()
         if connection.isClosed || watchdog?.hasExpired == true { throw CopyConnectionLost() }
@@ -167,9 +171,13 @@ extension PostgresCopyFromWriter {
                 }
             }
             // Ending this wait never closes the connection (see `Watchdog.copying`): the COPY then ends with CopyFail.
+            let announced = NIOLockedValueBox(false)
             let repeated = loop.scheduleRepeatedTask(initialDelay: .milliseconds(50), delay: .milliseconds(50)) { _ in
                 if connection.isClosed { finish(.failure(CopyConnectionLost())) }
                 else if watchdog?.checkOverdue() == true { finish(.failure(CopyConnectionLost())) }
+                else if !resumed.withLockedValue({ $0 }), announced.withLockedValue({ seen in defer { seen = true }; return !seen }) {
+                    logger.debug("COPY waits for the database to read")
+                }
             }
             check.withLockedValue { $0 = repeated }
             if resumed.withLockedValue({ $0 }) { repeated.cancel() }

@@ -116,42 +116,50 @@ struct PostgresGroupCommitTests {
         }
     }
 
-    /// A batch whose insert meets a uuid that another drawing's writer stored meanwhile (after the batch looked the
-    /// uuids up) is rolled back and its additions run alone: that one is a `uuidConflict`, the other is stored with
-    /// the number the rolled-back batch had given it, and no number is lost.
+    /// A batch whose insert meets a uuid that another drawing's writer stored meanwhile (after the batch's statement
+    /// took its snapshot, in which the uuid is not stored) is rolled back and its additions run alone: that one is a
+    /// `uuidConflict`, the other is stored with the number the rolled-back batch had given it, and no number is lost.
+    ///
+    /// The other writer is played inside the batch's own insert, so that nothing has to be waited for: a trigger that,
+    /// as the clashing row is about to go into A, commits the same uuid into B on a connection of its own (dblink).
     @Test func aConcurrentWriterOfAUUIDSpoilsNothingForTheRest() async throws {
         let (store, url) = try await PostgresMarkerTests.storeWithDrawing()
         _ = try await PostgresMarkerTests.storeWithDrawing(url, name: "B")
-        let held = try HeldSession(url)
-        defer { held.close() }
-        try held.query("BEGIN")
-        try held.query("""
-            INSERT INTO marker (drawingId, number, x, y, createdAt, uuid)
-            VALUES ((SELECT id FROM drawing WHERE name = 'B'), 1, 100, 100, 0, '\(Self.twin.text)')
+        let setup = try HeldSession(url)
+        defer { setup.close() }
+        let b = try #require(try setup.query("SELECT id::text FROM drawing WHERE name = 'B'").first ?? nil)
+        let other = "host=\(url.host ?? url.socketFolder ?? "localhost") port=\(url.port) user=\(url.user) dbname=\(url.database)"
+        try setup.query("CREATE EXTENSION IF NOT EXISTS dblink")
+        try setup.query("""
+            CREATE FUNCTION other_writer() RETURNS trigger LANGUAGE plpgsql AS $f$
+            BEGIN
+                PERFORM dblink_exec('\(other)', 'INSERT INTO marker (drawingId, number, x, y, createdAt, uuid) '
+                    || 'VALUES (\(b), 1, 100, 100, 0, ''\(Self.twin.text)''); UPDATE drawing SET nextNumber = 2 WHERE id = \(b)');
+                RETURN NEW;
+            END $f$
             """)
-        try held.query("UPDATE drawing SET nextNumber = 2 WHERE name = 'B'")
+        try setup.query("""
+            CREATE TRIGGER other_writer BEFORE INSERT ON marker FOR EACH ROW
+            WHEN (NEW.uuid = '\(Self.twin.text)' AND NEW.drawingId <> \(b)) EXECUTE FUNCTION other_writer()
+            """)
+        // Both additions wait for A's row, then go into one batch.
+        let held = try Self.holdingDrawingA(url)
+        defer { held.close() }
         let clash = Task {
             try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 60, y: 70), uuid: Self.twin), author: nil)
         }
         await store.additions.whenPending(1, for: "A")
-        let other = Task {
+        let plain = Task {
             try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 70, y: 70)), author: nil)
         }
         await store.additions.whenPending(2, for: "A")
-        // The batch's insert waits on the unique uuid index for the test's transaction.
-        let watcher = try HeldSession(url)
-        defer { watcher.close() }
-        #expect(try waitUntil(seconds: 30) {
-            try watcher.query("""
-                SELECT count(*)::text FROM pg_stat_activity
-                WHERE datname = current_database() AND application_name = 'planmark' AND wait_event_type = 'Lock' AND query LIKE '%jsonb_to_recordset%'
-                """) == ["1"]
-        })
-        try held.query("COMMIT")
+        try held.query("ROLLBACK")
         await #expect(throws: StoreError.uuidConflict(uuid: Self.twin, drawing: "B", number: 1)) { try await clash.value }
-        let stored = try await other.value
+        let stored = try await plain.value
         #expect(stored.created && stored.marker.number == 1 && stored.marker.rooms == ["R1"])
         #expect(try await store.drawingRecord(named: "A").nextNumber == 2)
         #expect(try await store.history(of: "A", number: nil).map(\.number) == [1])
+        // The trigger ran: B holds the uuid, written by the other connection.
+        #expect(try setup.query("SELECT m.number::text FROM marker m JOIN drawing d ON d.id = m.drawingId WHERE d.name = 'B' AND m.uuid = '\(Self.twin.text)'") == ["1"])
     }
 }

@@ -146,37 +146,6 @@ public final class HeldSession: @unchecked Sendable {
     deinit { close() }
 }
 
-/// Polls `condition` every 20 ms until it holds or `seconds` pass; whether it held. For states no event announces (a
-/// backend waiting on a lock, a socket's queue): the last resort, bounded.
-public func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}
-
-/// Bytes queued in the kernel for the loopback TCP socket whose local port is `port` (IPv4): sent but not yet taken by
-/// the peer (`tx_queue`) and received but not yet read (`rx_queue`), from /proc/net/tcp; nil when there is no such
-/// socket (or no /proc).
-public func tcpQueues(localPort port: Int) -> (tx: Int, rx: Int)? {
-    // Read to the end: /proc files have no size, and `String(contentsOfFile:)` reads only their first page (about
-    // 27 sockets), so a socket further down was never found once the machine had more.
-    guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
-    defer { try? file.close() }
-    let text = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
-    for line in text.split(separator: "\n").dropFirst() {
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count > 4, let colon = fields[1].lastIndex(of: ":"),
-              Int(fields[1][fields[1].index(after: colon)...], radix: 16) == port, fields[3] == "01" else { continue }
-        let queues = fields[4].split(separator: ":")
-        guard queues.count == 2, let tx = Int(queues[0], radix: 16), let rx = Int(queues[1], radix: 16) else { continue }
-        return (tx, rx)
-    }
-    return nil
-}
-
 /// A child process whose end is waited for with a deadline.
 public final class BoundedProcess: @unchecked Sendable {
     public let process = Process()
@@ -186,6 +155,9 @@ public final class BoundedProcess: @unchecked Sendable {
     private var errorData = Data()
     private var outputData = Data()
     private let readers = DispatchGroup()
+    /// Guards `errorData` while the process runs, and is signalled each time stderr brings more (or ends).
+    private let errorArrived = NSCondition()
+    private var errorEnded = false
 
     /// Starts `executable` with `arguments`; standard input is empty.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
@@ -201,13 +173,34 @@ public final class BoundedProcess: @unchecked Sendable {
         try process.run()
         readers.enter()
         DispatchQueue.global().async { [self] in
-            errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
+            // Read as it comes, so that `waitForError` sees a line as soon as the process writes it.
+            let handle = errorPipe.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                errorArrived.lock()
+                if chunk.isEmpty { errorEnded = true } else { errorData.append(chunk) }
+                errorArrived.broadcast()
+                errorArrived.unlock()
+                if chunk.isEmpty { break }
+            }
             readers.leave()
         }
         readers.enter()
         DispatchQueue.global().async { [self] in
             outputData = outputPipe.fileHandleForReading.readDataToEndOfFile()
             readers.leave()
+        }
+    }
+
+    /// Waits until the process has written `text` to stderr (an event: each read of its pipe wakes this), at most
+    /// `seconds`; whether it did. False as soon as stderr ends without it.
+    public func waitForError(containing text: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        errorArrived.lock()
+        defer { errorArrived.unlock() }
+        while true {
+            if String(decoding: errorData, as: UTF8.self).contains(text) { return true }
+            if errorEnded || !errorArrived.wait(until: deadline) { return false }
         }
     }
 
@@ -220,6 +213,9 @@ public final class BoundedProcess: @unchecked Sendable {
             return nil
         }
         _ = readers.wait(timeout: .now() + 10)
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        errorArrived.lock()
+        let error = errorData
+        errorArrived.unlock()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: error, as: UTF8.self))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import PlanMarkStore
 import PlanMarkSQLite
 #if PostgreSQL
+import Logging
 import PlanMarkPostgres
 #endif
 
@@ -43,7 +44,7 @@ struct StoreOptions: ParsableArguments {
     static func open(_ text: String, source: String, create: Bool) async throws(StoreError) -> any AnnotationStore {
         if isPostgres(text) {
             #if PostgreSQL
-            return try await PostgresStore(url: try postgresURL(text, source: source), create: create)
+            return try await PostgresStore(url: try postgresURL(text, source: source), create: create, logger: logger)
             #else
             throw .invalidArgument("\(source): this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
             #endif
@@ -52,6 +53,15 @@ struct StoreOptions: ParsableArguments {
     }
 
     #if PostgreSQL
+    /// The PostgreSQL store's log (stderr): `$PLANMARK_LOG_LEVEL` (`debug`, `info`, `notice`, ...) when it names a level,
+    /// else the store's default (notice and above).
+    static var logger: Logger {
+        var logger = Logger(label: "planmark.postgres")
+        logger.logLevel = .notice
+        if let value = getenv("PLANMARK_LOG_LEVEL"), let level = Logger.Level(rawValue: String(cString: value)) { logger.logLevel = level }
+        return logger
+    }
+
     /// `text` parsed, or `invalidArgument` naming `source` and the part that is wrong.
     static func postgresURL(_ text: String, source: String) throws(StoreError) -> PostgresURL {
         do {
