@@ -5,7 +5,7 @@ import PlanMarkStore
 /// A drawing as JSON, the one shape of `planmark drawing show|list --format json` and the service's
 /// `GET /drawings[/{name}]`.
 public enum DrawingJSON {
-    /// `{"name","image","sha256","width","height","zoom","crs","singleMarker","markers","regions","nextNumber",
+    /// `{"name","image","sha256","width","height","zoom","crs","project","singleMarker","markers","regions","nextNumber",
     /// "revision","createdAt","bounds":{"southWest":[lat,lng],"northEast":[lat,lng]}}`, bounds at the drawing's zoom in
     /// its CRS flavour. A calibrated drawing adds `"metresPerPixel":S,"calibration":{...}` (`CalibrationJSON`)
     /// after `bounds`; an uncalibrated one has neither key. `image` is where the caller's user gets the image: the service gives its URL path
@@ -45,6 +45,7 @@ public enum DrawingJSON {
         out.append(",\"height\":"); out.appendInteger(Int64(d.height))
         out.append(",\"zoom\":"); out.append(JSONNumber.text(d.zoom.value))
         out.append(",\"crs\":"); out.appendJSONString(d.crs.rawValue)
+        out.append(",\"project\":"); out.appendJSONString(summary.project)
         out.append(",\"singleMarker\":"); out.append(d.singleMarker ? String("true") : String("false"))
         out.append(",\"markers\":"); out.appendInteger(Int64(summary.markerCount))
         out.append(",\"regions\":"); out.appendInteger(Int64(summary.regionCount))

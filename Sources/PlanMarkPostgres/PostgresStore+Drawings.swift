@@ -35,8 +35,7 @@ extension PostgresStore {
     public func drawings() async throws(StoreError) -> [DrawingSummary] {
         try await readSnapshot { connection, logger in
             var result: [DrawingSummary] = []
-            let sql = "SELECT \(Self.drawingColumns), (SELECT count(*) FROM marker m WHERE m.drawingId = d.id), "
-                + "(SELECT count(*) FROM region r WHERE r.drawingId = d.id) FROM drawing d ORDER BY name COLLATE \"C\""
+            let sql = "SELECT \(Self.drawingColumns), \(Self.summaryColumns) FROM drawing d ORDER BY name COLLATE \"C\""
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
                 result.append(try Self.decodeSummary(row))
             }
@@ -48,8 +47,7 @@ extension PostgresStore {
     public func drawing(named name: String) async throws(StoreError) -> DrawingSummary {
         if name.utf8.contains(0) { throw .unknownDrawing(name) }
         return try await readSnapshot { connection, logger in
-            let sql = "SELECT \(Self.drawingColumns), (SELECT count(*) FROM marker m WHERE m.drawingId = d.id), "
-                + "(SELECT count(*) FROM region r WHERE r.drawingId = d.id) FROM drawing d WHERE name = $1"
+            let sql = "SELECT \(Self.drawingColumns), \(Self.summaryColumns) FROM drawing d WHERE name = $1"
             var bindings = PostgresBindings()
             bindings.append(name)
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
@@ -59,11 +57,16 @@ extension PostgresStore {
         }
     }
 
-    /// A summary from a row of `drawingColumns` and the two counts.
+    /// What a summary adds to `drawingColumns` (of `drawing d`): the two counts and the project's name.
+    static let summaryColumns = "(SELECT count(*) FROM marker m WHERE m.drawingId = d.id), (SELECT count(*) FROM region r WHERE r.drawingId = d.id), "
+        + "(SELECT p.name FROM project p WHERE p.id = d.projectId)"
+
+    /// A summary from a row of `drawingColumns` and `summaryColumns`.
     static func decodeSummary(_ row: PostgresRow) throws -> DrawingSummary {
         let drawing = try decodeDrawing(row)
         let cells = row.makeRandomAccess()
-        return DrawingSummary(drawing: drawing, markerCount: try cells[16].decode(Int.self), regionCount: try cells[17].decode(Int.self))
+        return DrawingSummary(drawing: drawing, markerCount: try cells[17].decode(Int.self), regionCount: try cells[18].decode(Int.self),
+                              project: try cells[19].decode(String.self))
     }
 
     /// The drawing named `name` without its counts.

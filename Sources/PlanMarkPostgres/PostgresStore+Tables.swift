@@ -112,6 +112,25 @@ final class PostgresTableConnection {
         store.close()
     }
 
+    /// A row of `table.columns`, each value of its column's kind (`boolean` as 0 or 1).
+    static func values(of row: PostgresRow, _ table: StoreTable) throws -> [StoreValue] {
+        let cells = row.makeRandomAccess()
+        var values: [StoreValue] = []
+        values.reserveCapacity(table.columns.count)
+        for (index, column) in table.columns.enumerated() {
+            let cell = cells[index]
+            switch column.kind {
+            case .integer: values.append(try cell.decode(Int64?.self).map { .integer($0) } ?? .null)
+            case .smallint: values.append(try cell.decode(Int16?.self).map { .integer(Int64($0)) } ?? .null)
+            case .boolean: values.append(try cell.decode(Bool?.self).map { .integer($0 ? 1 : 0) } ?? .null)
+            case .real: values.append(try cell.decode(Double?.self).map { .real($0) } ?? .null)
+            case .text: values.append(try cell.decode(String?.self).map { .text($0) } ?? .null)
+            case .blob: values.append(try cell.decode(ByteBuffer?.self).map { .blob(Array($0.readableBytesView)) } ?? .null)
+            }
+        }
+        return values
+    }
+
     /// The bindings of `values`, of `kinds`.
     static func bind(_ values: some Sequence<StoreValue>, kinds: some Sequence<StoreColumnKind>, into bindings: inout PostgresBindings) {
         for (value, kind) in zip(values, kinds) {
@@ -155,21 +174,7 @@ package final class PostgresTableReader: StoreTableReader {
         return try await connection.run(writing: false) { connection, logger in
             var result: [[StoreValue]] = []
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
-                let cells = row.makeRandomAccess()
-                var values: [StoreValue] = []
-                values.reserveCapacity(table.columns.count)
-                for (index, column) in table.columns.enumerated() {
-                    let cell = cells[index]
-                    switch column.kind {
-                    case .integer: values.append(try cell.decode(Int64?.self).map { .integer($0) } ?? .null)
-                    case .smallint: values.append(try cell.decode(Int16?.self).map { .integer(Int64($0)) } ?? .null)
-                    case .boolean: values.append(try cell.decode(Bool?.self).map { .integer($0 ? 1 : 0) } ?? .null)
-                    case .real: values.append(try cell.decode(Double?.self).map { .real($0) } ?? .null)
-                    case .text: values.append(try cell.decode(String?.self).map { .text($0) } ?? .null)
-                    case .blob: values.append(try cell.decode(ByteBuffer?.self).map { .blob(Array($0.readableBytesView)) } ?? .null)
-                    }
-                }
-                result.append(values)
+                result.append(try PostgresTableConnection.values(of: row, table))
             }
             return result
         }
@@ -207,7 +212,9 @@ package final class PostgresTableWriter: StoreTableWriter {
             PostgresTableConnection.bind(row, kinds: table.columns.map(\.kind), into: &bindings)
         }
         let sql = "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES "
-            + tuples.joined(separator: ", ") + (table.contentAddressed ? " ON CONFLICT DO NOTHING" : "")
+            + tuples.joined(separator: ", ") + (table.skipsExistingRows ? " ON CONFLICT DO NOTHING" : "")
+            + (table.replacesExistingRows ? " ON CONFLICT (\(table.key.joined(separator: ", "))) DO UPDATE SET "
+               + table.valueColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ") : "")
         _ = try await connection.run(writing: true) { connection, logger in
             try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         }

@@ -498,7 +498,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// The columns of `drawing`, in the order `decodeDrawing` reads them.
     static let drawingColumns = """
         id, name, imagePath, imageSHA256, width, height, zoom, crs, singleMarker, nextNumber, regionsRevision, createdAt, \
-        uuidSeed, metresPerPixel, calibration, revision
+        uuidSeed, metresPerPixel, calibration, revision, projectId
         """
 
     /// The drawing named `name`, its row locked until the transaction ends; `unknownDrawing` when there is none.
@@ -534,11 +534,13 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         let metresPerPixel = try cells[13].decode(Double?.self)
         let calibrationText = try cells[14].decode(String?.self)
         let revision = try cells[15].decode(Int.self)
+        let projectID = try cells[16].decode(Int64.self)
         guard let crs = CRSFlavour(rawValue: crsText) else { throw StoreError.io("drawing \"\(name)\" has an unknown crs \"\(crsText)\"") }
         var drawing = Drawing(id: id, name: name, imagePath: imagePath, imageSHA256: imageSHA256, width: width, height: height,
                               zoom: Zoom(zoom), crs: crs, singleMarker: singleMarker, nextNumber: nextNumber,
                               regionsRevision: regionsRevision, createdAt: Timestamp(milliseconds: createdAt), uuidSeed: uuidSeed)
         drawing.revision = revision
+        drawing.projectID = projectID
         if let metresPerPixel, let calibrationText, let calibration = CalibrationJSON.parse(calibrationText) {
             drawing.metresPerPixel = metresPerPixel
             drawing.calibration = calibration

@@ -119,10 +119,10 @@ public struct PostgresTransaction: StoreTransaction {
         // Two servers adding one name at once: the unique index decides; the later one sees the name taken.
         for try await (id) in try await connection.query("""
             INSERT INTO drawing (name, imagePath, imageSHA256, width, height, zoom, crs, singleMarker, nextNumber, createdAt,
-                                 regionsRevision, uuidSeed, revision)
+                                 regionsRevision, uuidSeed, revision, projectId)
             VALUES (\(drawing.name), \(drawing.imagePath), \(drawing.imageSHA256), \(drawing.width), \(drawing.height), \(drawing.zoom.value),
                     \(drawing.crs.rawValue), \(drawing.singleMarker), \(drawing.nextNumber), \(drawing.createdAt.milliseconds),
-                    \(drawing.regionsRevision), \(drawing.uuidSeed), \(drawing.revision))
+                    \(drawing.regionsRevision), \(drawing.uuidSeed), \(drawing.revision), \(drawing.projectID))
             ON CONFLICT (name) DO NOTHING
             RETURNING id
             """, logger: logger).decode(Int64.self) {

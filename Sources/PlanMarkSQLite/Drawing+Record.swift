@@ -35,6 +35,7 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
             self.calibration = calibration
         }
         if let revision: Int = row["revision"] { self.revision = revision }
+        if let projectID: Int64 = row["projectId"] { self.projectID = projectID }
     }
 
     /// Encodes the drawing's columns.
@@ -55,6 +56,7 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
         container["metresPerPixel"] = metresPerPixel
         container["calibration"] = calibration.map(CalibrationJSON.object)
         container["revision"] = revision
+        container["projectId"] = projectID
     }
 
     /// Takes the id SQLite gave the new row.

@@ -61,6 +61,7 @@ extension SQLiteStore {
     static func summary(_ db: Database, _ drawing: Drawing) throws -> DrawingSummary {
         let markers = try Int.fetchOne(db, sql: "SELECT count(*) FROM marker WHERE drawingId = ?", arguments: [drawing.id]) ?? 0
         let regions = try Int.fetchOne(db, sql: "SELECT count(*) FROM region WHERE drawingId = ?", arguments: [drawing.id]) ?? 0
-        return DrawingSummary(drawing: drawing, markerCount: markers, regionCount: regions)
+        let project = try String.fetchOne(db, sql: "SELECT name FROM project WHERE id = ?", arguments: [drawing.projectID]) ?? Project.defaultName
+        return DrawingSummary(drawing: drawing, markerCount: markers, regionCount: regions, project: project)
     }
 }

@@ -113,7 +113,9 @@ package final class SQLiteTableWriter: StoreTableWriter {
         let tuple = "(" + Array(repeating: "?", count: table.columns.count).joined(separator: ", ") + ")"
         let sql = "INSERT INTO \(SQLiteTables.quoted(table.name)) (\(columns)) VALUES "
             + Array(repeating: tuple, count: rows.count).joined(separator: ", ")
-            + (table.contentAddressed ? " ON CONFLICT DO NOTHING" : "")
+            + (table.skipsExistingRows ? " ON CONFLICT DO NOTHING" : "")
+            + (table.replacesExistingRows ? " ON CONFLICT (\(table.key.map(SQLiteTables.quoted).joined(separator: ", "))) DO UPDATE SET "
+               + table.valueColumns.map { "\(SQLiteTables.quoted($0)) = excluded.\(SQLiteTables.quoted($0))" }.joined(separator: ", ") : "")
         do {
             try queue.inDatabase { db in
                 try db.execute(sql: sql, arguments: StatementArguments(rows.flatMap { $0.map(SQLiteTables.argument) }))

@@ -50,6 +50,12 @@ public enum StoreSchema {
     /// No existing row changes.
     public static let v8 = "v8-calibration"
 
+    /// The team: users (`account`), their tokens (`token`: the SHA-256 only), projects (`project`, with `default`,
+    /// id 1, made here) and users' roles in them (`member`); `drawing.projectId` (every existing drawing in `default`).
+    /// The column has no REFERENCES clause: SQLite adds a column with one only with a NULL default; the use cases
+    /// check the project.
+    public static let v10 = "v10-users-projects"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -214,6 +220,42 @@ public enum StoreSchema {
         // v9 is in StoreSchema+V9.swift.
         migrator.registerMigration(v9) { db in
             try migrateToSmallerMarkerRows(db)
+        }
+        migrator.registerMigration(v10) { db in
+            try db.execute(sql: """
+                CREATE TABLE project (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    createdAt INTEGER NOT NULL
+                );
+                INSERT INTO project (name, createdAt) VALUES ('default', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+                CREATE TABLE account (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    email TEXT NOT NULL,
+                    company TEXT,
+                    createdAt INTEGER NOT NULL
+                );
+                CREATE TABLE member (
+                    projectId INTEGER NOT NULL REFERENCES project(id),
+                    accountId INTEGER NOT NULL REFERENCES account(id),
+                    role TEXT NOT NULL CHECK (role = 'admin' OR role = 'manager' OR role = 'inspector' OR role = 'subcontractor' OR role = 'viewer'),
+                    PRIMARY KEY (projectId, accountId)
+                );
+                CREATE INDEX member_account ON member(accountId);
+                CREATE TABLE token (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    accountId INTEGER NOT NULL REFERENCES account(id),
+                    sha256 TEXT NOT NULL UNIQUE,
+                    label TEXT,
+                    createdAt INTEGER NOT NULL,
+                    expires TEXT,
+                    lastUsedAt INTEGER
+                );
+                CREATE INDEX token_account ON token(accountId);
+                ALTER TABLE drawing ADD COLUMN projectId INTEGER NOT NULL DEFAULT 1;
+                CREATE INDEX drawing_project ON drawing(projectId);
+                """)
         }
         return migrator
     }

@@ -30,6 +30,10 @@ extension APIError {
             self.init(.notFound, code: "unknown-attachment", message: error.description)
         case .unknownRevision:
             self.init(.notFound, code: "unknown-revision", message: error.description)
+        case .unknownUser, .unknownProject, .unknownToken, .notAMember:
+            self.init(.notFound, code: error.code, message: error.description)
+        case .duplicateUser, .duplicateProject:
+            self.init(.conflict, code: error.code, message: error.description)
         case .invalidArgument(let message):
             self.init(.badRequest, code: "invalid-field", message: message)
         case .imageChanged(let drawing, _):

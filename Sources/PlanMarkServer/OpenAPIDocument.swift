@@ -361,6 +361,7 @@ enum OpenAPIDocument {
             ("Drawing", object([
                 "name": ["type": "string"], "width": ["type": "integer"], "height": ["type": "integer"], "zoom": ["type": "number"],
                 "crs": enumeration(["leaflet", "flutter"]), "singleMarker": ["type": "boolean"],
+                "project": ["type": "string", "description": "The project the drawing belongs to (`planmark drawing add --project`; else `default`)."],
                 "markers": ["type": "integer", "description": "Markers stored (removed ones excluded)."],
                 "regions": ["type": "integer"], "nextNumber": ["type": "integer", "minimum": 1], "createdAt": dateTime,
                 "revision": ["type": "integer", "minimum": 1, "description": "The current revision of the sheet (see /drawings/{name}/revisions)."],
@@ -381,7 +382,7 @@ enum OpenAPIDocument {
                     "tileSize": ["const": 256],
                 ], required: ["template", "minZoom", "maxZoom", "tileSize"], closed: true,
                    description: "The drawing's tile pyramid (the service's JSON only; the CLI's has none)."),
-            ], required: ["name", "width", "height", "zoom", "crs", "markers", "bounds"])),
+            ], required: ["name", "width", "height", "zoom", "crs", "project", "markers", "bounds"])),
             ("NewMarker", object(positionFields + [("note", nullableString), ("author", nullableString)] + punchItemFields + [
                 ("uuid", ["type": ["string", "null"], "pattern": .string(uuidPattern),
                           "description": "The client's identifier (RFC 4122 text, any case; kept in lower case); the server makes one when none is given. Unique in the store: resending the same item is answered 200, other content under the same uuid 409."]),

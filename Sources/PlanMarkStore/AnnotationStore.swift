@@ -72,6 +72,34 @@ public protocol AnnotationStore: AnyObject, Sendable {
     /// Where the drawing's markers were on revision `number` (for the current one, where they are; for an older
     /// one, where each was when the next revision carried it on; markers created later are left out).
     func markerPositions(of drawing: String, onRevision number: Int) async throws(StoreError) -> [Int: PixelPoint]
+
+    // MARK: The team: users, their tokens, projects and roles (`StoreBackend+Team.swift`)
+
+    /// Adds a user; `duplicateUser` when the name is taken.
+    func addUser(_ user: User) async throws(StoreError) -> User
+    /// Every user, by name.
+    func users() async throws(StoreError) -> [User]
+    /// The user named `name`.
+    func user(named name: String) async throws(StoreError) -> User
+    /// Removes a user with their tokens and roles (their history stays, under their name).
+    func removeUser(named name: String) async throws(StoreError) -> User
+    /// Makes a token for the user; the store keeps only its SHA-256.
+    func addToken(for name: String, label: String?, expires: DueDate?, today: DueDate, at now: Timestamp) async throws(StoreError) -> NewToken
+    /// The user's tokens, oldest first.
+    func tokens(of name: String) async throws(StoreError) -> [UserToken]
+    /// Revokes the user's token `id`, or all of them when nil.
+    func revokeTokens(_ id: Int64?, of name: String) async throws(StoreError) -> [UserToken]
+    /// Adds a project; `duplicateProject` when the name is taken.
+    func addProject(named name: String, at now: Timestamp) async throws(StoreError) -> Project
+    /// Every project, by name.
+    func projects() async throws(StoreError) -> [Project]
+    /// Gives a user a role in a project (replacing the one they had there).
+    func grant(_ role: ProjectRole, in project: String, to user: String) async throws(StoreError) -> ProjectMember
+    /// Takes a user's role in a project away.
+    func revoke(_ user: String, from project: String) async throws(StoreError) -> ProjectMember
+    /// A project's members, by user name.
+    func members(of project: String) async throws(StoreError) -> [ProjectMember]
+
     /// How many connections the store's calls hold now and how many wait for one.
     var connectionUsage: ConnectionUsage { get }
     /// The local file the whole store is kept in (SQLite), or nil (a database server).

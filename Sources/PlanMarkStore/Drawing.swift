@@ -36,6 +36,9 @@ public struct Drawing: Hashable, Sendable {
     /// The number of the drawing's current revision (1 until `reviseDrawing` gives it a new image); the image
     /// columns above are that revision's.
     public var revision: Int = 1
+    /// The store's id of the project the drawing belongs to (`StoreTables.project`); 1 is the project `default`,
+    /// which every store has.
+    public var projectID: Int64 = 1
 
     /// Creates a drawing.
     public init(id: Int64? = nil, name: String, imagePath: String, imageSHA256: String, width: Int, height: Int,

@@ -12,6 +12,7 @@ extension StoreBackend {
         var drawing = checked.drawing
         let bytes = checked.bytes
         return try await write(drawing: nil) { transaction, _ in
+            drawing.projectID = try await TeamRows.projectID(named: new.project ?? Project.defaultName, transaction)
             guard let id = try await transaction.insert(drawing) else { throw StoreError.duplicateDrawing(new.name) }
             drawing.id = id
             try await transaction.storeImage(sha256: drawing.imageSHA256, bytes: bytes)

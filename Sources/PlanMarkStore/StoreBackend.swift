@@ -20,6 +20,11 @@ public protocol StoreBackend: AnnotationStore {
 
     /// Validators by drawing, kept between transactions while a drawing's regions revision is unchanged.
     var validators: ValidatorCache { get }
+
+    /// The rows of `table` whose columns equal `match`'s values (every row when `match` is empty), in key order, read
+    /// outside any write transaction: one statement, so one snapshot.
+    /// - Complexity: as `StoreTransaction.rows(of:where:)`.
+    func rows(of table: StoreTable, where match: [(String, StoreValue)]) async throws(StoreError) -> [[StoreValue]]
 }
 
 extension StoreBackend {
@@ -121,4 +126,21 @@ public protocol StoreTransaction {
     /// attachment bytes nothing else uses.
     /// - Complexity: O(n + h + a + r) for its markers, history entries, attachments and revisions.
     func delete(_ drawing: Drawing) async throws
+
+    // MARK: Rows of the team's tables (`StoreTables.project`, `account`, `member`, `token`)
+
+    /// The rows of `table` whose columns equal `match`'s values (every row when `match` is empty), in key order; the
+    /// values of `table.columns`.
+    /// - Complexity: O(log R + k) for k rows found through an index on `match`'s columns (every team lookup has one).
+    func rows(of table: StoreTable, where match: [(String, StoreValue)]) async throws -> [[StoreValue]]
+    /// Inserts `row` (the values of `table.columns`; an identity table's `id` given as `.null` gets the next one); the
+    /// row's id (0 for a table without one), or nil when a unique key has such a row already (nothing inserted).
+    /// - Complexity: O(log R).
+    func insert(_ row: [StoreValue], into table: StoreTable) async throws -> Int64?
+    /// Sets `values` on the rows of `table` that `match` names; how many there were.
+    /// - Complexity: O(log R + k).
+    func update(_ table: StoreTable, set values: [(String, StoreValue)], where match: [(String, StoreValue)]) async throws -> Int
+    /// Deletes the rows of `table` that `match` names; how many there were.
+    /// - Complexity: O(log R + k).
+    func delete(from table: StoreTable, where match: [(String, StoreValue)]) async throws -> Int
 }

@@ -53,6 +53,18 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The store this process opened was removed or replaced since (an SQLite file removed and made again, a
     /// PostgreSQL database dropped and re-created): writes are refused until the store is opened again.
     case storeReplaced(path: String)
+    /// No user has this name.
+    case unknownUser(String)
+    /// A user with this name exists already.
+    case duplicateUser(String)
+    /// No project has this name.
+    case unknownProject(String)
+    /// A project with this name exists already.
+    case duplicateProject(String)
+    /// The user has no token with this id.
+    case unknownToken(user: String, id: Int64)
+    /// The user has no role in the project.
+    case notAMember(project: String, user: String)
 
     /// The stable code of the error (kebab case): the service's `error.code`, listed in its OpenAPI document. A
     /// refused marker position answers the validator's reason (`outside-allowed-area` ...), a refusal its rule's.
@@ -81,6 +93,12 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownRevision: return "unknown-revision"
         case .photoTooLarge: return "photo-too-large"
         case .storeReplaced: return "store-replaced"
+        case .unknownUser: return "unknown-user"
+        case .duplicateUser: return "user-name-taken"
+        case .unknownProject: return "unknown-project"
+        case .duplicateProject: return "project-name-taken"
+        case .unknownToken: return "unknown-token"
+        case .notAMember: return "not-a-member"
         }
     }
 
@@ -134,6 +152,18 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "drawing \"\(drawing)\" has no revision \(number)"
         case .storeReplaced(let path):
             return "\(path): the store was removed or replaced since it was opened; nothing was changed (open it again)"
+        case .unknownUser(let name):
+            return "unknown user \"\(name)\""
+        case .duplicateUser(let name):
+            return "a user named \"\(name)\" already exists"
+        case .unknownProject(let name):
+            return "unknown project \"\(name)\""
+        case .duplicateProject(let name):
+            return "a project named \"\(name)\" already exists"
+        case .unknownToken(let user, let id):
+            return "user \"\(user)\" has no token \(id)"
+        case .notAMember(let project, let user):
+            return "user \"\(user)\" has no role in project \"\(project)\""
         }
     }
 }

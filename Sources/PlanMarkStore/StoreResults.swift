@@ -14,10 +14,13 @@ public struct NewDrawing: Hashable, Sendable {
     public var crs: CRSFlavour
     /// Whether a new marker replaces the existing one.
     public var singleMarker: Bool
+    /// The project it belongs to (`Project.defaultName` when nil).
+    public var project: String?
 
     /// Describes a new drawing.
     public init(name: String, imagePath: String, imageBytes: [UInt8]? = nil, zoom: Zoom = 8, crs: CRSFlavour = .leaflet,
-                singleMarker: Bool = false) {
+                singleMarker: Bool = false, project: String? = nil) {
+        self.project = project
         self.name = name
         self.imagePath = imagePath
         self.imageBytes = imageBytes
@@ -60,9 +63,12 @@ public struct DrawingSummary: Hashable, Sendable {
     public var markerCount: Int
     /// How many regions it has.
     public var regionCount: Int
+    /// The name of the project it belongs to.
+    public var project: String
 
     /// Creates a summary.
-    public init(drawing: Drawing, markerCount: Int, regionCount: Int) {
+    public init(drawing: Drawing, markerCount: Int, regionCount: Int, project: String) {
+        self.project = project
         self.drawing = drawing
         self.markerCount = markerCount
         self.regionCount = regionCount

@@ -5,14 +5,17 @@
 package enum StoreTables {
     /// Every table, in the order a destination loads them (parents before the rows that reference them).
     package static let all: [StoreTable] = [
+        // A destination's migrations made its project `default` (id 1), which the source has too: the source's replaces it.
+        project,
+        account,
         StoreTable(name: "drawing", key: ["id"], columns: [
             ("id", .integer), ("name", .text), ("imagePath", .text), ("imageSHA256", .text), ("width", .integer),
             ("height", .integer), ("zoom", .real), ("crs", .text), ("singleMarker", .boolean), ("nextNumber", .integer),
             ("createdAt", .integer), ("regionsRevision", .integer), ("uuidSeed", .integer), ("revision", .integer),
-            ("metresPerPixel", .real), ("calibration", .text),
+            ("metresPerPixel", .real), ("calibration", .text), ("projectId", .integer),
         ], identity: true),
-        StoreTable(name: "image", key: ["sha256"], columns: [("sha256", .text), ("bytes", .blob)], contentAddressed: true, pageRows: 8),
-        StoreTable(name: "attachmentBlob", key: ["sha256"], columns: [("sha256", .text), ("bytes", .blob)], contentAddressed: true,
+        StoreTable(name: "image", key: ["sha256"], columns: [("sha256", .text), ("bytes", .blob)], skipsExistingRows: true, pageRows: 8),
+        StoreTable(name: "attachmentBlob", key: ["sha256"], columns: [("sha256", .text), ("bytes", .blob)], skipsExistingRows: true,
                    pageRows: 16),
         StoreTable(name: "region", key: ["drawingId", "regionId"], columns: [
             ("drawingId", .integer), ("position", .integer), ("regionId", .text), ("kind", .text), ("name", .text),
@@ -37,11 +40,31 @@ package enum StoreTables {
             ("id", .integer), ("drawingId", .integer), ("number", .integer), ("sha256", .text), ("size", .integer),
             ("contentType", .text), ("caption", .text), ("author", .text), ("createdAt", .integer),
         ], identity: true),
+        member,
+        token,
     ]
+
+    /// Projects (v10, pg7): drawings belong to one.
+    package static let project = StoreTable(name: "project", key: ["id"], columns: [
+        ("id", .integer), ("name", .text), ("createdAt", .integer),
+    ], identity: true, replacesExistingRows: true)
+    /// Users (`User`); `user` is a reserved word in PostgreSQL.
+    package static let account = StoreTable(name: "account", key: ["id"], columns: [
+        ("id", .integer), ("name", .text), ("email", .text), ("company", .text), ("createdAt", .integer),
+    ], identity: true)
+    /// Users' roles in projects (`ProjectMember`).
+    package static let member = StoreTable(name: "member", key: ["projectId", "accountId"], columns: [
+        ("projectId", .integer), ("accountId", .integer), ("role", .text),
+    ])
+    /// Users' tokens, as their SHA-256 (`UserToken`).
+    package static let token = StoreTable(name: "token", key: ["id"], columns: [
+        ("id", .integer), ("accountId", .integer), ("sha256", .text), ("label", .text), ("createdAt", .integer),
+        ("expires", .text), ("lastUsedAt", .integer),
+    ], identity: true)
 }
 
 /// One table `store migrate` copies.
-package struct StoreTable: Sendable {
+public struct StoreTable: Sendable {
     /// The table's name (as SQLite spells it; PostgreSQL folds it to lower case).
     package var name: String
     /// The primary key's columns: rows are read in this order, a page at a time after the last key read.
@@ -51,18 +74,24 @@ package struct StoreTable: Sendable {
     /// Whether `id` comes from an identity sequence (PostgreSQL) or AUTOINCREMENT (SQLite), which must be set past
     /// the copied ids.
     package var identity: Bool
-    /// Rows keyed by their content's SHA-256: a row the destination already has is skipped.
-    package var contentAddressed: Bool
+    /// A row the destination already has (by key) is skipped: rows keyed by their content's SHA-256.
+    package var skipsExistingRows: Bool
+    /// A row the destination already has (by key) is overwritten by the source's: the project `default` that every
+    /// store's migrations make.
+    package var replacesExistingRows: Bool
+    /// The columns not in `key`.
+    package var valueColumns: [String] { columns.map(\.name).filter { !key.contains($0) } }
     /// Rows read and written at a time (few for tables of large blobs).
     package var pageRows: Int
 
     package init(name: String, key: [String], columns: [(String, StoreColumnKind)], identity: Bool = false,
-                 contentAddressed: Bool = false, pageRows: Int = 1000) {
+                 skipsExistingRows: Bool = false, replacesExistingRows: Bool = false, pageRows: Int = 1000) {
+        self.replacesExistingRows = replacesExistingRows
         self.name = name
         self.key = key
         self.columns = columns.map { (name: $0.0, kind: $0.1) }
         self.identity = identity
-        self.contentAddressed = contentAddressed
+        self.skipsExistingRows = skipsExistingRows
         self.pageRows = pageRows
     }
 
@@ -73,12 +102,12 @@ package struct StoreTable: Sendable {
 }
 
 /// How a column's values are stored. SQLite keeps `boolean` and `smallint` as integers.
-package enum StoreColumnKind: Sendable {
+public enum StoreColumnKind: Sendable {
     case integer, real, text, blob, boolean, smallint
 }
 
 /// One value of a row.
-package enum StoreValue: Hashable, Sendable {
+public enum StoreValue: Hashable, Sendable {
     case null
     case integer(Int64)
     case real(Double)

@@ -101,6 +101,18 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(text: error.description, code: Exit.ioError)
         case .unknownRevision(let drawing, let number):
             self.init(place: Self.drawing(drawing), message: "no revision \(number)", code: Exit.noInput)
+        case .unknownUser(let name):
+            self.init(place: "user \"\(name)\"", message: "no such user", code: Exit.noInput)
+        case .unknownProject(let name):
+            self.init(place: "project \"\(name)\"", message: "no such project", code: Exit.noInput)
+        case .unknownToken(let user, let id):
+            self.init(place: "user \"\(user)\"", message: "no token \(id)", code: Exit.noInput)
+        case .notAMember(let project, let user):
+            self.init(place: "project \"\(project)\"", message: "user \"\(user)\" has no role here", code: Exit.noInput)
+        case .duplicateUser(let name):
+            self.init(place: "user \"\(name)\"", message: "a user with this name already exists", code: Exit.invalid)
+        case .duplicateProject(let name):
+            self.init(place: "project \"\(name)\"", message: "a project with this name already exists", code: Exit.invalid)
         }
     }
 

@@ -36,6 +36,8 @@ struct PlanMark: AsyncParsableCommand {
             TilesCommand.self,
             ServeCommand.self,
             StoreCommand.self,
+            UserCommand.self,
+            ProjectCommand.self,
         ]
     )
 }

@@ -13,6 +13,10 @@ import Testing
         "SELECT * FROM revision ORDER BY drawingId, number",
         "SELECT * FROM marker ORDER BY drawingId, number",
         "SELECT * FROM history ORDER BY id",
+        "SELECT * FROM project ORDER BY id",
+        "SELECT * FROM account ORDER BY id",
+        "SELECT * FROM member ORDER BY projectId, accountId",
+        "SELECT * FROM token ORDER BY id",
         "SELECT * FROM attachment ORDER BY id",
         "SELECT name, seq FROM sqlite_sequence ORDER BY name",
     ]
@@ -49,6 +53,10 @@ import Testing
         try run(["history", "A", "--format", "jsonl"])
         try run(["attachments", "A", "1"])
         try run(["regions", "export", "A"])
+        try run(["user", "list", "--format", "json"])
+        try run(["user", "tokens", "ana", "--format", "json"])
+        try run(["project", "list", "--format", "json"])
+        try run(["project", "members", "Tower B", "--format", "json"])
         return text
     }
 
@@ -69,7 +77,17 @@ import Testing
         try ok(["attach", "A", "1", try sandbox.png("photo.png", width: 20, height: 10), "--caption", "north wall"])
         try ok(["drawing", "calibrate", "A", "--from", "10,10", "--to", "390,10", "--distance", "3.8"])
         try ok(["drawing", "revise", "A", try sandbox.png("plan-b.png", width: 800, height: 600), "--align", "0,0=0,0;400,300=800,600"])
-        try ok(["drawing", "add", try sandbox.png("other.png", width: 200, height: 100), "--name", "B"])
+        // The team: users with tokens (the first revoked), a project with roles, drawing B in it.
+        try ok(["user", "add", "ana", "--email", "ana@example.com", "--company", "Tiles Ltd"])
+        try ok(["user", "add", "bo", "--email", "bo@example.org"])
+        try ok(["user", "token", "ana", "--label", "old phone"])
+        try ok(["user", "token", "ana", "--label", "phone", "--expires", "2999-12-31"])
+        try ok(["user", "revoke", "ana", "1"])
+        try ok(["project", "add", "Tower B"])
+        try ok(["project", "grant", "Tower B", "ana", "subcontractor"])
+        try ok(["project", "grant", "Tower B", "bo", "manager"])
+        try ok(["project", "grant", "default", "bo", "viewer"])
+        try ok(["drawing", "add", try sandbox.png("other.png", width: 200, height: 100), "--name", "B", "--project", "Tower B"])
         try ok(["mark", "B", "50", "50"])
         return sandbox
     }
@@ -79,7 +97,7 @@ import Testing
         let copy = sandbox.folder.appendingPathComponent("copy.sqlite").path
         let result = try CLIRunner.run(["store", "migrate", "--from", sandbox.store, "--to", copy], in: sandbox.folder)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("copied \(sandbox.store) to \(copy): 2 drawing, "))
+        #expect(result.stdout.hasPrefix("copied \(sandbox.store) to \(copy): 2 project, 2 account, 2 drawing, "))
         #expect(try Self.dump(copy) == (try Self.dump(sandbox.store)))
         #expect(try Self.exports(copy, in: sandbox.folder) == (try Self.exports(sandbox.store, in: sandbox.folder)))
         // No temporary file is left beside the new store.

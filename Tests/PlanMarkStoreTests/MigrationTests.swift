@@ -26,7 +26,7 @@ import Testing
         }
         let store = try SQLiteStore(path: path, create: false)
         #expect(try await store.appliedMigrations() == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8,
-                                                StoreSchema.v9])
+                                                StoreSchema.v9, StoreSchema.v10])
         // v2 made the index of markers by status, v4 dropped it.
         #expect(try await store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'marker_status'") } == 0)
         let summary = try await store.drawing(named: "Old")
@@ -34,6 +34,9 @@ import Testing
         #expect(summary.drawing.zoom == 3 && summary.drawing.crs == .flutter)
         #expect(summary.drawing.regionsRevision == 0)
         #expect(summary.markerCount == 1)
+        // v10 put it in the project every store has.
+        #expect(summary.project == "default")
+        #expect(try await store.projects().map(\.name) == ["default"])
         let marker = try await store.marker(1, in: "Old")
         #expect(marker.position.x == 4.5 && marker.rooms == ["R"] && marker.note == "n")
         #expect(marker.createdAt.text == "2024-01-01T00:00:00.000Z")
@@ -54,8 +57,8 @@ import Testing
         }
         let queue = try DatabaseQueue(path: path)
         let identifiers = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        #expect(identifiers == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8, StoreSchema.v9,
-                               "v99-from-the-future"])
+        #expect(identifiers == ([StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8,
+                                StoreSchema.v9, StoreSchema.v10, "v99-from-the-future"]).sorted())
         #expect(StoreError.newerSchema(path: "s", unknownMigrations: ["v9"]).description.contains("newer planmark"))
     }
 

@@ -63,7 +63,7 @@ import Testing
         try before.close()
 
         let store = try SQLiteStore(path: path, create: false)
-        #expect(try await store.appliedMigrations().last == StoreSchema.v9)
+        #expect(try await store.appliedMigrations().last == StoreSchema.identifiers.last)
         var markers: [Marker] = []
         try await store.forEachMarker(in: "P", filter: MarkerFilter()) { markers.append($0); return true }
         #expect(markers.map(\.number) == [1, 2, 3, 4, 5, 6])

@@ -32,6 +32,9 @@ struct DrawingAddCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The CRS flavour of the map clients: leaflet or flutter.")
     var crs: CRSFlavour = .leaflet
 
+    @Option(name: .long, help: ArgumentHelp("The project the drawing belongs to (made with 'planmark project add'; default: default).", valueName: "name"))
+    var project: String?
+
     @Flag(name: .long, help: "Keep one marker at most: a new marker replaces the existing one.")
     var singleMarker = false
 
@@ -71,7 +74,7 @@ struct DrawingAddCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        let new = NewDrawing(name: name, imagePath: image, imageBytes: bytes, zoom: zoom, crs: crs, singleMarker: singleMarker)
+        let new = NewDrawing(name: name, imagePath: image, imageBytes: bytes, zoom: zoom, crs: crs, singleMarker: singleMarker, project: project)
         try await storeCommand {
             try new.validate()
             let store = try await storeOptions.open(create: true)

@@ -32,6 +32,7 @@ struct DrawingShowCommand: AsyncParsableCommand {
                     size: \(d.width)x\(d.height) px
                     zoom: \(d.zoom)
                     crs: \(d.crs.rawValue)
+                    project: \(summary.project)
                     single marker: \(d.singleMarker ? "yes" : "no")
                     markers: \(summary.markerCount) (next number \(d.nextNumber))
                     regions: \(summary.regionCount)

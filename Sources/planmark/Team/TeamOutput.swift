@@ -1,0 +1,26 @@
+import Foundation
+import PlanMarkStore
+
+/// Output formats of the team commands' listings.
+enum TeamFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+import ArgumentParser
+
+/// The team commands' JSON: `{"KEY":[...]}` and a line break, each record as its `Encodable` form says (one shape,
+/// the service's too).
+enum TeamJSON {
+    static func list<T: Encodable>(_ key: String, _ values: [T]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode([key: values]), as: UTF8.self) + "\n"
+    }
+}
+
+/// `text` as a role, or a usage error naming `place` and the roles there are.
+func projectRole(_ text: String, place: String) throws(CommandFailure) -> ProjectRole {
+    guard let role = ProjectRole(rawValue: text) else {
+        throw CommandFailure(place: place, message: "unknown role \"\(text)\" (expected \(ProjectRole.allCases.map(\.rawValue).joined(separator: ", ")))",
+                             code: Exit.usage)
+    }
+    return role
+}
