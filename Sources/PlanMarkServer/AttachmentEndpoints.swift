@@ -19,12 +19,12 @@ extension PlanMarkRoutes {
     }
 
     /// Stores the body as an attachment: 201 `{"id","sha256","size","contentType","caption"}` with its `Location`.
-    func attach(_ request: Request, name: String, number: Int) async throws -> Response {
+    func attach(_ request: Request, name: String, number: Int, identity: Identity) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(["caption", "author"])
         let declared = try Self.declaredAttachmentType(request)
         let bytes = try await attachmentBodies.bytes(of: request)
-        let caption = query.values["caption"], author = query.values["author"]
+        let caption = query.values["caption"], author = try identity.author(given: query.values["author"])
         let attachment = try await store.run("attach") { store throws(StoreError) in
             try await store.attach(bytes, declaredType: declared, caption: caption, toMarker: number, in: name, author: author)
         }
@@ -73,11 +73,11 @@ extension PlanMarkRoutes {
     }
 
     /// Removes an attachment (its bytes go when nothing else uses them): `{"id":ID,"removed":true}`.
-    func detach(_ request: Request, name: String, number: Int, id: Int64) async throws -> Response {
+    func detach(_ request: Request, name: String, number: Int, id: Int64, identity: Identity) async throws -> Response {
         if RequestBodyReader.hasBody(request) { try RequestBodyReader.requireJSON(request) }
         let query = try QueryParameters(request)
         try query.onlyKeys(["author"])
-        let author = query.values["author"]
+        let author = try identity.author(given: query.values["author"])
         let attachment = try await store.run("detach") { store throws(StoreError) in
             try await store.detach(id, fromMarker: number, in: name, author: author)
         }

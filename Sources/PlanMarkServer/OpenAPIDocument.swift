@@ -28,7 +28,7 @@ enum OpenAPIDocument {
                 "securitySchemes": [
                     "bearer": [
                         "type": "http", "scheme": "bearer",
-                        "description": "Required on every endpoint but /health when the server was started with a token.",
+                        "description": "A user's token (planmark user token; pmk_...) or the server's --token: required on every endpoint but /health when the server was started with a token or the store has users. A token that signs no one in is 401; after 10 such from one address within a minute, that address is answered 429 until the minute is over.",
                     ],
                 ],
                 "parameters": [
@@ -78,6 +78,14 @@ enum OpenAPIDocument {
             ("/health", getAndHead(
                 id: "health", summary: "Liveness check (no token needed).", security: false, storeAccess: false,
                 success: ok("The service is up.", jsonContent(object(["status": ["const": "ok"]], required: ["status"]))))),
+            ("/me", getAndHead(
+                id: "me", summary: "Who is signed in: a user with their role in each project, or the operator (the server's token, or anyone while the store has no users).",
+                success: ok("The signed-in user; for the operator every field is null, projects is empty and operator is true.", jsonContent(object([
+                    "name": ["type": ["string", "null"]], "email": ["type": ["string", "null"]], "company": ["type": ["string", "null"]],
+                    "projects": ["type": "array", "items": object(["name": ["type": "string"], "role": enumeration(ProjectRole.allCases.map(\.rawValue))],
+                                                                  required: ["name", "role"], closed: true)],
+                    "operator": ["const": true],
+                ], required: ["name", "email", "company", "projects"], closed: true))))),
             ("/openapi.json", getAndHead(
                 id: "openapi", summary: "This document.", storeAccess: false,
                 success: ok("The OpenAPI 3.1 document.", jsonContent(["type": "object"])))),
@@ -319,7 +327,9 @@ enum OpenAPIDocument {
             ]))
         }
         var responses = success
-        for status in Set(errors).sorted() {
+        var errors = Set(errors)
+        if security { errors.insert(429) }
+        for status in errors.sorted() {
             guard let error = errorResponses.first(where: { $0.status == status }) else { continue }
             if let codes = codes[status] {
                 // The codes this operation can answer with this status, as the schema's enum.
@@ -338,8 +348,9 @@ enum OpenAPIDocument {
 
     /// The error answers: status, component name, description, headers.
     static let errorResponses: [(status: Int, name: String, description: String, headers: [(String, Doc)])] = [
-        (400, "BadRequest", "Malformed JSON, an invalid field or parameter (the message names it), an unknown query parameter, a body that could not be read to its end, no Host header (missing-host), or more than one (duplicate-host).", []),
+        (400, "BadRequest", "Malformed JSON, an invalid field or parameter (the message names it), an unknown query parameter, a body that could not be read to its end, no Host header (missing-host), or more than one (duplicate-host); an author (body or query) that is not the signed-in user (author-mismatch).", []),
         (401, "Unauthorized", "Missing or wrong bearer token.", [("WWW-Authenticate", header())]),
+        (429, "TooManySignIns", "Too many failed sign-ins from this address within a minute (too-many-sign-ins): every request from it is refused until the minute is over.", [("Retry-After", header("Seconds to wait.", ["type": "string", "pattern": "^[0-9]+$"]))]),
         (403, "ForbiddenOrigin", "A write from a page on another origin (an Origin header that is neither the server's nor --cors-origin).", []),
         (404, "NotFound", "Unknown drawing, marker, attachment or endpoint.", []),
         (409, "Conflict", "Refused by the store's state: a status change the workflow does not allow (code transition-refused, naming the current and the requested status) or ready to open without a reason (reason-required); a uuid stored already with other content (uuid-conflict) or of the store's own form for a number not given yet (uuid-not-issued); a drawing name taken (name-taken); a drawing removal while it has markers without force=true (drawing-has-markers).", []),

@@ -19,7 +19,7 @@ public enum PlanMarkApplication {
     /// `page`, when given, is served at `/`, `/app/...` and `/leaflet/...` after the `Host` check and before
     /// the token check (the page asks for the token and sends it with every API call).
     public static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
-                              renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil) -> Router<BasicRequestContext> {
+                              renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil) -> Router<PlanMarkRequestContext> {
         router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: BoundPort(configuration.port),
                page: page)
     }
@@ -27,11 +27,11 @@ public enum PlanMarkApplication {
     static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
                        renderer: ReviewRenderer, boundPort: BoundPort,
                        validationLimiter: ConcurrencyLimiter? = nil, tileCache: TileCache? = nil,
-                       page: ReviewPageFiles? = nil, metrics: ServerMetrics = ServerMetrics()) -> Router<BasicRequestContext> {
+                       page: ReviewPageFiles? = nil, metrics: ServerMetrics = ServerMetrics()) -> Router<PlanMarkRequestContext> {
         // Renders, reports and tile pyramids share one bound; store calls are awaited (the store works on its own queues).
         let heavy = HeavyWork(limit: configuration.maxHeavyJobs, queueLimit: configuration.heavyQueue, logger: logger)
         let store = store.measured(by: metrics)
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: PlanMarkRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: HeadResponseMiddleware())
         router.add(middleware: RequestLogMiddleware(logger: logger))
         // Every request, refused or not, by its route's template (GET /metrics, behind the token like the rest).
@@ -45,9 +45,7 @@ public enum PlanMarkApplication {
         }
         router.add(middleware: ErrorMiddleware(logger: logger))
         router.add(middleware: OriginCheckMiddleware(corsOrigin: configuration.corsOrigin))
-        if let token = configuration.token {
-            router.add(middleware: BearerTokenMiddleware(token: token))
-        }
+        router.add(middleware: SignInMiddleware(operatorToken: configuration.token, store: store))
         router.add(middleware: MethodNotAllowedMiddleware(routes: PlanMarkRoutes.table))
         let cache = tileCache ?? TileCache(root: configuration.tileCacheDirectory ?? defaultTileCache(store), limitBytes: configuration.tileCacheBytes,
                                            heavy: heavy)

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import PlanMarkExport
 import PlanMarkFormats
@@ -29,7 +30,7 @@ struct PlanMarkRoutes: Sendable {
     static let table: RouteTable = {
         let get: [HTTPRequest.Method] = [.get]
         let routes: [(String, [HTTPRequest.Method])] = [
-            ("/health", get), ("/openapi.json", get), ("/metrics", get), ("/validate", [.post]), ("/drawings", get),
+            ("/health", get), ("/me", get), ("/openapi.json", get), ("/metrics", get), ("/validate", [.post]), ("/drawings", get),
             ("/drawings/:name", [.get, .patch, .delete]), ("/drawings/:name/image", get), ("/drawings/:name/regions", get),
             ("/drawings/:name/review.png", get), ("/drawings/:name/summary", get), ("/drawings/:name/markers", [.get, .post]),
             ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
@@ -43,8 +44,9 @@ struct PlanMarkRoutes: Sendable {
     }()
 
     /// Adds every endpoint to `router`.
-    func add(to router: Router<some RequestContext>) {
+    func add(to router: Router<PlanMarkRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make("{\"status\":\"ok\"}\n") }
+        router.get("/me") { request, context in try await me(request, identity: context.identity) }
         router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
         router.get("/metrics") { request, _ in try metricsText(request) }
         router.post("/validate") { request, _ in try await validate.respond(to: request, bodies: bodies) }
@@ -66,21 +68,23 @@ struct PlanMarkRoutes: Sendable {
             try await tiles.respond(to: request, name: try Self.name(context), context: context, store: store)
         }
         router.get("/drawings/:name/markers") { request, context in try await markers(request, name: try Self.name(context)) }
-        router.post("/drawings/:name/markers") { request, context in try await addMarker(request, name: try Self.name(context)) }
+        router.post("/drawings/:name/markers") { request, context in
+            try await addMarker(request, name: try Self.name(context), identity: context.identity)
+        }
         router.get("/drawings/:name/markers/:number") { request, context in
             try await marker(request, name: try Self.name(context), number: try Self.number(context))
         }
         router.patch("/drawings/:name/markers/:number") { request, context in
-            try await changeMarker(request, name: try Self.name(context), number: try Self.number(context))
+            try await changeMarker(request, name: try Self.name(context), number: try Self.number(context), identity: context.identity)
         }
         router.delete("/drawings/:name/markers/:number") { request, context in
-            try await removeMarker(request, name: try Self.name(context), number: try Self.number(context))
+            try await removeMarker(request, name: try Self.name(context), number: try Self.number(context), identity: context.identity)
         }
         router.get("/drawings/:name/markers/:number/history") { request, context in
             try await history(request, name: try Self.name(context), number: try Self.number(context))
         }
         router.post("/drawings/:name/markers/:number/attachments") { request, context in
-            try await attach(request, name: try Self.name(context), number: try Self.number(context))
+            try await attach(request, name: try Self.name(context), number: try Self.number(context), identity: context.identity)
         }
         router.get("/drawings/:name/markers/:number/attachments") { request, context in
             try await attachments(request, name: try Self.name(context), number: try Self.number(context))
@@ -89,7 +93,49 @@ struct PlanMarkRoutes: Sendable {
             try await attachment(request, name: try Self.name(context), number: try Self.number(context), id: try Self.attachmentID(context))
         }
         router.delete("/drawings/:name/markers/:number/attachments/:id") { request, context in
-            try await detach(request, name: try Self.name(context), number: try Self.number(context), id: try Self.attachmentID(context))
+            try await detach(request, name: try Self.name(context), number: try Self.number(context), id: try Self.attachmentID(context),
+                             identity: context.identity)
+        }
+    }
+
+    // MARK: Who is signed in
+
+    /// `GET /me`: the signed-in user, `{"name","email","company","projects":[{"name","role"}]}` (projects by name); for
+    /// the operator (the server's token, or anyone while the store has no users) every field is null, `projects` is
+    /// empty and `"operator":true` is added.
+    func me(_ request: Request, identity: Identity) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let me: Me
+        switch identity {
+        case .operator:
+            me = Me(name: nil, email: nil, company: nil, projects: [], operator: true)
+        case .user(let signedIn):
+            me = Me(name: signedIn.user.name, email: signedIn.user.email, company: signedIn.user.company,
+                    projects: signedIn.roles.map { Me.Role(name: $0.key, role: $0.value.rawValue) }.sorted { $0.name < $1.name }, operator: nil)
+        }
+        return JSONResponse.make(String(decoding: try encoder.encode(me), as: UTF8.self) + "\n", extraHeaders: [.cacheControl: "no-store"])
+    }
+
+    /// The shape of `GET /me`.
+    struct Me: Encodable {
+        struct Role: Encodable { var name: String; var role: String }
+        var name: String?
+        var email: String?
+        var company: String?
+        var projects: [Role]
+        var `operator`: Bool?
+
+        enum CodingKeys: String, CodingKey { case name, email, company, projects, `operator` }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(email, forKey: .email)
+            try container.encode(company, forKey: .company)
+            try container.encode(projects, forKey: .projects)
+            try container.encodeIfPresent(`operator`, forKey: .operator)
         }
     }
 
@@ -265,13 +311,13 @@ struct PlanMarkRoutes: Sendable {
     /// Validates and stores a tap with its punch-item fields; 201 with its number, or 422 with the reason and
     /// nothing stored. Idempotent by `uuid`: the same uuid with the same position and fields answers 200 with
     /// the stored marker (nothing new stored, no history entry); with other content 409.
-    func addMarker(_ request: Request, name: String) async throws -> Response {
+    func addMarker(_ request: Request, name: String, identity: Identity) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let body = try await bodies.jsonObject(of: request)
         try body.onlyKeys(MarkerFieldsInput.newMarkerKeys)
         guard let position = try MarkerPositionInput.read(body, required: true) else { throw APIError.invalidField("$", "no position") }
         let fields = try MarkerFieldsInput.newMarker(body, at: PixelPoint(x: 0, y: 0))
-        let author = try body.string("author", allowNull: true) ?? nil
+        let author = try identity.author(given: try body.string("author", allowNull: true) ?? nil)
         let (creation, conversion) = try await store.run("addMarker") {
             store throws(StoreError) -> (MarkerCreation, LatLngConversion?) in
             var new = fields
@@ -292,13 +338,13 @@ struct PlanMarkRoutes: Sendable {
     /// Changes any of a marker's fields (position validated like a new marker's; status as the workflow
     /// allows, with `reason`; category, priority, assignee, due, note; null clears) in one store call: a
     /// refused or failed PATCH changes nothing and writes no history. A refused transition is 409.
-    func changeMarker(_ request: Request, name: String, number: Int) async throws -> Response {
+    func changeMarker(_ request: Request, name: String, number: Int, identity: Identity) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let body = try await bodies.jsonObject(of: request)
         try body.onlyKeys(MarkerFieldsInput.changeKeys)
         let position = try MarkerPositionInput.read(body, required: false)
         let fields = try MarkerFieldsInput.change(body)
-        let author = try body.string("author", allowNull: true) ?? nil
+        let author = try identity.author(given: try body.string("author", allowNull: true) ?? nil)
         guard position != nil || !fields.isEmpty else {
             throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status, note, category, priority, assignee or due")
         }
@@ -320,11 +366,11 @@ struct PlanMarkRoutes: Sendable {
 
     /// Removes a marker; its number is never given again. A body is not needed (and is ignored), but
     /// one sent must be declared JSON like every other write.
-    func removeMarker(_ request: Request, name: String, number: Int) async throws -> Response {
+    func removeMarker(_ request: Request, name: String, number: Int, identity: Identity) async throws -> Response {
         if RequestBodyReader.hasBody(request) { try RequestBodyReader.requireJSON(request) }
         let query = try QueryParameters(request)
         try query.onlyKeys(["author"])
-        let author = query.values["author"]
+        let author = try identity.author(given: query.values["author"])
         let marker = try await store.run("removeMarker") { store throws(StoreError) in
             try await store.removeMarker(number, in: name, author: author)
         }

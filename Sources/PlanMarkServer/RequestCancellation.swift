@@ -26,7 +26,7 @@ public struct ConnectionRequestContext: RequestContext {
 public struct CancellingResponder: HTTPResponder {
     public typealias Context = ConnectionRequestContext
 
-    let router: RouterResponder<BasicRequestContext>
+    let router: RouterResponder<PlanMarkRequestContext>
     let connections: Connections?
     let shutdownGrace: Duration
 
@@ -63,7 +63,7 @@ public struct CancellingResponder: HTTPResponder {
     }
 
     private func answer(_ request: Request, context: ConnectionRequestContext) async throws -> Response {
-        let basic = BasicRequestContext(source: ApplicationRequestContextSource(channel: context.channel, logger: context.logger))
+        let basic = PlanMarkRequestContext(source: ApplicationRequestContextSource(channel: context.channel, logger: context.logger))
         let router = self.router
         if RequestBodyReader.hasBody(request) { return try await router.respond(to: request, context: basic) }
         let task = Task { try await router.respond(to: request, context: basic) }

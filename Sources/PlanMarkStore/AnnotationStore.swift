@@ -99,6 +99,10 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func revoke(_ user: String, from project: String) async throws(StoreError) -> ProjectMember
     /// A project's members, by user name.
     func members(of project: String) async throws(StoreError) -> [ProjectMember]
+    /// The user a token signs in, with their roles; nil for a token the store does not have or that expired.
+    func signIn(token secret: String, today: DueDate, at now: Timestamp) async throws(StoreError) -> SignedInUser?
+    /// Whether the store has any user.
+    func hasUsers() async throws(StoreError) -> Bool
 
     /// How many connections the store's calls hold now and how many wait for one.
     var connectionUsage: ConnectionUsage { get }

@@ -160,3 +160,16 @@ extension AnnotationStore {
         try await addProject(named: name, at: .now())
     }
 }
+
+/// A user a token signed in: who, with which token, and their role in each project (by project name).
+public struct SignedInUser: Hashable, Sendable {
+    public var user: User
+    public var tokenID: Int64
+    public var roles: [String: ProjectRole]
+
+    public init(user: User, tokenID: Int64, roles: [String: ProjectRole]) {
+        self.user = user
+        self.tokenID = tokenID
+        self.roles = roles
+    }
+}

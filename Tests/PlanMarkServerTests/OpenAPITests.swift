@@ -8,7 +8,7 @@ import PlanMarkTestSupport
 @Suite struct OpenAPITests {
     /// The endpoints the router serves (method, path template), written out independently of the document.
     static let endpoints: [(String, String)] = [
-        ("get", "/health"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"),
+        ("get", "/health"), ("get", "/me"), ("head", "/me"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"),
         ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"),
         ("get", "/drawings/{name}/image"), ("get", "/drawings/{name}/regions"), ("get", "/drawings/{name}/markers"),
         ("post", "/drawings/{name}/markers"), ("get", "/drawings/{name}/markers/{number}"), ("patch", "/drawings/{name}/markers/{number}"),
@@ -58,22 +58,23 @@ import PlanMarkTestSupport
     /// The statuses each operation declares, written out by hand from what the server can answer.
     @Test(arguments: [
         ("/health", "get", ["200", "400", "421"]),
-        ("/metrics", "get", ["200", "400", "401", "421"]),
-        ("/validate", "post", ["200", "400", "401", "403", "413", "415", "421", "503"]),
-        ("/drawings/{name}/markers", "post", ["200", "201", "400", "401", "403", "404", "409", "413", "415", "421", "422", "500", "503"]),
-        ("/drawings/{name}/markers/{number}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "422", "500", "503"]),
-        ("/drawings/{name}/markers/{number}", "delete", ["200", "400", "401", "403", "404", "415", "421", "500", "503"]),
-        ("/drawings/{name}/image", "head", ["200", "304", "400", "401", "404", "421", "500", "503"]),
-        ("/drawings/{name}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "500", "503"]),
-        ("/drawings/{name}", "delete", ["200", "400", "401", "403", "404", "409", "415", "421", "500", "503"]),
-        ("/drawings/{name}/summary", "get", ["200", "400", "401", "404", "421", "500", "503"]),
-        ("/drawings/{name}/markers", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
-        ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
-        ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "head", ["200", "304", "400", "401", "404", "421", "500", "503"]),
-        ("/drawings/{name}/markers/{number}/attachments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "422", "500", "503"]),
-        ("/drawings/{name}/markers/{number}/attachments", "get", ["200", "400", "401", "404", "421", "500", "503"]),
-        ("/drawings/{name}/markers/{number}/attachments/{id}", "get", ["200", "304", "400", "401", "404", "421", "500", "503"]),
-        ("/drawings/{name}/markers/{number}/attachments/{id}", "delete", ["200", "400", "401", "403", "404", "415", "421", "500", "503"]),
+        ("/me", "get", ["200", "400", "401", "421", "429", "500", "503"]),
+        ("/metrics", "get", ["200", "400", "401", "421", "429"]),
+        ("/validate", "post", ["200", "400", "401", "403", "413", "415", "421", "429", "503"]),
+        ("/drawings/{name}/markers", "post", ["200", "201", "400", "401", "403", "404", "409", "413", "415", "421", "422", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "422", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}", "delete", ["200", "400", "401", "403", "404", "415", "421", "429", "500", "503"]),
+        ("/drawings/{name}/image", "head", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
+        ("/drawings/{name}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "429", "500", "503"]),
+        ("/drawings/{name}", "delete", ["200", "400", "401", "403", "404", "409", "415", "421", "429", "500", "503"]),
+        ("/drawings/{name}/summary", "get", ["200", "400", "401", "404", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers", "get", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
+        ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "get", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
+        ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "head", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "422", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments", "get", ["200", "400", "401", "404", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments/{id}", "get", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments/{id}", "delete", ["200", "400", "401", "403", "404", "415", "421", "429", "500", "503"]),
     ])
     func operationsDeclareEveryStatus(path: String, method: String, statuses: [String]) throws {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])

@@ -196,8 +196,13 @@ import PlanMarkTestSupport
                 }
                 #expect(series(samplesOne, requests) == ["method=GET,route=/drawings,status=200 2.0"])
                 #expect(series(samplesOther, requests) == ["method=GET,route=/drawings/{name},status=200 1.0"])
-                #expect(series(samplesOne, "planmark_store_operations_total") == ["operation=drawings,outcome=ok 2.0"])
-                #expect(series(samplesOther, "planmark_store_operations_total") == ["operation=drawing,outcome=ok 1.0"])
+                // Beside the sign-in's own look at whether the store has users (`hasUsers`, at most once a second, so
+                // as often as the requests' timing makes it).
+                func served(_ samples: [Sample]) -> [String] {
+                    series(samples, "planmark_store_operations_total").filter { !$0.hasPrefix("operation=hasUsers,") }
+                }
+                #expect(served(samplesOne) == ["operation=drawings,outcome=ok 2.0"])
+                #expect(served(samplesOther) == ["operation=drawing,outcome=ok 1.0"])
             }
         }
     }
