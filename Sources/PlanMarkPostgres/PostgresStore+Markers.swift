@@ -45,9 +45,7 @@ extension PostgresStore {
     /// overdue, needs placement) by `MarkerFilter.matches`, as the SQLite store does.
     /// - Complexity: O(n) for the drawing's n markers, O(page) memory.
     public func forEachMarker(in name: String, filter: MarkerFilter, _ body: (Marker) -> Bool) async throws(StoreError) {
-        var rest = MarkerFilter(category: filter.category, assignee: filter.assignee, room: filter.room, overdue: filter.overdue,
-                                search: filter.search, today: filter.today)
-        rest.needsPlacement = filter.needsPlacement
+        let rest = filter.withoutStatusesAndPriorities
         let statuses = filter.statuses.map(\.storedCode).sorted()
         let priorities = filter.priorities.map(\.storedCode).sorted()
         var sql = "SELECT \(Self.markerColumns) FROM marker WHERE drawingId = $1 AND number > $2"

@@ -40,9 +40,7 @@ extension SQLiteStore {
                 guard let bytes = sqlite3_column_text(handle, column) else { return nil }
                 return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
             }
-            var rest = MarkerFilter(category: filter.category, assignee: filter.assignee, room: filter.room, overdue: filter.overdue,
-                                    search: filter.search, today: filter.today)
-            rest.needsPlacement = filter.needsPlacement
+            let rest = filter.withoutStatusesAndPriorities
             while true {
                 let code = sqlite3_step(handle)
                 if code == SQLITE_DONE { break }

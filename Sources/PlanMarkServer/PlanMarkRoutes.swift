@@ -50,51 +50,102 @@ struct PlanMarkRoutes: Sendable {
         router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
         router.get("/metrics") { request, _ in try metricsText(request) }
         router.post("/validate") { request, _ in try await validate.respond(to: request, bodies: bodies) }
-        router.get("/drawings") { request, _ in try await listDrawings(request) }
-        router.get("/drawings/:name") { request, context in try await showDrawing(request, name: try Self.name(context)) }
-        router.patch("/drawings/:name") { request, context in try await renameDrawing(request, name: try Self.name(context)) }
-        router.delete("/drawings/:name") { request, context in try await removeDrawing(request, name: try Self.name(context)) }
-        router.get("/drawings/:name/summary") { request, context in try await summary(request, name: try Self.name(context)) }
-        router.get("/drawings/:name/image") { request, context in try await image(request, name: try Self.name(context)) }
-        router.get("/drawings/:name/regions") { request, context in try await regions(request, name: try Self.name(context)) }
-        router.get("/drawings/:name/revisions") { request, context in try await revisions(request, name: try Self.name(context)) }
+        router.get("/drawings") { request, context in try await listDrawings(request, gate: gate(context)) }
+        router.get("/drawings/:name") { request, context in
+            let name = try Self.name(context)
+            return try await showDrawing(request, name: name, visibleTo: try await gate(context).visibleAssignees(on: name))
+        }
+        router.patch("/drawings/:name") { request, context in
+            let name = try Self.name(context)
+            try await gate(context).require(.manageDrawings, on: name)
+            return try await renameDrawing(request, name: name)
+        }
+        router.delete("/drawings/:name") { request, context in
+            let name = try Self.name(context)
+            try await gate(context).require(.manageDrawings, on: name)
+            return try await removeDrawing(request, name: name)
+        }
+        router.get("/drawings/:name/summary") { request, context in
+            let name = try Self.name(context)
+            return try await summary(request, name: name, visibleTo: try await gate(context).visibleAssignees(on: name))
+        }
+        router.get("/drawings/:name/image") { request, context in
+            let name = try Self.name(context)
+            try await gate(context).require(.readDrawings, on: name)
+            return try await image(request, name: name)
+        }
+        router.get("/drawings/:name/regions") { request, context in
+            let name = try Self.name(context)
+            try await gate(context).require(.readDrawings, on: name)
+            return try await regions(request, name: name)
+        }
+        router.get("/drawings/:name/revisions") { request, context in
+            let name = try Self.name(context)
+            try await gate(context).require(.readDrawings, on: name)
+            return try await revisions(request, name: name)
+        }
         router.get("/drawings/:name/review.png") { request, context in
-            try await review.respond(to: request, name: try Self.name(context), store: store)
+            let name = try Self.name(context)
+            let visible = try await gate(context).visibleAssignees(on: name)
+            return try await review.respond(to: request, name: name, store: store, visibleTo: visible)
         }
         router.get("/drawings/:name/report.pdf") { request, context in
-            try await ReportEndpoint.respond(to: request, name: try Self.name(context), store: store, heavy: review.heavy, logger: context.logger)
+            let name = try Self.name(context)
+            let visible = try await gate(context).visibleAssignees(on: name)
+            return try await ReportEndpoint.respond(to: request, name: name, store: store, heavy: review.heavy, visibleTo: visible, logger: context.logger)
         }
         router.get("/drawings/:name/tiles/:z/:x/{y}.png") { request, context in
-            try await tiles.respond(to: request, name: try Self.name(context), context: context, store: store)
+            let name = try Self.name(context)
+            try await gate(context).require(.readDrawings, on: name)
+            return try await tiles.respond(to: request, name: name, context: context, store: store)
         }
-        router.get("/drawings/:name/markers") { request, context in try await markers(request, name: try Self.name(context)) }
+        router.get("/drawings/:name/markers") { request, context in
+            let name = try Self.name(context)
+            return try await markers(request, name: name, visibleTo: try await gate(context).visibleAssignees(on: name))
+        }
         router.post("/drawings/:name/markers") { request, context in
-            try await addMarker(request, name: try Self.name(context), identity: context.identity)
+            let name = try Self.name(context)
+            try await gate(context).require(.placeMarker, on: name)
+            return try await addMarker(request, name: name, identity: context.identity)
         }
         router.get("/drawings/:name/markers/:number") { request, context in
-            try await marker(request, name: try Self.name(context), number: try Self.number(context))
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.readMarkers, on: name, marker: number)
+            return try await marker(request, name: name, number: number)
         }
         router.patch("/drawings/:name/markers/:number") { request, context in
-            try await changeMarker(request, name: try Self.name(context), number: try Self.number(context), identity: context.identity)
+            try await changeMarker(request, name: try Self.name(context), number: try Self.number(context), identity: context.identity,
+                                   gate: gate(context))
         }
         router.delete("/drawings/:name/markers/:number") { request, context in
-            try await removeMarker(request, name: try Self.name(context), number: try Self.number(context), identity: context.identity)
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.deleteMarker, on: name, marker: number)
+            return try await removeMarker(request, name: name, number: number, identity: context.identity)
         }
         router.get("/drawings/:name/markers/:number/history") { request, context in
-            try await history(request, name: try Self.name(context), number: try Self.number(context))
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.readMarkers, on: name, marker: number)
+            return try await history(request, name: name, number: number)
         }
         router.post("/drawings/:name/markers/:number/attachments") { request, context in
-            try await attach(request, name: try Self.name(context), number: try Self.number(context), identity: context.identity)
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.commentOrAttach, on: name, marker: number)
+            return try await attach(request, name: name, number: number, identity: context.identity)
         }
         router.get("/drawings/:name/markers/:number/attachments") { request, context in
-            try await attachments(request, name: try Self.name(context), number: try Self.number(context))
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.readMarkers, on: name, marker: number)
+            return try await attachments(request, name: name, number: number)
         }
         router.get("/drawings/:name/markers/:number/attachments/:id") { request, context in
-            try await attachment(request, name: try Self.name(context), number: try Self.number(context), id: try Self.attachmentID(context))
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.readMarkers, on: name, marker: number)
+            return try await attachment(request, name: name, number: number, id: try Self.attachmentID(context))
         }
         router.delete("/drawings/:name/markers/:number/attachments/:id") { request, context in
-            try await detach(request, name: try Self.name(context), number: try Self.number(context), id: try Self.attachmentID(context),
-                             identity: context.identity)
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.commentOrAttach, on: name, marker: number)
+            return try await detach(request, name: name, number: number, id: try Self.attachmentID(context), identity: context.identity)
         }
     }
 
@@ -113,7 +164,8 @@ struct PlanMarkRoutes: Sendable {
             me = Me(name: nil, email: nil, company: nil, projects: [], operator: true)
         case .user(let signedIn):
             me = Me(name: signedIn.user.name, email: signedIn.user.email, company: signedIn.user.company,
-                    projects: signedIn.roles.map { Me.Role(name: $0.key, role: $0.value.rawValue) }.sorted { $0.name < $1.name }, operator: nil)
+                    projects: signedIn.roles.compactMap { id, role in signedIn.projectNames[id].map { Me.Role(name: $0, role: role.rawValue) } }
+                        .sorted { $0.name < $1.name }, operator: nil)
         }
         return JSONResponse.make(String(decoding: try encoder.encode(me), as: UTF8.self) + "\n", extraHeaders: [.cacheControl: "no-store"])
     }
@@ -192,15 +244,34 @@ struct PlanMarkRoutes: Sendable {
         "/drawings/" + PathComponent.encode(drawing.name) + "/tiles/{z}/{x}/{y}.png?v=" + drawing.imageSHA256
     }
 
-    func listDrawings(_ request: Request) async throws -> Response {
+    /// How many markers of drawing `name` are assigned to one of `visible`.
+    /// - Complexity: O(n) for the drawing's n markers.
+    func visibleCount(of name: String, visibleTo visible: [String]) async throws -> Int {
+        var filter = MarkerFilter()
+        filter.assignedToAnyOf = visible
+        return try await store.run("summary") { store throws(StoreError) in try await store.summary(of: name, filter: filter).total }
+    }
+
+    /// The gate of the request `context` carries.
+    func gate(_ context: PlanMarkRequestContext) -> Gate { Gate(identity: context.identity, store: store) }
+
+    /// Every drawing the identity may see (a user: those of projects where they have a role).
+    func listDrawings(_ request: Request, gate: Gate) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let list = try await store.run("drawings") { store throws(StoreError) in try await store.drawings() }
+        var list = try await store.run("drawings") { store throws(StoreError) in try await store.drawings() }.filter { gate.sees(project: $0.drawing.projectID) }
+        // A subcontractor's counts are of the markers they see.
+        for index in list.indices {
+            if let visible = gate.visibleAssignees(in: list[index].drawing.projectID) {
+                list[index].markerCount = try await visibleCount(of: list[index].drawing.name, visibleTo: visible)
+            }
+        }
         return JSONResponse.make(DrawingJSON.list(list, image: Self.imagePath, tiles: Self.tilesTemplate))
     }
 
-    func showDrawing(_ request: Request, name: String) async throws -> Response {
+    func showDrawing(_ request: Request, name: String, visibleTo visible: [String]?) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let summary = try await store.run("drawing") { store throws(StoreError) in try await store.drawing(named: name) }
+        var summary = try await store.run("drawing") { store throws(StoreError) in try await store.drawing(named: name) }
+        if let visible { summary.markerCount = try await visibleCount(of: name, visibleTo: visible) }
         return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing)) + "\n")
     }
 
@@ -251,12 +322,14 @@ struct PlanMarkRoutes: Sendable {
     /// today's date (it decides `overdue`). `If-None-Match` with it answers 304 without reading a marker:
     /// what a polling client asks every second or two. The version is read before the markers, so a write
     /// in between gives a body newer than its tag (the next poll fetches again), never an older one.
-    func markers(_ request: Request, name: String) async throws -> Response {
+    func markers(_ request: Request, name: String, visibleTo visible: [String]?) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys.union(["zoom"]))
         let zoom = try query.zoom()
-        let filter = try query.markerFilter()
-        var key = name + "\n" + filter.today.text
+        var filter = try query.markerFilter()
+        filter.assignedToAnyOf = visible
+        // Who may see which markers is part of the key (a subcontractor's list is theirs alone), of the ETag's too.
+        var key = name + "\n" + filter.today.text + "\n" + (visible.map { "visible=" + $0.joined(separator: "\u{0}") } ?? "all")
         for (parameter, value) in query.values.sorted(by: { $0.key < $1.key }) { key += "\n" + parameter + "=" + value }
         let queryDigest = SHA256.hexDigest(of: Array(key.utf8)).prefix(16)
         let ifNoneMatch = request.headers[.ifNoneMatch]
@@ -287,10 +360,11 @@ struct PlanMarkRoutes: Sendable {
     }
 
     /// Counts of the markers the filter parameters take: by status, priority, room and assignee, and overdue.
-    func summary(_ request: Request, name: String) async throws -> Response {
+    func summary(_ request: Request, name: String, visibleTo visible: [String]?) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys)
-        let filter = try query.markerFilter()
+        var filter = try query.markerFilter()
+        filter.assignedToAnyOf = visible
         let summary = try await store.run("summary") { store throws(StoreError) in try await store.summary(of: name, filter: filter) }
         return JSONResponse.make(SummaryJSON.object(summary, drawing: name, filter: filter))
     }
@@ -338,7 +412,7 @@ struct PlanMarkRoutes: Sendable {
     /// Changes any of a marker's fields (position validated like a new marker's; status as the workflow
     /// allows, with `reason`; category, priority, assignee, due, note; null clears) in one store call: a
     /// refused or failed PATCH changes nothing and writes no history. A refused transition is 409.
-    func changeMarker(_ request: Request, name: String, number: Int, identity: Identity) async throws -> Response {
+    func changeMarker(_ request: Request, name: String, number: Int, identity: Identity, gate: Gate) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let body = try await bodies.jsonObject(of: request)
         try body.onlyKeys(MarkerFieldsInput.changeKeys)
@@ -348,6 +422,9 @@ struct PlanMarkRoutes: Sendable {
         guard position != nil || !fields.isEmpty else {
             throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status, note, category, priority, assignee or due")
         }
+        var asked = fields
+        if position != nil { asked.position = PixelPoint(x: 0, y: 0) }
+        try await gate.require(asked, on: name, marker: number)
         let (marker, conversion) = try await store.run("changeMarker") {
             store throws(StoreError) -> (Marker, LatLngConversion?) in
             var change = fields

@@ -20,11 +20,12 @@ enum ReportEndpoint {
     /// Query: the marker filters of `GET .../markers` (`status`, `category`, `assignee`, `priority`, `room`,
     /// `overdue`, `q`), `groupBy=room|assignee|status`, `paper=a4|letter`.
     /// A report that stops early is logged (`report of drawing "NAME" stopped: ...`, info) with `logger`.
-    static func respond(to request: Request, name: String, store: StoreAccess, heavy: HeavyWork,
+    static func respond(to request: Request, name: String, store: StoreAccess, heavy: HeavyWork, visibleTo visible: [String]? = nil,
                         logger: Logger = Logger(label: "planmark-server")) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys.union(["groupBy", "paper"]))
-        let filter = try query.markerFilter(allowAll: true)
+        var filter = try query.markerFilter(allowAll: true)
+        filter.assignedToAnyOf = visible
         var grouping: ReportGrouping?
         if let text = query.nonEmpty("groupBy") {
             guard let value = ReportGrouping(rawValue: text) else {

@@ -25,7 +25,7 @@ struct ReviewImageService: Sendable {
     /// `markerSize=PX` (pin diameter in output pixels, in (0, 10000]; default from the image's size),
     /// and the marker filters of `GET .../markers` (`status=open,ready|all`, `category`, `assignee`, `priority`,
     /// `room`, `overdue`, `q`): only the markers they take are drawn.
-    func respond(to request: Request, name: String, store: StoreAccess) async throws -> Response {
+    func respond(to request: Request, name: String, store: StoreAccess, visibleTo visible: [String]? = nil) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys.union(["around", "margin", "scale", "legend", "markerSize"]))
         let around = try query.integer("around", minimum: 1)
@@ -38,7 +38,8 @@ struct ReviewImageService: Sendable {
         if let markerSize, !(markerSize > 0 && markerSize <= 10_000) {
             throw APIError.invalidField("markerSize", "expected a number in (0, 10000], found \(markerSize)")
         }
-                let filter = try query.markerFilter(allowAll: true)
+        var filter = try query.markerFilter(allowAll: true)
+        filter.assignedToAnyOf = visible
         let legend = try query.bool("legend") ?? false
 
         // Everything from the store in one snapshot-free pass; the render itself is gated.

@@ -21,6 +21,9 @@ public struct MarkerFilter: Hashable, Sendable {
     public var today: DueDate
     /// Only markers that need placing again after a revision (`Marker.needsPlacement` set).
     public var needsPlacement = false
+    /// Only markers assigned to one of these names (compared without regard to case); nil for any. What a
+    /// subcontractor may see (`SignedInUser.assigneeNames`), whatever else the request filters by.
+    public var assignedToAnyOf: [String]? = nil
 
     /// A filter; by default it takes every marker.
     public init(statuses: Set<MarkerStatus> = [], category: String? = nil, assignee: String? = nil, priorities: Set<MarkerPriority> = [],
@@ -38,7 +41,7 @@ public struct MarkerFilter: Hashable, Sendable {
     /// True when it takes every marker.
     public var isEmpty: Bool {
         statuses.isEmpty && category == nil && assignee == nil && priorities.isEmpty && room == nil && !overdue && search == nil
-            && !needsPlacement
+            && !needsPlacement && assignedToAnyOf == nil
     }
 
     /// Whether `marker` passes.
@@ -51,12 +54,24 @@ public struct MarkerFilter: Hashable, Sendable {
         if let room, !marker.rooms.contains(room) { return false }
         if overdue && !marker.isOverdue(today: today) { return false }
         if needsPlacement && marker.needsPlacement == nil { return false }
+        if let names = assignedToAnyOf {
+            guard let assignee = marker.assignee?.lowercased(), names.contains(where: { $0.lowercased() == assignee }) else { return false }
+        }
         if let search {
             let needle = search.lowercased()
             let found = [marker.note, marker.category, marker.assignee].contains { $0?.lowercased().contains(needle) ?? false }
             if !found { return false }
         }
         return true
+    }
+
+    /// This filter without its statuses and priorities: what is left for `matches` after a back end has filtered by
+    /// those two in its query.
+    public var withoutStatusesAndPriorities: MarkerFilter {
+        var rest = self
+        rest.statuses = []
+        rest.priorities = []
+        return rest
     }
 
     /// The filter as people read it in a legend or a log, conditions in a fixed order:

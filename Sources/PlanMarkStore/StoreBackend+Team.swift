@@ -103,14 +103,16 @@ extension StoreBackend {
               let tokenID = token[0].integer, let accountID = token[1].integer else { return nil }
         if let expires = token[5].text.flatMap(DueDate.init(text:)), expires < today { return nil }
         guard let account = try await rows(of: StoreTables.account, where: [("id", .integer(accountID))]).first else { return nil }
-        var roles: [String: ProjectRole] = [:]
+        var roles: [Int64: ProjectRole] = [:]
+        var projectNames: [Int64: String] = [:]
         let memberships = try await rows(of: StoreTables.member, where: [("accountId", .integer(accountID))])
         if !memberships.isEmpty {
             var names: [Int64: String] = [:]
             for row in try await rows(of: StoreTables.project, where: []) { if let id = row[0].integer, let name = row[1].text { names[id] = name } }
             for row in memberships {
                 if let projectID = row[0].integer, let name = names[projectID], let role = row[2].text.flatMap(ProjectRole.init(rawValue:)) {
-                    roles[name] = role
+                    roles[projectID] = role
+                    projectNames[projectID] = name
                 }
             }
         }
@@ -119,7 +121,7 @@ extension StoreBackend {
                 try await transaction.update(StoreTables.token, set: [("lastUsedAt", .integer(now.milliseconds))], where: [("id", .integer(tokenID))])
             }
         }
-        return SignedInUser(user: TeamRows.user(account), tokenID: tokenID, roles: roles)
+        return SignedInUser(user: TeamRows.user(account), tokenID: tokenID, roles: roles, projectNames: projectNames)
     }
 
     /// Whether the store has any user (then the service signs every request in).

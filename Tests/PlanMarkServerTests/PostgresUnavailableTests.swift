@@ -34,10 +34,29 @@ struct PostgresUnavailableTests {
     /// `Process`: the cluster's server, which `postgres-cluster.sh start` leaves running, kept `waitUntilExit` from
     /// returning in this async test.
     @discardableResult
-    static func shell(_ arguments: [String]) -> Int32 {
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let status = system(quoted + " </dev/null >/dev/null 2>&1")
+    static func shell(_ arguments: [String], stderr: String = "/dev/null") -> Int32 {
+        func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let status = system(arguments.map(quote).joined(separator: " ") + " </dev/null >/dev/null 2>" + quote(stderr))
         return (status >> 8) & 0xff
+    }
+
+    /// Starts a cluster in `folder` on a free port; its port. A port found free can be taken by another test's server
+    /// before the cluster binds it: then (and only then: the script's log says so) the start is tried on another.
+    static func startCluster(in folder: URL) throws -> Int {
+        let script = ServerFixture.repositoryRoot.appendingPathComponent("Drawings/postgres-cluster.sh").path
+        var failures: [String] = []
+        for _ in 0..<3 {
+            let port = try freePort()
+            let log = folder.path + ".start.log"
+            let status = shell(["/bin/bash", script, "start", folder.path, String(port)], stderr: log)
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if status == 0 { return port }
+            shell(["/bin/bash", script, "stop", folder.path])
+            failures.append(text)
+            guard text.contains("Address already in use") else { break }
+        }
+        Issue.record("postgres-cluster.sh start failed: \(failures)")
+        throw POSIXError(.EADDRINUSE)
     }
 
     /// Runs `Drawings/postgres-cluster.sh` with `arguments`.
@@ -49,8 +68,7 @@ struct PostgresUnavailableTests {
     @Test(.hangGuard)
     func databaseDownAnswers503AndTheLogNeverHasThePassword() async throws {
         let folder = TestFolder.path("planmark-pgdown")
-        let port = try Self.freePort()
-        Self.cluster(["start", folder.path, String(port)])
+        let port = try Self.startCluster(in: folder)
         var stopped = false
         defer { if !stopped { Self.cluster(["stop", folder.path]) } }
         // Trust authentication: the password is sent nowhere, but is in the URL the server is given.
@@ -106,8 +124,7 @@ struct PostgresUnavailableTests {
     @Test(.hangGuard)
     func anOutageIs503ForEveryRequestAndLoggedOnce() async throws {
         let folder = TestFolder.path("planmark-pgout")
-        let port = try Self.freePort()
-        Self.cluster(["start", folder.path, String(port)])
+        let port = try Self.startCluster(in: folder)
         var stopped = false
         defer { if !stopped { Self.cluster(["stop", folder.path]) } }
         let url = "postgres://planmark@127.0.0.1:\(port)/postgres?connect_timeout=1"
@@ -142,8 +159,7 @@ struct PostgresUnavailableTests {
     @Test(.hangGuard)
     func importExits74WhenTheDatabaseStopsMidCopy() async throws {
         let folder = TestFolder.path("planmark-pgimp")
-        let port = try Self.freePort()
-        Self.cluster(["start", folder.path, String(port)])
+        let port = try Self.startCluster(in: folder)
         var stopped = false
         defer { if !stopped { Self.cluster(["stop", folder.path]) } }
         let admin = try PostgresURL("postgres://planmark@127.0.0.1:\(port)/postgres")

@@ -71,6 +71,8 @@ import Testing
     @Test func theHistoryRecordsTheSignedInUser() async throws {
         let (fixture, ana, _) = try await Self.team()
         defer { fixture.remove() }
+        // A manager, who may also delete (the role table: RoleTableTests).
+        _ = try await fixture.store.grant(.manager, in: "default", to: "ana")
         let photo = try Data(contentsOf: URL(fileURLWithPath: ServerFixture.samplePlan))
         try await fixture.application().test(.router) { client in
             let post = try await client.send(.post, "/drawings/plan/markers", json: #"{"x":450,"y":400,"note":"crack"}"#, headers: Self.bearer(ana))
