@@ -107,6 +107,28 @@ import Testing
         #expect(try sandbox.run(["project", "members", "Tower B"]).stdout.isEmpty)
     }
 
+    /// `--as USER` (or `$PLANMARK_USER`) records that user as the author of the CLI's changes; an unknown user, or an
+    /// `--author` that says someone else, is refused and nothing is stored.
+    @Test func asAUserTheirNameIsTheAuthor() throws {
+        let sandbox = try Self.sandbox()
+        let mark = try sandbox.run(["mark", "A", "150", "100", "--as", "ana"])
+        #expect(mark.status == 0 && mark.stdout == "1\n", "\(mark.stderr)")
+        let note = try sandbox.run(["note", "A", "1", "checked"], environment: ["PLANMARK_USER": "bo"])
+        #expect(note.status == 0, "\(note.stderr)")
+        #expect(try sandbox.run(["status", "A", "1", "in-progress", "--as", "ana", "--author", "ana"]).status == 0)
+        let history = try sandbox.run(["history", "A", "1", "--format", "jsonl"]).stdout.split(separator: "\n").map {
+            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["author"] as? String
+        }
+        #expect(history == ["ana", "bo", "ana"])
+        let before = try sandbox.snapshot()
+        let unknown = try sandbox.run(["mark", "A", "150", "110", "--as", "cy"])
+        #expect(unknown.status == 66 && unknown.stderr == "planmark: user \"cy\": no such user\n")
+        let contradicted = try sandbox.run(["mark", "A", "150", "110", "--as", "ana", "--author", "bo"])
+        #expect(contradicted.status == 64)
+        #expect(contradicted.stderr == "planmark: --author: \"bo\" is not the user \"ana\" of --as or $PLANMARK_USER; give one of them\n")
+        #expect(try sandbox.snapshot() == before)
+    }
+
     /// The first column of `sql`'s rows in the SQLite file `path`, one a line, by the sqlite3 shell.
     static func sqlite(_ path: String, _ sql: String) throws -> String {
         let process = Process()

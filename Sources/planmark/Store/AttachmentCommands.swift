@@ -56,7 +56,7 @@ struct AttachCommand: AsyncParsableCommand {
             if let size = PhotoSize(of: bytes, type: type), !size.isWithinLimits {
                 throw CommandFailure(place: file, message: "declares \(size) pixels; photos may have \(PhotoSize.limitsText)", code: Exit.dataError)
             }
-            let attachment = try await store.attach(bytes, declaredType: nil, caption: caption, toMarker: number, in: name, author: author.resolved)
+            let attachment = try await store.attach(bytes, declaredType: nil, caption: caption, toMarker: number, in: name, author: try await author.resolved(in: store))
             let out = StandardOutput()
             try out.write("\(attachment.id)\n")
             try out.flush()
@@ -152,7 +152,8 @@ struct DetachCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await storeCommand {
-            let attachment = try await storeOptions.open().detach(id, fromMarker: number, in: name, author: author.resolved)
+            let store = try await storeOptions.open()
+            let attachment = try await store.detach(id, fromMarker: number, in: name, author: try await author.resolved(in: store))
             let out = StandardOutput()
             try out.write("detached \(attachment.id)\n")
             try out.flush()

@@ -110,7 +110,7 @@ struct DrawingReviseCommand: AsyncParsableCommand {
         try await storeCommand {
             let store = try await storeOptions.open()
             let outcome = try await store.reviseDrawing(name, NewRevision(imagePath: image, imageBytes: bytes, alignment: alignment, regions: regionList),
-                                                  dryRun: dryRun, author: author.resolved)
+                                                  dryRun: dryRun, author: try await author.resolved(in: store))
             let out = StandardOutput()
             switch format {
             case .text: try out.write(Self.text(outcome, drawing: name))

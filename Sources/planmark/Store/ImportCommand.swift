@@ -50,7 +50,7 @@ struct ImportCommand: AsyncParsableCommand {
             } catch {
                 throw StoreError.input(error)
             }
-            return try await store.importMarkers(into: name, from: &reader, skipInvalid: skipInvalid, author: author.resolved)
+            return try await store.importMarkers(into: name, from: &reader, skipInvalid: skipInvalid, author: try await author.resolved(in: store))
         }
         for row in outcome.rejected.prefix(Self.listedRejections) {
             let place = row.line > 0 ? "\(markers):\(row.line)" : markers

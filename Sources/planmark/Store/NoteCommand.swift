@@ -13,7 +13,8 @@ struct NoteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await storeCommand {
-            let marker = try await storeOptions.open().setNote(text, ofMarker: number, in: name, author: author.resolved)
+            let store = try await storeOptions.open()
+            let marker = try await store.setNote(text, ofMarker: number, in: name, author: try await author.resolved(in: store))
             let out = StandardOutput()
             try out.write("noted \(marker.number)\n")
             try out.flush()

@@ -40,7 +40,7 @@ struct RegionsImportCommand: AsyncParsableCommand {
             } catch {
                 throw StoreError.input(error)
             }
-            let result = try await store.replaceRegions(of: name, with: regions, force: force, author: author.resolved)
+            let result = try await store.replaceRegions(of: name, with: regions, force: force, author: try await author.resolved(in: store))
             if !result.markersOutside.isEmpty {
                 printWarning("\(result.markersOutside.count) marker(s) now outside the allowed area (kept because of --force)")
             }

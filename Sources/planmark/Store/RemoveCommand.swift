@@ -15,7 +15,8 @@ struct RemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await storeCommand {
-            let marker = try await storeOptions.open().removeMarker(number, in: name, author: author.resolved)
+            let store = try await storeOptions.open()
+            let marker = try await store.removeMarker(number, in: name, author: try await author.resolved(in: store))
             let out = StandardOutput()
             try out.write("removed \(marker.number)\n")
             try out.flush()

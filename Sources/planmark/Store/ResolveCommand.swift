@@ -68,7 +68,8 @@ struct ReopenCommand: AsyncParsableCommand {
 private func changeStatus(to status: MarkerStatus, saying word: String, reason: String?, storeOptions: StoreOptions, name: String, number: Int,
                           author: AuthorOption) async throws {
     try await storeCommand {
-        let marker = try await storeOptions.open().setStatus(status, reason: reason, ofMarker: number, in: name, author: author.resolved)
+        let store = try await storeOptions.open()
+        let marker = try await store.setStatus(status, reason: reason, ofMarker: number, in: name, author: try await author.resolved(in: store))
         let out = StandardOutput()
         try out.write("\(word) \(marker.number)\n")
         try out.flush()

@@ -83,6 +83,24 @@ struct AuthorOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Who makes the change (default: $PLANMARK_AUTHOR, else $USER).", valueName: "who"))
     var author: String?
 
+    @Option(name: .customLong("as"), help: ArgumentHelp(
+        "The user (planmark user add) who makes the change, recorded as its author (default: $PLANMARK_USER); an unknown user is refused.",
+        valueName: "user"))
+    var user: String?
+
+    /// The author to record in `store`: the user `--as` (else `$PLANMARK_USER`) names, who must be one of the store's
+    /// users (`unknownUser`, exit 66), and whom `--author` may not contradict (exit 64); without either, `resolved`.
+    func resolved(in store: any AnnotationStore) async throws -> String? {
+        var name = user
+        if name == nil, let value = getenv("PLANMARK_USER"), value.pointee != 0 { name = String(cString: value) }
+        guard let name else { return resolved }
+        if let author, author != name {
+            throw CommandFailure(place: "--author", message: "\"\(author)\" is not the user \"\(name)\" of --as or $PLANMARK_USER; give one of them",
+                                 code: Exit.usage)
+        }
+        return try await store.user(named: name).name
+    }
+
     /// `--author`, else `$PLANMARK_AUTHOR`, else `$USER`, else nil.
     var resolved: String? {
         if let author { return author }

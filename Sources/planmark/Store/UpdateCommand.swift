@@ -62,7 +62,8 @@ struct UpdateCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let change = try change()
-            let markers = try await storeOptions.open().updateMarkers(numbers, in: name, change, author: author.resolved)
+            let store = try await storeOptions.open()
+            let markers = try await store.updateMarkers(numbers, in: name, change, author: try await author.resolved(in: store))
             let out = StandardOutput()
             for marker in markers { try out.write("updated \(marker.number)\n") }
             try out.flush()
