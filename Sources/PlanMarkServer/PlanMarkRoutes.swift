@@ -392,7 +392,25 @@ struct PlanMarkRoutes: Sendable {
         guard let position = try MarkerPositionInput.read(body, required: true) else { throw APIError.invalidField("$", "no position") }
         let fields = try MarkerFieldsInput.newMarker(body, at: PixelPoint(x: 0, y: 0))
         let author = try identity.author(given: try body.string("author", allowNull: true) ?? nil)
-        let (creation, conversion) = try await store.run("addMarker") {
+        // A signed-in user is told that a uuid is taken, not where: it may be on a drawing they cannot see.
+        let result: (MarkerCreation, LatLngConversion?)
+        do {
+            result = try await addMarker(fields, at: position, to: name, author: author)
+        } catch {
+            if error.code == "uuid-conflict", case .user = identity, let uuid = fields.uuid {
+                throw APIError(.conflict, code: error.code, message: "uuid \(uuid.text) is stored already, with other content")
+            }
+            throw error
+        }
+        let (creation, conversion) = result
+        return JSONResponse.make(MarkerWriter.object(creation.marker, conversion: conversion) + "\n", status: creation.created ? .created : .ok,
+                                 extraHeaders: [.location: Self.markerPath(name, creation.marker.number)])
+    }
+
+    /// Stores `fields` at `position` (pixels, or latLng converted on the drawing) as a new marker of drawing `name`.
+    func addMarker(_ fields: NewMarker, at position: MarkerPositionInput, to name: String,
+                   author: String?) async throws(APIError) -> (MarkerCreation, LatLngConversion?) {
+        try await store.run("addMarker") {
             store throws(StoreError) -> (MarkerCreation, LatLngConversion?) in
             var new = fields
             guard position.isLatLng else {
@@ -405,8 +423,6 @@ struct PlanMarkRoutes: Sendable {
             let creation = try await store.addMarker(to: name, new, author: author)
             return (creation, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
         }
-        return JSONResponse.make(MarkerWriter.object(creation.marker, conversion: conversion) + "\n", status: creation.created ? .created : .ok,
-                                 extraHeaders: [.location: Self.markerPath(name, creation.marker.number)])
     }
 
     /// Changes any of a marker's fields (position validated like a new marker's; status as the workflow

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlanMarkFormats
+import PlanMarkGeometry
 @testable import PlanMarkStore
 import PlanMarkSQLite
 import Testing
@@ -102,6 +103,27 @@ import Testing
         let history = try await fixture.store.history(of: "plan", number: nil)
         #expect(history.map(\.action) == [.created, .created, .edited, .attached, .removed])
         #expect(history.allSatisfy { $0.author == "ana" })
+    }
+
+    /// A uuid taken on a drawing the user cannot see is "stored already", without the drawing's name or the marker's
+    /// number; the operator is told where.
+    @Test func aTakenUUIDDoesNotNameAnotherProjectsDrawing() async throws {
+        let (fixture, ana, _) = try await Self.team()
+        defer { fixture.remove() }
+        let regions = try RegionsFile.read(path: ServerFixture.sampleRegions)
+        _ = try await fixture.store.addProject(named: "Elsewhere")
+        _ = try await fixture.store.addDrawing(NewDrawing(name: "hidden", imagePath: ServerFixture.samplePlan, project: "Elsewhere"), regions: regions)
+        let uuid = "0b7c6a52-8d1e-4f3a-9b2c-5d6e7f8a9b0c"
+        _ = try await fixture.store.addMarker(to: "hidden", NewMarker(position: PixelPoint(x: 450, y: 400), uuid: MarkerUUID(text: uuid)), author: nil)
+        try await fixture.application(token: "operator-token").test(.router) { client in
+            let body = #"{"x":460,"y":400,"uuid":"\#(uuid)"}"#
+            let user = try await client.send(.post, "/drawings/plan/markers", json: body, headers: Self.bearer(ana))
+            #expect(user.status == .conflict && user.errorCode == "uuid-conflict")
+            #expect(user.errorMessage == "uuid \(uuid) is stored already, with other content")
+            let asOperator = try await client.send(.post, "/drawings/plan/markers", json: body, headers: Self.bearer("operator-token"))
+            #expect(asOperator.status == .conflict && asOperator.errorMessage?.contains("\"hidden\"") == true)
+        }
+        #expect(try await fixture.store.drawing(named: "plan").markerCount == 0)
     }
 
     /// A revoked or expired token, or a removed user's, is refused on the next request: the store is read on every
