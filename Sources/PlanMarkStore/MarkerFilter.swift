@@ -54,15 +54,19 @@ public struct MarkerFilter: Hashable, Sendable {
         if let room, !marker.rooms.contains(room) { return false }
         if overdue && !marker.isOverdue(today: today) { return false }
         if needsPlacement && marker.needsPlacement == nil { return false }
-        if let names = assignedToAnyOf {
-            guard let assignee = marker.assignee?.lowercased(), names.contains(where: { $0.lowercased() == assignee }) else { return false }
-        }
+        if let names = assignedToAnyOf, !Self.isAssigned(marker, toAnyOf: names) { return false }
         if let search {
             let needle = search.lowercased()
             let found = [marker.note, marker.category, marker.assignee].contains { $0?.lowercased().contains(needle) ?? false }
             if !found { return false }
         }
         return true
+    }
+
+    /// Whether `marker`'s assignee is one of `names`, without regard to case.
+    public static func isAssigned(_ marker: Marker, toAnyOf names: [String]) -> Bool {
+        guard let assignee = marker.assignee?.lowercased() else { return false }
+        return names.contains { $0.lowercased() == assignee }
     }
 
     /// This filter without its statuses and priorities: what is left for `matches` after a back end has filtered by

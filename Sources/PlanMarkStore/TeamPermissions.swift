@@ -55,8 +55,5 @@ extension SignedInUser {
     public var assigneeNames: [String] { [user.name] + (user.company.map { [$0] } ?? []) }
 
     /// Whether `marker` is assigned to this user (its assignee is their name or their company, in any case).
-    public func isAssigned(_ marker: Marker) -> Bool {
-        guard let assignee = marker.assignee?.lowercased() else { return false }
-        return assigneeNames.contains { $0.lowercased() == assignee }
-    }
+    public func isAssigned(_ marker: Marker) -> Bool { MarkerFilter.isAssigned(marker, toAnyOf: assigneeNames) }
 }

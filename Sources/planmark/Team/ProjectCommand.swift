@@ -42,13 +42,7 @@ struct ProjectListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await storeCommand {
-            let projects = try await storeOptions.open().projects()
-            let out = StandardOutput()
-            switch format {
-            case .text: for project in projects { try out.write("\(project.name)\tcreated \(project.createdAt.text)\n") }
-            case .json: try out.write(try TeamJSON.list("projects", projects))
-            }
-            try out.flush()
+            try format.write(try await storeOptions.open().projects(), key: "projects") { "\($0.name)\tcreated \($0.createdAt.text)" }
         }
     }
 }
@@ -104,13 +98,7 @@ struct ProjectMembersCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await storeCommand {
-            let members = try await storeOptions.open().members(of: project)
-            let out = StandardOutput()
-            switch format {
-            case .text: for member in members { try out.write("\(member.user)\t\(member.role.rawValue)\n") }
-            case .json: try out.write(try TeamJSON.list("members", members))
-            }
-            try out.flush()
+            try format.write(try await storeOptions.open().members(of: project), key: "members") { "\($0.user)\t\($0.role.rawValue)" }
         }
     }
 }

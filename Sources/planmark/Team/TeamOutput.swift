@@ -16,6 +16,18 @@ enum TeamJSON {
     }
 }
 
+extension TeamFormat {
+    /// Writes `values` to stdout: a line each (`line`, tab-separated fields) as text, or `{"KEY":[...]}` as JSON.
+    func write<T: Encodable>(_ values: [T], key: String, line: (T) -> String) throws {
+        let out = StandardOutput()
+        switch self {
+        case .text: for value in values { try out.write(line(value) + "\n") }
+        case .json: try out.write(try TeamJSON.list(key, values))
+        }
+        try out.flush()
+    }
+}
+
 /// `text` as a role, or a usage error naming `place` and the roles there are.
 func projectRole(_ text: String, place: String) throws(CommandFailure) -> ProjectRole {
     guard let role = ProjectRole(rawValue: text) else {

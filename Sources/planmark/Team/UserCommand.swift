@@ -45,13 +45,7 @@ struct UserListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await storeCommand {
-            let users = try await storeOptions.open().users()
-            let out = StandardOutput()
-            switch format {
-            case .text: for user in users { try out.write("\(user.name)\t\(user.email)\t\(user.company ?? "-")\n") }
-            case .json: try out.write(try TeamJSON.list("users", users))
-            }
-            try out.flush()
+            try format.write(try await storeOptions.open().users(), key: "users") { "\($0.name)\t\($0.email)\t\($0.company ?? "-")" }
         }
     }
 }
@@ -119,17 +113,10 @@ struct UserTokensCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await storeCommand {
-            let tokens = try await storeOptions.open().tokens(of: name)
-            let out = StandardOutput()
-            switch format {
-            case .text:
-                for token in tokens {
-                    try out.write("\(token.id)\t\(token.label ?? "-")\tcreated \(token.createdAt.text)\texpires \(token.expires?.text ?? "never")"
-                                  + "\tlast used \(token.lastUsedAt?.text ?? "never")\n")
-                }
-            case .json: try out.write(try TeamJSON.list("tokens", tokens))
+            try format.write(try await storeOptions.open().tokens(of: name), key: "tokens") { token in
+                "\(token.id)\t\(token.label ?? "-")\tcreated \(token.createdAt.text)\texpires \(token.expires?.text ?? "never")"
+                    + "\tlast used \(token.lastUsedAt?.text ?? "never")"
             }
-            try out.flush()
         }
     }
 }
