@@ -50,5 +50,54 @@ step "The punch-list report of what is still open: $out/punch-list.pdf"
 "$planmark" report "Level 2" --status open,in-progress,ready --group-by room -o "$out/punch-list.pdf"
 echo "wrote $out/punch-list.pdf" >&2
 
+step "The team: Ines inspects, Sam works for the subcontractor Acme (docs/team.md)"
+"$planmark" user add ines --email ines@build.example
+"$planmark" user add sam --email sam@acme.example --company Acme
+"$planmark" project grant default ines inspector
+"$planmark" project grant default sam subcontractor
+"$planmark" update "Level 2" 4 6 --assignee Acme --as ines
+"$planmark" comment "Level 2" 4 "Grout missing along the door frame" --as ines >/dev/null
+ines_token=$("$planmark" user token ines --label demo 2>/dev/null)
+sam_token=$("$planmark" user token sam --label demo 2>/dev/null)
+"$planmark" project members default
+"$planmark" comments "Level 2" 4
+
+step "The history is a hash chain: verify it, and keep its head"
+"$planmark" history verify
+"$planmark" history head
+
+step "What each sees through the service (planmark serve on a loopback port, each with their own token)"
+swift build --product planmark-server >&2
+"$planmark" serve --store "$PLANMARK_STORE" --port 0 2>"$out/server.log" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+until grep -q "listening on" "$out/server.log"; do
+    kill -0 $server 2>/dev/null || { cat "$out/server.log" >&2; exit 1; }
+    sleep 0.1
+done
+base=$(grep -o "http://[^ ]*" "$out/server.log" | head -1)
+for who in ines sam; do
+    token=$([ $who = ines ] && echo "$ines_token" || echo "$sam_token")
+    me=$(curl -sf -H "Authorization: Bearer $token" "$base/me")
+    markers=$(curl -sf -H "Authorization: Bearer $token" "$base/drawings/Level%202/markers")
+    python3 - "$me" "$markers" <<'PY'
+import json, sys
+me, markers = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+numbers = [f["properties"]["number"] for f in markers["features"]]
+role = ", ".join(p["role"] for p in me["projects"])
+print(f"{me['name']} · {role}: sees {len(numbers)} markers: {' '.join(map(str, numbers))}")
+PY
+done
+printf 'sam marks marker 4 ready: HTTP %s\n' "$(curl -s -o /dev/null -w '%{http_code}' -X PATCH -H "Authorization: Bearer $sam_token" \
+    -H 'Content-Type: application/json' -d '{"status":"ready"}' "$base/drawings/Level%202/markers/4")"
+printf 'sam places a marker: HTTP %s (a subcontractor may not)\n' "$(curl -s -o /dev/null -w '%{http_code}' -X POST \
+    -H "Authorization: Bearer $sam_token" -H 'Content-Type: application/json' -d '{"x":900,"y":400}' "$base/drawings/Level%202/markers")"
+printf 'sam asks for marker 1: HTTP %s (not assigned to Acme: not there for him)\n' "$(curl -s -o /dev/null -w '%{http_code}' \
+    -H "Authorization: Bearer $sam_token" "$base/drawings/Level%202/markers/1")"
+kill $server
+wait $server 2>/dev/null || true
+trap - EXIT
+
 step "The review page: run this and open the address in a browser (Ctrl-C stops the server)"
-echo "swift build --product planmark-server && $planmark serve --store $PLANMARK_STORE   # then open http://127.0.0.1:8080/#/Level%202" >&2
+echo "$planmark serve --store $PLANMARK_STORE   # then open http://127.0.0.1:8080/#/Level%202 and sign in with a token" >&2
+echo "($planmark user token ines   prints a new token for Ines)" >&2

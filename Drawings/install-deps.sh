@@ -5,12 +5,13 @@
 # WebDriver and Selenium for the page's browser tests (chromium, chromium-driver, python3-selenium); cairo for
 # the punch-list report (libcairo2-dev) and poppler's tools that its tests read the PDFs with (poppler-utils);
 # PostgreSQL with PostGIS for the PostgreSQL store's tests (a throwaway cluster: Drawings/postgres-cluster.sh);
-# Node and ESLint for the review page's unit tests and lint (nodejs, eslint).
+# Node and ESLint for the review page's unit tests and lint (nodejs, eslint); curl for the demo's and the README's
+# HTTP examples.
 # With package names as arguments it installs those instead (the benchmarks' peers use it).
 set -euo pipefail
 packages=(pkg-config libpng-dev libfreetype-dev fonts-dejavu-core libsqlite3-dev sqlite3
           libjs-leaflet chromium chromium-driver python3-selenium libcairo2-dev poppler-utils postgresql postgis
-          nodejs eslint)
+          nodejs eslint curl)
 [ $# -gt 0 ] && packages=("$@")
 missing=()
 for package in "${packages[@]}"; do

@@ -45,6 +45,9 @@ public struct MarkerWriter {
     private var timeCache: [(Int64, [UInt8])] = [(Int64.min, []), (Int64.min, [])]
     /// Today (UTC), for `overdue`.
     public let today: DueDate
+    /// Each marker's comments by number, oldest first: when set, the json, jsonl and geojson objects carry
+    /// `"comments":[{"id","author","createdAt","text"}, ...]` (`Comment.json`); text and csv do not.
+    public var threads: [Int: [Comment]]? = nil
 
     /// Starts writing `format`; the header (`drawing` names the drawing in json) is in the buffer already.
     /// `today` decides which markers are overdue (the UTC date now by default).
@@ -231,6 +234,11 @@ public struct MarkerWriter {
         buffer.append(marker.isOverdue(today: today) ? "\",\"overdue\":true" : "\",\"overdue\":false")
         buffer.append(",\"needsPlacement\":")
         if let reason = marker.needsPlacement { buffer.appendJSONString(reason) } else { buffer.append("null") }
+        if let threads {
+            buffer.append(",\"comments\":[")
+            buffer.append((threads[marker.number] ?? []).map(\.json).joined(separator: ","))
+            buffer.append("]")
+        }
         buffer.append("}")
     }
 

@@ -1,4 +1,5 @@
 import Logging
+import PlanMarkStore
 import PostgresNIO
 
 /// The PostgreSQL store's schema: named migrations, applied in order, each once, recorded in `planmark_migrations`.
@@ -49,7 +50,46 @@ enum PostgresSchema {
         Migration(identifier: "pg7-users-projects") { connection, logger in
             for statement in teamStatements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
         },
+        // Comments and the history chain (SQLite's v11): the action `commented`, `history.hash` (`HistoryChain`, computed
+        // here for every entry in id order) and `historyHead`; history no longer references `drawing`, so that a
+        // removed drawing's entries, and the chain through them, stay.
+        Migration(identifier: "pg8-comments-history-chain") { connection, logger in
+            try await migrateToHistoryChain(connection, logger: logger)
+        },
     ]
+
+    /// The `pg8-comments-history-chain` migration.
+    /// - Complexity: O(h) for h history entries (read once, hashed once, their hashes written in one statement).
+    static func migrateToHistoryChain(_ connection: PostgresConnection, logger: Logger) async throws {
+        for statement in [
+            "ALTER TABLE history DROP CONSTRAINT history_drawingid_fkey",
+            "ALTER TABLE history DROP CONSTRAINT history_action_check",
+            """
+            ALTER TABLE history ADD CONSTRAINT history_action_check CHECK (action IN ('created', 'moved', 'resolved', 'reopened',
+                'status', 'removed', 'edited', 'attached', 'detached', 'revised', 'commented'))
+            """,
+            "ALTER TABLE history ADD COLUMN hash text",
+            "CREATE TABLE historyHead (id bigint PRIMARY KEY CHECK (id = 1), hash text NOT NULL)",
+        ] {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
+        var head = HistoryChain.genesis
+        var ids: [Int64] = []
+        var hashes: [String] = []
+        for try await (id, drawingID, number, lastNumber, action, at, author, oldValue, newValue) in try await connection.query("""
+            SELECT id, drawingId, number, lastNumber, action, at, author, oldValue, newValue FROM history ORDER BY id
+            """, logger: logger).decode((Int64, Int64, Int, Int?, String, Int64, String?, String?, String?).self) {
+            head = HistoryChain.hash(previous: head, HistoryRow(drawingID: drawingID, number: number, lastNumber: lastNumber, action: action,
+                                                                at: at, author: author, oldValue: oldValue, newValue: newValue))
+            ids.append(id)
+            hashes.append(head)
+        }
+        try await connection.query("""
+            UPDATE history SET hash = u.hash FROM unnest(\(ids)::bigint[], \(hashes)::text[]) AS u(id, hash) WHERE history.id = u.id
+            """, logger: logger)
+        try await connection.query("ALTER TABLE history ALTER COLUMN hash SET NOT NULL", logger: logger)
+        try await connection.query("INSERT INTO historyHead (id, hash) VALUES (1, \(head))", logger: logger)
+    }
 
     static let teamStatements = [
         """

@@ -174,10 +174,10 @@ extension PostgresStore {
                     throw StoreError.io("\(self.url): drawing \"\(drawing.name)\"'s counter moved during an import under its row lock")
                 }
                 let last = first + stored - 1
-                try await connection.query("""
-                    INSERT INTO history (drawingId, number, lastNumber, action, at, author)
-                    VALUES (\(drawingID), \(first), \(last), \(HistoryAction.created.rawValue), \(now.milliseconds), \(author))
-                    """, logger: logger)
+                try await Self.appendHistory(PostgresTransaction(connection: connection, logger: logger), [
+                    HistoryEntry(sequence: 0, drawingID: drawingID, number: first, lastNumber: last, action: .created, at: now,
+                                 author: author, old: nil, new: nil),
+                ])
             }
             return (ImportOutcome(total: total, stored: stored, numbers: first..<(first + stored), rejected: rejected,
                                   alreadyStored: known.count), commit: true)

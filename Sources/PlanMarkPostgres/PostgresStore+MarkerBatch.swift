@@ -28,7 +28,7 @@ extension PostgresStore {
     /// each of its additions runs alone. An error of the transaction itself (the database unreachable, the drawing
     /// unknown) is every addition's answer: nothing of the batch was stored.
     /// - Complexity: O(k log n) for k additions, plus O(region vertices) when the regions changed since this process
-    ///   last validated on the drawing; four round trips (BEGIN, the lock, the insert, COMMIT), five when a uuid of the
+    ///   last validated on the drawing; five round trips (BEGIN, the lock, the history head, the insert, COMMIT), six when a uuid of the
     ///   batch is stored already.
     func addMarkers(to name: String, take: @Sendable () -> [MarkerAddition]) async -> [Result<MarkerCreation, StoreError>] {
         var taken: [MarkerAddition]? = nil
@@ -112,15 +112,20 @@ extension PostgresStore {
         case metConcurrentWriter
     }
 
-    /// Inserts new `markers` of `drawing` (numbered from its counter on), a `created` history entry each, and sets the
-    /// counter to `nextNumber`, in one statement, unless the store has a marker (of any drawing) with one of their
+    /// Inserts new `markers` of `drawing` (numbered from its counter on), a `created` history entry each (chained after
+    /// the head, which a first statement locks), and sets the counter to `nextNumber`, in one statement, unless the store has a marker (of any drawing) with one of their
     /// uuids: then it writes nothing and names those uuids. The lookup is part of the statement (one round trip under
     /// the drawing's lock, not two).
     /// - Complexity: O(k log n) for k markers.
     static func insertCreated(_ connection: PostgresConnection, _ markers: [Marker], drawing: Drawing, nextNumber: Int,
                               logger: Logger) async throws -> CreatedInsert {
-        let rows = String(decoding: try JSONEncoder().encode(markers.map(CreatedRow.init)), as: UTF8.self)
         let drawingID = drawing.id!
+        // Their `created` entries chained after the history's head, which this locks until the commit (`historyHead`).
+        let history = HistoryChain.link(markers.map { marker in
+            HistoryRow(drawingID: drawingID, number: marker.number, lastNumber: nil, action: HistoryAction.created.rawValue,
+                       at: marker.createdAt.milliseconds, author: marker.author, oldValue: nil, newValue: marker.state.jsonText)
+        }, after: try await PostgresTransaction(connection: connection, logger: logger).historyHead())
+        let rows = String(decoding: try JSONEncoder().encode(zip(markers, history).map(CreatedRow.init)), as: UTF8.self)
         // The uuids as an array parameter: `uuid = ANY($n)` searches the uuid index (a join with the recordset was planned
         // as a scan of every marker).
         let uuids = markers.compactMap { $0.uuidIsDerived ? nil : $0.uuid.text }
@@ -131,15 +136,17 @@ extension PostgresStore {
                 SELECT * FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
                     number bigint, x double precision, y double precision, status smallint, note text, author text, rooms text,
                     createdat bigint, updatedat bigint, uuid text, ref text, category text, priority smallint, assignee text,
-                    due text, capturedat text, needsplacement text, newvalue text)
+                    due text, capturedat text, needsplacement text, newvalue text, hash text)
             ),
             stored AS (SELECT uuid FROM marker WHERE uuid = ANY(\(uuids))),
             counter AS (UPDATE drawing SET nextNumber = \(nextNumber) WHERE id = \(drawingID) AND NOT EXISTS (SELECT 1 FROM stored)),
             history AS (
-                INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue)
-                SELECT \(drawingID), number, NULL, 'created', createdat, author, NULL, newvalue FROM row
+                INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue, hash)
+                SELECT \(drawingID), number, NULL, 'created', createdat, author, NULL, newvalue, hash FROM row
                 WHERE NOT EXISTS (SELECT 1 FROM stored)
+                ORDER BY number
             ),
+            head AS (UPDATE historyHead SET hash = \(history.last!.hash) WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM stored)),
             inserted AS (
                 INSERT INTO marker (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category,
                                     priority, assignee, due, capturedAt, needsPlacement)
@@ -181,8 +188,9 @@ private struct CreatedRow: Encodable {
     let capturedat: String?
     let needsplacement: String?
     let newvalue: String
+    let hash: String
 
-    init(_ marker: Marker) {
+    init(_ marker: Marker, _ history: HistoryRow) {
         number = marker.number
         x = marker.position.x
         y = marker.position.y
@@ -200,6 +208,7 @@ private struct CreatedRow: Encodable {
         due = marker.due?.text
         capturedat = marker.capturedAt?.text
         needsplacement = marker.needsPlacement
-        newvalue = marker.state.jsonText
+        newvalue = history.newValue!
+        hash = history.hash
     }
 }

@@ -147,8 +147,7 @@ public struct PostgresTransaction: StoreTransaction {
     }
 
     /// The markers with one statement and the history entries with another (arrays through `unnest`).
-    public func writePlacements(_ placements: [Placement], drawingID: Int64, previous: Int, next: Int, at: Timestamp,
-                                author: String?) async throws {
+    public func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp) async throws {
         try await connection.query("""
             UPDATE marker SET x = u.x, y = u.y, rooms = u.rooms,
                 needsPlacement = CASE WHEN u.flagged THEN u.reason END, updatedAt = \(at.milliseconds)
@@ -157,13 +156,6 @@ public struct PostgresTransaction: StoreTransaction {
                         \(placements.map { $0.newReason != nil })::bool[], \(placements.map { $0.newReason ?? "" })::text[])
                 AS u(number, x, y, rooms, flagged, reason)
             WHERE marker.drawingId = \(drawingID) AND marker.number = u.number
-            """, logger: logger)
-        try await connection.query("""
-            INSERT INTO history (drawingId, number, action, at, author, oldValue, newValue)
-            SELECT \(drawingID), u.number, 'revised', \(at.milliseconds), \(author), u.old, u.new
-            FROM unnest(\(placements.map(\.number))::bigint[], \(placements.map { $0.oldState(revision: previous) })::text[],
-                        \(placements.map { $0.newState(revision: next) })::text[]) WITH ORDINALITY AS u(number, old, new, position)
-            ORDER BY u.position
             """, logger: logger)
     }
 
@@ -204,26 +196,36 @@ public struct PostgresTransaction: StoreTransaction {
         try await connection.query("DELETE FROM marker WHERE drawingId = \(marker.drawingID) AND number = \(marker.number)", logger: logger)
     }
 
-    public func append(_ entries: [HistoryEntry]) async throws {
-        if entries.count == 1, let entry = entries.first {
-            try await connection.query("""
-                INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue)
-                VALUES (\(entry.drawingID), \(entry.number), \(entry.lastNumber), \(entry.action.rawValue), \(entry.at.milliseconds),
-                        \(entry.author), \(entry.old?.jsonText), \(entry.new?.jsonText))
-                """, logger: logger)
-            return
+    /// Locks the head's row (`FOR UPDATE`, until the transaction ends): another transaction's `historyHead` waits here
+    /// until this one has committed or rolled back, and then reads the head this one left.
+    public func historyHead() async throws -> String {
+        for try await (hash) in try await connection.query("SELECT hash FROM historyHead WHERE id = 1 FOR UPDATE", logger: logger)
+            .decode(String.self) {
+            return hash
         }
-        guard !entries.isEmpty else { return }
-        // One statement for many entries (a regions change's), in their order (`jsonb_to_recordset` keeps it).
-        let rows = String(decoding: try JSONEncoder().encode(entries.map(HistoryRow.init)), as: UTF8.self)
-        try await connection.query("""
-            INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue)
-            SELECT drawingid, number, lastnumber, action, at, author, oldvalue, newvalue
-            FROM ROWS FROM (jsonb_to_recordset(\(rows)::jsonb) AS (drawingid bigint, number bigint, lastnumber bigint, action text,
-                at bigint, author text, oldvalue text, newvalue text))
-                WITH ORDINALITY AS r(drawingid, number, lastnumber, action, at, author, oldvalue, newvalue, position)
-            ORDER BY position
-            """, logger: logger)
+        throw StoreError.io("the store has no history head (historyHead table)")
+    }
+
+    /// One statement: the rows (a `jsonb_to_recordset`, in their order) and the head's update.
+    public func append(_ rows: [HistoryRow]) async throws -> Int64 {
+        guard let last = rows.last else { return 0 }
+        let recordset = String(decoding: try JSONEncoder().encode(rows.map(HistoryRecordsetRow.init)), as: UTF8.self)
+        for try await (id) in try await connection.query("""
+            WITH head AS (UPDATE historyHead SET hash = \(last.hash) WHERE id = 1),
+            inserted AS (
+                INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue, hash)
+                SELECT drawingid, number, lastnumber, action, at, author, oldvalue, newvalue, hash
+                FROM ROWS FROM (jsonb_to_recordset(\(recordset)::jsonb) AS (drawingid bigint, number bigint, lastnumber bigint,
+                    action text, at bigint, author text, oldvalue text, newvalue text, hash text))
+                    WITH ORDINALITY AS r(drawingid, number, lastnumber, action, at, author, oldvalue, newvalue, hash, position)
+                ORDER BY position
+                RETURNING id
+            )
+            SELECT max(id) FROM inserted
+            """, logger: logger).decode(Int64.self) {
+            return id
+        }
+        throw StoreError.io("history: the insert returned no id")
     }
 
     public func insertAttachment(_ attachment: Attachment, bytes: [UInt8]) async throws -> Int64 {
@@ -270,7 +272,6 @@ public struct PostgresTransaction: StoreTransaction {
         ).decode(String.self) { images.insert(sha256) }
         try await connection.query("DELETE FROM attachment WHERE drawingId = \(drawingID)", logger: logger)
         try await connection.query("DELETE FROM marker WHERE drawingId = \(drawingID)", logger: logger)
-        try await connection.query("DELETE FROM history WHERE drawingId = \(drawingID)", logger: logger)
         try await connection.query("DELETE FROM region WHERE drawingId = \(drawingID)", logger: logger)
         try await connection.query("DELETE FROM revision WHERE drawingId = \(drawingID)", logger: logger)
         try await connection.query("DELETE FROM drawing WHERE id = \(drawingID)", logger: logger)
@@ -292,9 +293,9 @@ public struct PostgresTransaction: StoreTransaction {
     }
 }
 
-/// A history entry as `PostgresTransaction.append` reads it (`jsonb_to_recordset`: the keys are its column names; an
+/// A history row as `PostgresTransaction.append` reads it (`jsonb_to_recordset`: the keys are its column names; an
 /// absent key is NULL).
-private struct HistoryRow: Encodable {
+struct HistoryRecordsetRow: Encodable {
     let drawingid: Int64
     let number: Int
     let lastnumber: Int?
@@ -303,15 +304,17 @@ private struct HistoryRow: Encodable {
     let author: String?
     let oldvalue: String?
     let newvalue: String?
+    let hash: String
 
-    init(_ entry: HistoryEntry) {
-        drawingid = entry.drawingID
-        number = entry.number
-        lastnumber = entry.lastNumber
-        action = entry.action.rawValue
-        at = entry.at.milliseconds
-        author = entry.author
-        oldvalue = entry.old?.jsonText
-        newvalue = entry.new?.jsonText
+    init(_ row: HistoryRow) {
+        drawingid = row.drawingID
+        number = row.number
+        lastnumber = row.lastNumber
+        action = row.action
+        at = row.at
+        author = row.author
+        oldvalue = row.oldValue
+        newvalue = row.newValue
+        hash = row.hash
     }
 }

@@ -49,16 +49,19 @@ public struct ReportOptions: Sendable {
     public var today: DueDate
     /// How many of each marker's last history entries are listed.
     public var historyLimit: Int
+    /// How many of each marker's last comments are listed.
+    public var commentLimit: Int
 
-    /// Options with the defaults: every marker, by number, A4, the last 3 history entries.
+    /// Options with the defaults: every marker, by number, A4, the last 3 history entries and the last 3 comments.
     public init(filter: MarkerFilter = MarkerFilter(), grouping: ReportGrouping? = nil, paper: ReportPaper = .a4,
-                title: String = "Punch list", today: DueDate? = nil, historyLimit: Int = 3) {
+                title: String = "Punch list", today: DueDate? = nil, historyLimit: Int = 3, commentLimit: Int = 3) {
         self.filter = filter
         self.grouping = grouping
         self.paper = paper
         self.title = title
         self.today = today ?? filter.today
         self.historyLimit = historyLimit
+        self.commentLimit = commentLimit
     }
 }
 
@@ -73,6 +76,8 @@ public struct ReportItem: Sendable {
     public var attachments: [Attachment]
     /// Its last history entries, oldest first, as one line each (`2026-03-01 10:12 moved by ann`).
     public var history: [String]
+    /// Its last comments, oldest first, as one line each (`2026-03-01 10:12 ann: the text`, line breaks as spaces).
+    public var comments: [String] = []
 }
 
 /// A group of marker blocks under a heading.
@@ -110,7 +115,8 @@ public struct PunchListReport: Sendable {
 
     /// Reads the drawing, its regions, the markers `options.filter` takes, their attachments (without bytes) and
     /// their last history entries, and groups them.
-    /// - Complexity: O(m log m) for m markers, plus one attachments query and one history query per marker.
+    /// - Complexity: O(m log m) for m markers, plus one attachments query and one history query per marker, and one
+    ///   query for the drawing's comments.
     public static func load(from store: any AnnotationStore, drawing name: String, options: ReportOptions) async throws(StoreError) -> PunchListReport {
         let drawing = try await store.drawing(named: name).drawing
         let regions = try await store.regions(of: drawing.name)
@@ -119,6 +125,7 @@ public struct PunchListReport: Sendable {
         options.roomAreas = RoomAreas.of(regions, drawing: drawing)
         var markers: [Marker] = []
         try await store.forEachMarker(in: drawing.name, filter: options.filter) { markers.append($0); return true }
+        let threads = options.commentLimit > 0 ? try await store.comments(in: drawing.name) : [:]
         var items: [ReportItem] = []
         items.reserveCapacity(markers.count)
         for marker in markers {
@@ -128,7 +135,9 @@ public struct PunchListReport: Sendable {
                 let entries = try await store.history(of: drawing.name, number: marker.number)
                 history = entries.suffix(options.historyLimit).map(Self.historyLine)
             }
-            items.append(ReportItem(marker: marker, overdue: marker.isOverdue(today: options.today), attachments: attachments, history: history))
+            var item = ReportItem(marker: marker, overdue: marker.isOverdue(today: options.today), attachments: attachments, history: history)
+            item.comments = (threads[marker.number] ?? []).suffix(options.commentLimit).map(Self.commentLine)
+            items.append(item)
         }
         var counts: [MarkerStatus: Int] = [:]
         for marker in markers { counts[marker.status, default: 0] += 1 }
@@ -180,6 +189,12 @@ public struct PunchListReport: Sendable {
     }
 
     /// `2026-03-01 10:12 moved by ann` (UTC, minutes).
+    static func commentLine(_ comment: Comment) -> String {
+        let time = String(comment.createdAt.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let text = comment.text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return time + " " + (comment.author ?? "-") + ": " + text
+    }
+
     static func historyLine(_ entry: HistoryEntry) -> String {
         let time = String(entry.at.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
         var line = time + " " + entry.action.rawValue

@@ -112,6 +112,11 @@ public struct ReportHTMLWriter {
                     for line in item.history { html += "<li>\(Self.escape(line))</li>\n" }
                     html += "</ul>\n"
                 }
+                if !item.comments.isEmpty {
+                    html += "<h4>Comments</h4>\n<ul class=\"comments\">\n"
+                    for line in item.comments { html += "<li>\(Self.escape(line))</li>\n" }
+                    html += "</ul>\n"
+                }
                 html += "</section>\n"
             }
         }

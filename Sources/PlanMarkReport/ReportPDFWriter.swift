@@ -202,6 +202,10 @@ public struct ReportPDFWriter {
             page.text("History", size: 9, bold: true)
             for line in item.history { page.text(line, size: 8.5, indent: 10) }
         }
+        if !item.comments.isEmpty {
+            page.text("Comments", size: 9, bold: true)
+            for line in item.comments { page.text(line, size: 8.5, indent: 10) }
+        }
         page.gap(4)
         page.rule(width: 0.5)
     }

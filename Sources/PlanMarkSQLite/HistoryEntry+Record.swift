@@ -1,8 +1,9 @@
 import PlanMarkStore
 import GRDB
 
-/// A history entry is a row of the `history` table; old and new values are JSON objects.
-extension HistoryEntry: FetchableRecord, MutablePersistableRecord {
+/// A history entry is a row of the `history` table; old and new values are JSON objects. Entries are written through
+/// `SQLiteStore.append` only, which chains them (`HistoryChain`).
+extension HistoryEntry: FetchableRecord, TableRecord {
     /// The table name.
     public static let databaseTableName = "history"
 
@@ -25,23 +26,5 @@ extension HistoryEntry: FetchableRecord, MutablePersistableRecord {
             old: oldText.flatMap(MarkerState.init(jsonText:)),
             new: newText.flatMap(MarkerState.init(jsonText:))
         )
-    }
-
-    /// Encodes the entry's columns; `sequence` 0 lets SQLite choose it.
-    public func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = sequence == 0 ? nil : sequence
-        container["drawingId"] = drawingID
-        container["number"] = number
-        container["lastNumber"] = lastNumber
-        container["action"] = action.rawValue
-        container["at"] = at.milliseconds
-        container["author"] = author
-        container["oldValue"] = old?.jsonText
-        container["newValue"] = new?.jsonText
-    }
-
-    /// Takes the sequence SQLite gave the new row.
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        sequence = inserted.rowID
     }
 }

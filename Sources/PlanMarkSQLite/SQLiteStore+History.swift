@@ -37,3 +37,34 @@ extension SQLiteStore {
             """, arguments: [drawingID, number])
     }
 }
+
+extension SQLiteStore {
+    /// The chain's head (`StoreTransaction.historyHead`).
+    /// - Complexity: O(1).
+    static func historyHead(_ db: Database) throws -> String {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT hash FROM historyHead WHERE id = 1")) ?? HistoryChain.genesis
+    }
+
+    /// Inserts `rows` (hashes set) and makes the last one's hash the head (`StoreTransaction.append`); the last id.
+    /// - Complexity: O(k log h) for k rows.
+    static func append(_ db: Database, _ rows: [HistoryRow]) throws -> Int64 {
+        guard let last = rows.last else { return 0 }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for row in rows {
+            try insert.execute(arguments: [row.drawingID, row.number, row.lastNumber, row.action, row.at, row.author, row.oldValue,
+                                           row.newValue, row.hash])
+        }
+        let id = db.lastInsertedRowID
+        try db.cachedStatement(sql: "UPDATE historyHead SET hash = ? WHERE id = 1").execute(arguments: [last.hash])
+        return id
+    }
+
+    /// Chains `entries` after the head and appends them (the synchronous paths: an import's transaction); the last id.
+    /// - Complexity: as `append`.
+    @discardableResult
+    static func appendHistory(_ db: Database, _ entries: [HistoryEntry]) throws -> Int64 {
+        try append(db, HistoryChain.link(entries.map(HistoryRow.init), after: historyHead(db)))
+    }
+}

@@ -95,9 +95,8 @@ extension SQLiteStore {
                 stored = 1
             }
             if stored > 0 {
-                var entry = HistoryEntry(sequence: 0, drawingID: drawing.id!, number: first, lastNumber: first + stored - 1,
-                                         action: .created, at: now, author: author, old: nil, new: nil)
-                try entry.insert(db)
+                try Self.appendHistory(db, [HistoryEntry(sequence: 0, drawingID: drawing.id!, number: first, lastNumber: first + stored - 1,
+                                                         action: .created, at: now, author: author, old: nil, new: nil)])
                 drawing.nextNumber += stored
                 try drawing.update(db, columns: ["nextNumber"])
             }

@@ -95,9 +95,8 @@ extension SQLiteStore {
         try deleteAttachments(db, drawingID: drawingID, numbers: existing.map(\.number))
         for old in existing {
             try old.delete(db)
-            var entry = HistoryEntry(sequence: 0, drawingID: drawingID, number: old.number, action: .removed, at: at, author: author,
-                                     old: old.state, new: MarkerState(replacedBy: number))
-            try entry.insert(db)
+            try appendHistory(db, [HistoryEntry(sequence: 0, drawingID: drawingID, number: old.number, action: .removed, at: at, author: author,
+                                                old: old.state, new: MarkerState(replacedBy: number))])
         }
     }
 

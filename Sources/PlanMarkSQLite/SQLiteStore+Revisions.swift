@@ -95,15 +95,9 @@ extension SQLiteStore {
         return placements
     }
 
-    /// History entries per `INSERT` of `writePlacements`.
-    static let revisedEntriesPerStatement = 128
-
-    /// Stores each marker's new position, rooms and `needsPlacement` (one prepared `UPDATE`, stepped per marker)
-    /// and its `revised` history entry (old and new position, rooms, revision number, and `needsPlacement` when
-    /// either side has one), `revisedEntriesPerStatement` entries to an `INSERT`.
+    /// Stores each marker's new position, rooms and `needsPlacement` (one prepared `UPDATE`, stepped per marker).
     /// - Complexity: O(m log m) for m markers.
-    static func writePlacements(_ db: Database, _ placements: [Placement], drawingID: Int64, previous: Int, next: Int,
-                                at now: Timestamp, author: String?) throws {
+    static func writePlacements(_ db: Database, _ placements: [Placement], drawingID: Int64, at now: Timestamp) throws {
         let connection = db.sqliteConnection
         func check(_ code: Int32, _ expected: Int32 = SQLITE_OK) throws {
             if code != expected {
@@ -131,38 +125,5 @@ extension SQLiteStore {
             try check(sqlite3_reset(handle))
         }
         try check(sqlite3_clear_bindings(handle))
-
-        var statements: [Int: Statement] = [:]
-        var start = 0
-        while start < placements.count {
-            let count = min(revisedEntriesPerStatement, placements.count - start)
-            let statement: Statement
-            if let cached = statements[count] {
-                statement = cached
-            } else {
-                var sql = "INSERT INTO history (drawingId, number, action, at, author, oldValue, newValue) VALUES "
-                for k in 0..<count {
-                    if k > 0 { sql += "," }
-                    let p = 4 + 3 * k
-                    sql += "(?1, ?\(p), 'revised', ?2, ?3, ?\(p + 1), ?\(p + 2))"
-                }
-                statement = try db.makeStatement(sql: sql)
-                statements[count] = statement
-            }
-            let insert = statement.sqliteStatement
-            try check(sqlite3_bind_int64(insert, 1, drawingID))
-            try check(sqlite3_bind_int64(insert, 2, now.milliseconds))
-            try bind(insert, 3, author)
-            for k in 0..<count {
-                let placement = placements[start + k]
-                let p = Int32(4 + 3 * k)
-                try check(sqlite3_bind_int64(insert, p, Int64(placement.number)))
-                try bind(insert, p + 1, placement.oldState(revision: previous))
-                try bind(insert, p + 2, placement.newState(revision: next))
-            }
-            try check(sqlite3_step(insert), SQLITE_DONE)
-            try check(sqlite3_reset(insert))
-            start += count
-        }
     }
 }

@@ -216,11 +216,8 @@ public final class SQLiteTransaction: StoreTransaction {
         }
     }
 
-    public func writePlacements(_ placements: [Placement], drawingID: Int64, previous: Int, next: Int, at: Timestamp,
-                                author: String?) async throws {
-        try later { db in
-            try SQLiteStore.writePlacements(db, placements, drawingID: drawingID, previous: previous, next: next, at: at, author: author)
-        }
+    public func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp) async throws {
+        try later { db in try SQLiteStore.writePlacements(db, placements, drawingID: drawingID, at: at) }
     }
 
     // The three writes of every marker POST use cached statements: GRDB's record `update` and `insert` prepare theirs
@@ -266,16 +263,12 @@ public final class SQLiteTransaction: StoreTransaction {
         try later { db in _ = try marker.delete(db) }
     }
 
-    public func append(_ entries: [HistoryEntry]) async throws {
-        try later { db in
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for entry in entries {
-                try statement.execute(arguments: [entry.drawingID, entry.number, entry.lastNumber, entry.action.rawValue, entry.at.milliseconds,
-                                                  entry.author, entry.old?.jsonText, entry.new?.jsonText])
-            }
-        }
+    public func historyHead() async throws -> String {
+        try await access { db in try SQLiteStore.historyHead(db) }
+    }
+
+    public func append(_ rows: [HistoryRow]) async throws -> Int64 {
+        try await access { db in try SQLiteStore.append(db, rows) }
     }
 
     public func insertAttachment(_ attachment: Attachment, bytes: [UInt8]) async throws -> Int64 {
@@ -311,7 +304,6 @@ public final class SQLiteTransaction: StoreTransaction {
             let drawingID = drawing.id!
             try db.execute(sql: "DELETE FROM attachment WHERE drawingId = ?", arguments: [drawingID])
             try db.execute(sql: "DELETE FROM marker WHERE drawingId = ?", arguments: [drawingID])
-            try db.execute(sql: "DELETE FROM history WHERE drawingId = ?", arguments: [drawingID])
             try db.execute(sql: "DELETE FROM region WHERE drawingId = ?", arguments: [drawingID])
             // Every revision's image goes with the drawing unless another drawing (any of its revisions) has it.
             let images = Set(try String.fetchAll(db, sql: "SELECT imageSHA256 FROM revision WHERE drawingId = ?", arguments: [drawingID]))

@@ -56,6 +56,12 @@ public enum StoreSchema {
     /// check the project.
     public static let v10 = "v10-users-projects"
 
+    /// Comments and the history chain: the history action `commented`, `history.hash` (`HistoryChain`, computed here
+    /// for every existing entry in id order) and `historyHead` (one row: the last hash). History no longer references
+    /// `drawing`: a removed drawing's entries stay, so that the chain stays whole. The table is rebuilt (SQLite cannot
+    /// change a CHECK constraint or drop a foreign key in place) with its three indexes.
+    public static let v11 = "v11-comments-history-chain"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -257,6 +263,7 @@ public enum StoreSchema {
                 CREATE INDEX drawing_project ON drawing(projectId);
                 """)
         }
+        migrator.registerMigration(v11) { db in try migrateToHistoryChain(db) }
         return migrator
     }
 }

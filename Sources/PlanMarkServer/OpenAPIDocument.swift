@@ -120,7 +120,7 @@ enum OpenAPIDocument {
                         codes: [409: [StoreError.duplicateDrawing("").code]])),
                     ("delete", operation(
                         id: "removeDrawing",
-                        summary: "Remove a drawing with its regions, markers, history and attachments in one transaction; refused (409) while it has markers unless force=true. A body, if sent, must be JSON (it is ignored).",
+                        summary: "Remove a drawing with its regions, markers and attachments in one transaction (its history stays in the hash chain); refused (409) while it has markers unless force=true. A body, if sent, must be JSON (it is ignored).",
                         parameters: [queryParameter("force", "Remove it with its markers.", ["type": "boolean"])],
                         success: ok("Removed.", jsonContent(object([
                             "name": ["type": "string"], "removed": ["const": true],
@@ -214,6 +214,19 @@ enum OpenAPIDocument {
             ("/drawings/{name}/markers/{number}/history", withPath(["DrawingName", "MarkerNumber"], getAndHead(
                 id: "getMarkerHistory", summary: "The marker's changes, oldest first (kept after removal).",
                 success: ok("The history.", jsonContent(ref("History"))), errors: [404]))),
+            ("/drawings/{name}/markers/{number}/comments", withPath(["DrawingName", "MarkerNumber"], getAndHead(
+                id: "listComments", summary: "The marker's comments, oldest first (history entries: never edited or removed).",
+                success: ok("The comments.", jsonContent(["type": "array", "items": ref("Comment")])),
+                errors: [404],
+                extra: [
+                    ("post", operation(
+                        id: "addComment",
+                        summary: "Add a comment to the marker's thread; its author is the signed-in user (an author that differs is 400 author-mismatch). Empty or blank text, or more than 4000 characters, is 400 invalid-field.",
+                        body: object(["text": ["type": "string", "minLength": 1, "maxLength": .integer(Comment.maxLength)],
+                                      "author": ["type": "string"]], required: ["text"], closed: true),
+                        success: [("201", response("Stored.", content: jsonContent(ref("Comment"))))],
+                        errors: [400, 401, 403, 404, 413, 415, 421, 500, 503])),
+                ]))),
             ("/drawings/{name}/markers/{number}/attachments", withPath(["DrawingName", "MarkerNumber"], getAndHead(
                 id: "listAttachments", summary: "The marker's attachments, oldest first.",
                 success: ok("The attachments.", jsonContent(object(["attachments": ["type": "array", "items": ref("Attachment")]],
@@ -435,6 +448,10 @@ enum OpenAPIDocument {
                                              "d": ["type": "number"], "e": ["type": "number"], "f": ["type": "number"]]],
                 "maxResidual": ["type": ["number", "null"], "description": "The alignment's largest residual in pixels; null for revision 1."],
             ], required: ["number", "sha256", "width", "height", "createdAt", "transform"])),
+            ("Comment", object([
+                "id": ["type": "integer", "minimum": 1], "author": nullableString, "createdAt": dateTime,
+                "text": ["type": "string", "minLength": 1, "maxLength": .integer(Comment.maxLength)],
+            ], required: ["id", "author", "createdAt", "text"])),
             ("Attachment", object([
                 "id": ["type": "integer", "minimum": 1], "sha256": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
                 "size": ["type": "integer", "minimum": 0], "contentType": enumeration(["image/jpeg", "image/png", "application/pdf"]),
@@ -469,7 +486,7 @@ enum OpenAPIDocument {
             ("History", object([
                 "drawing": ["type": "string"], "number": ["type": "integer", "minimum": 1],
                 "history": ["type": "array", "items": object([
-                    "action": enumeration(["created", "moved", "resolved", "reopened", "status", "attached", "detached", "removed", "edited", "revised"]), "at": dateTime,
+                    "action": enumeration(HistoryAction.allCases.map(\.rawValue)), "at": dateTime,
                     "author": ["type": ["string", "null"]], "old": ["type": ["object", "null"]], "new": ["type": ["object", "null"]],
                 ], required: ["action", "at"])],
             ], required: ["drawing", "number", "history"])),

@@ -34,6 +34,7 @@ struct PlanMarkRoutes: Sendable {
             ("/drawings/:name", [.get, .patch, .delete]), ("/drawings/:name/image", get), ("/drawings/:name/regions", get),
             ("/drawings/:name/review.png", get), ("/drawings/:name/summary", get), ("/drawings/:name/markers", [.get, .post]),
             ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
+            ("/drawings/:name/markers/:number/comments", [.get, .post]),
             ("/drawings/:name/markers/:number/attachments", [.get, .post]),
             ("/drawings/:name/markers/:number/attachments/:id", [.get, .delete]),
             ("/drawings/:name/tiles/:z/:x/:y.png", get),
@@ -126,6 +127,16 @@ struct PlanMarkRoutes: Sendable {
             let (name, number) = (try Self.name(context), try Self.number(context))
             try await gate(context).require(.readMarkers, on: name, marker: number)
             return try await history(request, name: name, number: number)
+        }
+        router.post("/drawings/:name/markers/:number/comments") { request, context in
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.commentOrAttach, on: name, marker: number)
+            return try await addComment(request, name: name, number: number, identity: context.identity)
+        }
+        router.get("/drawings/:name/markers/:number/comments") { request, context in
+            let (name, number) = (try Self.name(context), try Self.number(context))
+            try await gate(context).require(.readMarkers, on: name, marker: number)
+            return try await comments(request, name: name, number: number)
         }
         router.post("/drawings/:name/markers/:number/attachments") { request, context in
             let (name, number) = (try Self.name(context), try Self.number(context))
@@ -487,7 +498,7 @@ struct PlanMarkRoutes: Sendable {
                                  extraHeaders: [.location: "/drawings/" + PathComponent.encode(summary.drawing.name)])
     }
 
-    /// Removes a drawing with its regions, markers, history and attachments in one transaction; refused
+    /// Removes a drawing with its regions, markers and attachments in one transaction (its history stays); refused
     /// (409) while it has markers unless `force=true`.
     func removeDrawing(_ request: Request, name: String) async throws -> Response {
         if RequestBodyReader.hasBody(request) { try RequestBodyReader.requireJSON(request) }

@@ -24,8 +24,8 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func replaceRegions(of drawing: String, with regions: [Region], force: Bool, author: String?) async throws(StoreError) -> RegionsReplacement
     /// Renames a drawing (its markers, history and attachments stay with it).
     func renameDrawing(_ name: String, to newName: String) async throws(StoreError) -> Drawing
-    /// Removes a drawing with its regions, markers, history and attachments in one transaction; refused
-    /// while it has markers unless `force`.
+    /// Removes a drawing with its regions, markers and attachments in one transaction (its history stays: the chain
+    /// goes through it); refused while it has markers unless `force`.
     func removeDrawing(_ name: String, force: Bool) async throws(StoreError) -> DrawingRemoval
     /// Validates and stores a new marker with the next number. A `uuid` stored already for this drawing
     /// with the same position and fields returns that marker (`created == false`, nothing stored); with other
@@ -103,6 +103,17 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func signIn(token secret: String, today: DueDate, at now: Timestamp) async throws(StoreError) -> SignedInUser?
     /// Whether the store has any user.
     func hasUsers() async throws(StoreError) -> Bool
+
+    // MARK: Comments and the history chain (`StoreBackend+Comments.swift`)
+
+    /// Adds a comment to a marker's thread (a `commented` history entry).
+    func comment(_ text: String, onMarker number: Int, in drawing: String, author: String?) async throws(StoreError) -> Comment
+    /// A marker's comments, oldest first.
+    func comments(ofMarker number: Int, in drawing: String) async throws(StoreError) -> [Comment]
+    /// Every comment of the drawing, oldest first, by marker number.
+    func comments(in drawing: String) async throws(StoreError) -> [Int: [Comment]]
+    /// The history chain's head: the last entry's hash.
+    func historyHead() async throws(StoreError) -> String
 
     /// How many connections the store's calls hold now and how many wait for one.
     var connectionUsage: ConnectionUsage { get }

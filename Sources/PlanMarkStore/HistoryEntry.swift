@@ -22,6 +22,8 @@ public enum HistoryAction: String, Hashable, Sendable, CaseIterable, Codable {
     /// Carried to a new revision of the drawing's sheet (old and new position, rooms and revision number, and
     /// `needsPlacement` when it no longer validates there).
     case revised
+    /// A comment added to the marker's thread (`new.comment`; the entry's id is the comment's).
+    case commented
 }
 
 /// One change to one marker, with the values before and after.

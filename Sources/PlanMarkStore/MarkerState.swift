@@ -39,6 +39,8 @@ public struct MarkerState: Hashable, Sendable {
     public var needsPlacement: String?? = nil
     /// The drawing's revision number the position belongs to (a `revised` entry's old and new revision).
     public var revision: Int? = nil
+    /// A `commented` entry's text.
+    public var comment: String? = nil
 
     /// Creates a state; unset fields were not part of the change.
     public init(x: Double? = nil, y: Double? = nil, status: MarkerStatus? = nil, note: String?? = nil,
@@ -110,6 +112,7 @@ public struct MarkerState: Hashable, Sendable {
         if let attachment { key("attachment"); out += attachment.historyJSON }
         text("needsPlacement", needsPlacement)
         if let revision { key("revision"); out += String(revision) }
+        if let comment { key("comment"); out += JSONString.quoted(comment) }
         return out + "}"
     }
 
@@ -146,6 +149,7 @@ public struct MarkerState: Hashable, Sendable {
             case ("attachment", _): attachment = Attachment(historyJSON: value)
             case ("needsPlacement", _): needsPlacement = text(value)
             case ("revision", .number(let n)): revision = Int(exactly: n)
+            case ("comment", .string(let s)): comment = s
             default: return nil
             }
         }

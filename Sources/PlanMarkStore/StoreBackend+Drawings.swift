@@ -15,8 +15,9 @@ extension StoreBackend {
         }
     }
 
-    /// Removes a drawing with its regions, markers, history, revisions and attachments in one transaction (and its
-    /// images and attachment bytes when nothing else uses them). Refused while it has markers unless `force`.
+    /// Removes a drawing with its regions, markers, revisions and attachments in one transaction, and its images and
+    /// attachment bytes when nothing else uses them (its history stays: the hash chain goes through it). Refused while it
+    /// has markers unless `force`.
     /// - Complexity: O(n + h + a + r) for its markers, history entries, attachments and revisions.
     public func removeDrawing(_ name: String, force: Bool) async throws(StoreError) -> DrawingRemoval {
         try await write(drawing: name) { transaction, locked in
@@ -79,7 +80,7 @@ extension StoreBackend {
             try await transaction.update(drawing)
             if !changed.isEmpty {
                 try await transaction.setRooms(changed, drawingID: drawingID, at: now)
-                try await transaction.append(entries)
+                try await Self.appendHistory(transaction, entries)
             }
             return RegionsReplacement(regionCount: regions.count, markersReassigned: changed.count, markersOutside: outside)
         }

@@ -144,12 +144,28 @@ extension StoreBackend {
         return StoreRules.stateAtCreation(current: marker.state, laterEntries: Array(entries[(index + 1)...])) ?? marker.state
     }
 
-    /// Appends a history entry for `marker`.
+    /// Appends a history entry for `marker`; its id.
     /// - Complexity: O(log h).
+    @discardableResult
     static func record(_ transaction: Transaction, _ marker: Marker, _ action: HistoryAction, at: Timestamp, author: String?,
-                       old: MarkerState?, new: MarkerState?) async throws {
-        try await transaction.append([HistoryEntry(sequence: 0, drawingID: marker.drawingID, number: marker.number, action: action,
-                                                   at: at, author: author, old: old, new: new)])
+                       old: MarkerState?, new: MarkerState?) async throws -> Int64 {
+        try await appendHistory(transaction, [HistoryEntry(sequence: 0, drawingID: marker.drawingID, number: marker.number, action: action,
+                                                           at: at, author: author, old: old, new: new)])
+    }
+
+    /// Appends `entries` to the history, chained after its head (`HistoryChain`); the last one's id.
+    /// - Complexity: O(k log h) for k entries, and the entries' size for their hashes.
+    @discardableResult
+    package static func appendHistory(_ transaction: Transaction, _ entries: [HistoryEntry]) async throws -> Int64 {
+        try await appendHistory(transaction, rows: entries.map(HistoryRow.init))
+    }
+
+    /// Appends `rows` (as stored) to the history, chained after its head; the last one's id.
+    /// - Complexity: as `appendHistory(_:_:)`.
+    @discardableResult
+    package static func appendHistory(_ transaction: Transaction, rows: [HistoryRow]) async throws -> Int64 {
+        guard !rows.isEmpty else { return 0 }
+        return try await transaction.append(HistoryChain.link(rows, after: try await transaction.historyHead()))
     }
 
     /// Removes every marker of a single-marker drawing because marker `number` replaces them.

@@ -29,7 +29,7 @@ extension StoreBackend {
     /// In one transaction under the drawing's lock (rolled back for a dry run, or by any failure, a crash included):
     /// reads the markers once, carries each through the transform and validates it against the new size and regions
     /// (`new.regions`, else the current regions transformed); then writes every marker's new placement and its
-    /// `revised` history entry (`writePlacements`, each back end's bulk path), stores the image bytes once per
+    /// `revised` history entry (`writePlacements`, each back end's bulk path, and `appendHistory`), stores the image bytes once per
     /// SHA-256, the revision row, the regions and the drawing's image columns (so tiles, the review page and render
     /// serve the new sheet). No marker is dropped: one that does not validate is kept at its transformed position with
     /// `needsPlacement` set to the reason; one that had rooms and lands in none is `outside-rooms`. A marker that was
@@ -71,8 +71,12 @@ extension StoreBackend {
                                           regionCount: regions.count, dryRun: dryRun)
             if dryRun { return (outcome, commit: false) }
             if !carried.isEmpty {
-                try await transaction.writePlacements(carried, drawingID: drawingID, previous: previous, next: revision.number, at: now,
-                                                      author: author)
+                try await transaction.writePlacements(carried, drawingID: drawingID, at: now)
+                try await Self.appendHistory(transaction, rows: carried.map { placement in
+                    HistoryRow(drawingID: drawingID, number: placement.number, lastNumber: nil, action: HistoryAction.revised.rawValue,
+                               at: now.milliseconds, author: author, oldValue: placement.oldState(revision: previous),
+                               newValue: placement.newState(revision: revision.number))
+                })
             }
             try await transaction.storeImage(sha256: sheet.sha256, bytes: sheet.bytes)
             try await transaction.insert(revision, drawingID: drawingID)

@@ -88,10 +88,10 @@ public protocol StoreTransaction {
     /// Inserts the drawing's revision row.
     /// - Complexity: O(log r).
     func insert(_ revision: Revision, drawingID: Int64) async throws
-    /// Writes each placement's new position, rooms and `needsPlacement` (`updatedAt` `at`) and its `revised` history
-    /// entry (`Placement.oldState`, `newState`), in the placements' order: each back end's bulk path.
+    /// Writes each placement's new position, rooms and `needsPlacement` (`updatedAt` `at`), in the placements' order:
+    /// each back end's bulk path.
     /// - Complexity: O(m log n) for m placements.
-    func writePlacements(_ placements: [Placement], drawingID: Int64, previous: Int, next: Int, at: Timestamp, author: String?) async throws
+    func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp) async throws
     /// Writes the drawing's changeable columns (name, counter, regions revision, scale, revision and image).
     /// - Complexity: O(log d).
     func update(_ drawing: Drawing) async throws
@@ -107,9 +107,15 @@ public protocol StoreTransaction {
     /// Deletes the marker's row (not its attachments: `deleteAttachments`).
     /// - Complexity: O(log n).
     func delete(_ marker: Marker) async throws
-    /// Appends history entries, in order.
-    /// - Complexity: O(k log h) for k entries.
-    func append(_ entries: [HistoryEntry]) async throws
+    /// The history chain's head: the last entry's hash (`HistoryChain`), `HistoryChain.genesis` before the first.
+    /// PostgreSQL locks it until the transaction ends, so that the store's writers of history entries take turns from
+    /// here to their commit and each chains after the one before (SQLite's writers take turns anyway).
+    /// - Complexity: O(1).
+    func historyHead() async throws -> String
+    /// Appends `rows`, in order, with their hashes (`HistoryChain.link` after `historyHead()`), and makes the last
+    /// one's hash the head; the last row's id (ids ascend in the chain's order).
+    /// - Complexity: O(k log h) for k rows.
+    func append(_ rows: [HistoryRow]) async throws -> Int64
     /// Stores `bytes` under their SHA-256 unless they are there, and the attachment row; its id.
     /// - Complexity: O(size).
     func insertAttachment(_ attachment: Attachment, bytes: [UInt8]) async throws -> Int64
@@ -122,7 +128,7 @@ public protocol StoreTransaction {
     /// Replaces the drawing's regions by `regions` (file order).
     /// - Complexity: O(r log R) for its r new regions.
     func replaceRegions(drawingID: Int64, with regions: [Region]) async throws
-    /// Deletes the drawing with its regions, markers, history, revisions and attachments, and the images and
+    /// Deletes the drawing with its regions, markers, revisions and attachments (not its history: the chain goes through it), and the images and
     /// attachment bytes nothing else uses.
     /// - Complexity: O(n + h + a + r) for its markers, history entries, attachments and revisions.
     func delete(_ drawing: Drawing) async throws

@@ -22,6 +22,17 @@ package enum StoreRules {
         }
     }
 
+    /// Refuses a comment that is empty or blank, longer than `Comment.maxLength` characters, or cannot be stored exactly.
+    /// - Complexity: O(length), stopping past the limit.
+    package static func comment(_ text: String, author: String?) throws(StoreError) {
+        try TextField.check(author, field: "author")
+        guard text.contains(where: { !$0.isWhitespace }) else { throw StoreError.invalidText(field: "comment", problem: "is empty") }
+        if text.utf8.count > Comment.maxLength, text.count > Comment.maxLength {
+            throw StoreError.invalidText(field: "comment", problem: "is \(text.count) characters long; at most \(Comment.maxLength)")
+        }
+        try TextField.check(text, field: "comment")
+    }
+
     /// Refuses region ids and names that cannot be stored exactly.
     package static func checkText(of regions: [Region]) throws(StoreError) {
         for region in regions {

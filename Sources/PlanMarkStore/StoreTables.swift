@@ -32,10 +32,8 @@ package enum StoreTables {
             ("ref", .text), ("category", .text), ("priority", .smallint), ("assignee", .text), ("due", .text),
             ("capturedAt", .text), ("needsPlacement", .text),
         ]),
-        StoreTable(name: "history", key: ["id"], columns: [
-            ("id", .integer), ("drawingId", .integer), ("number", .integer), ("lastNumber", .integer), ("action", .text),
-            ("at", .integer), ("author", .text), ("oldValue", .text), ("newValue", .text),
-        ], identity: true),
+        history,
+        historyHead,
         StoreTable(name: "attachment", key: ["id"], columns: [
             ("id", .integer), ("drawingId", .integer), ("number", .integer), ("sha256", .text), ("size", .integer),
             ("contentType", .text), ("caption", .text), ("author", .text), ("createdAt", .integer),
@@ -43,6 +41,16 @@ package enum StoreTables {
         member,
         token,
     ]
+
+    /// The history (`HistoryRow`, with its id), chained by `hash` (v11, pg8: `HistoryChain`).
+    package static let history = StoreTable(name: "history", key: ["id"], columns: [
+        ("id", .integer), ("drawingId", .integer), ("number", .integer), ("lastNumber", .integer), ("action", .text),
+        ("at", .integer), ("author", .text), ("oldValue", .text), ("newValue", .text), ("hash", .text),
+    ], identity: true)
+    /// The history chain's head, one row (id 1): the last entry's hash. Every store's migrations make it (the genesis
+    /// hash); the source's replaces it.
+    package static let historyHead = StoreTable(name: "historyHead", key: ["id"], columns: [("id", .integer), ("hash", .text)],
+                                                replacesExistingRows: true)
 
     /// Projects (v10, pg7): drawings belong to one.
     package static let project = StoreTable(name: "project", key: ["id"], columns: [

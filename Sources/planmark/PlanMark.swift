@@ -29,6 +29,8 @@ struct PlanMark: AsyncParsableCommand {
             AttachmentsCommand.self,
             AttachmentCommand.self,
             DetachCommand.self,
+            CommentCommand.self,
+            CommentsCommand.self,
             HistoryCommand.self,
             MeasureCommand.self,
             RenderCommand.self,

@@ -22,7 +22,8 @@ struct ReportCommand: AsyncParsableCommand {
         Page 1: the title, the drawing's name and revision, the date, the filters, the counts by status and the \
         whole sheet with the listed markers. Then one block per marker: number, status, priority, category, \
         assignee, due date (overdue marked), rooms, note, a crop of the sheet around it with its pin, its photos \
-        (JPEG embedded as JPEG, PNG as PNG) and its last history entries. The filters are those of \
+        (JPEG embedded as JPEG, PNG as PNG), its last history entries (--history) and its last comments \
+        (--comments). The filters are those of \
         `planmark markers`; --group-by room groups by the first room covering each marker.
 
         The PDF appears whole or not at all (a temporary file renamed into place). With --format html, DIR \
@@ -59,12 +60,16 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How many of each marker's last history entries to list.", valueName: "n"))
     var history: Int = 3
 
+    @Option(name: .long, help: ArgumentHelp("How many of each marker's last comments to list (0: none).", valueName: "n"))
+    var comments: Int = 3
+
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF file, or the folder for --format html.", valueName: "path"))
     var output: String
 
     func validate() throws {
         guard !output.isEmpty, output != "-" else { throw ValidationError("-o needs a file (PDF) or folder (HTML) name") }
         guard history >= 0 else { throw ValidationError("--history must not be negative") }
+        guard comments >= 0 else { throw ValidationError("--comments must not be negative") }
         if format == .html && paper != .a4 { throw ValidationError("--paper goes with the PDF format") }
     }
 
@@ -73,7 +78,8 @@ struct ReportCommand: AsyncParsableCommand {
             do { return try filterOptions.filter() } catch { throw fail(error) }
         }()
         let store = try await storeOptions.open()
-        let options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, title: title, historyLimit: history)
+        let options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, title: title, historyLimit: history,
+                                    commentLimit: comments)
         do {
             let report = try await PunchListReport.load(from: store, drawing: name, options: options)
             switch format {

@@ -13,7 +13,7 @@ struct PostgresMarkerDrawingCheckTests {
         try #require(try await store.texts("SELECT id FROM drawing WHERE name = 'A'").first ?? nil)
     }
 
-    static func expectRefused(_ message: Comment, _ body: () async throws -> Void) async {
+    static func expectRefused(_ message: Testing.Comment, _ body: () async throws -> Void) async {
         do {
             try await body()
             Issue.record("accepted: \(message)")

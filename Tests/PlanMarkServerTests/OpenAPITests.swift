@@ -17,6 +17,8 @@ import PlanMarkTestSupport
         ("patch", "/drawings/{name}"), ("delete", "/drawings/{name}"), ("get", "/drawings/{name}/summary"), ("head", "/drawings/{name}/summary"),
         ("get", "/drawings/{name}/markers/{number}/attachments"), ("head", "/drawings/{name}/markers/{number}/attachments"),
         ("post", "/drawings/{name}/markers/{number}/attachments"),
+        ("get", "/drawings/{name}/markers/{number}/comments"), ("head", "/drawings/{name}/markers/{number}/comments"),
+        ("post", "/drawings/{name}/markers/{number}/comments"),
         ("get", "/drawings/{name}/markers/{number}/attachments/{id}"), ("head", "/drawings/{name}/markers/{number}/attachments/{id}"),
         ("delete", "/drawings/{name}/markers/{number}/attachments/{id}"),
         ("head", "/health"), ("head", "/openapi.json"), ("head", "/drawings"), ("head", "/drawings/{name}"), ("head", "/drawings/{name}/image"),
@@ -73,6 +75,8 @@ import PlanMarkTestSupport
         ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "head", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "422", "429", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments", "get", ["200", "400", "401", "404", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/comments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/comments", "get", ["200", "400", "401", "404", "421", "429", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments/{id}", "get", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments/{id}", "delete", ["200", "400", "401", "403", "404", "415", "421", "429", "500", "503"]),
     ])

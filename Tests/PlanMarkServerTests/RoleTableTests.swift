@@ -27,6 +27,7 @@ import Testing
         "advance status":  [.viewer: "no",  .subcontractor: "theirs", .inspector: "yes", .manager: "yes", .admin: "yes"],
         "verify status":   [.viewer: "no",  .subcontractor: "no",     .inspector: "no",  .manager: "yes", .admin: "yes"],
         "attach":          [.viewer: "no",  .subcontractor: "theirs", .inspector: "yes", .manager: "yes", .admin: "yes"],
+        "comment":         [.viewer: "no",  .subcontractor: "theirs", .inspector: "yes", .manager: "yes", .admin: "yes"],
         "delete":          [.viewer: "no",  .subcontractor: "no",     .inspector: "no",  .manager: "yes", .admin: "yes"],
         "manage drawings": [.viewer: "no",  .subcontractor: "no",     .inspector: "no",  .manager: "no",  .admin: "yes"],
     ]
@@ -117,7 +118,7 @@ import Testing
             let others = try await Self.marker(store, assignee: "Someone Else")
             for (number, isTheirs) in [(theirs, true), (others, false)] {
                 for path in ["/drawings/site/markers/\(number)", "/drawings/site/markers/\(number)/history",
-                             "/drawings/site/markers/\(number)/attachments"] {
+                             "/drawings/site/markers/\(number)/attachments", "/drawings/site/markers/\(number)/comments"] {
                     expect(try await send(.get, path), "read markers", theirs: isTheirs, allowed: .ok, path)
                 }
             }
@@ -159,6 +160,19 @@ import Testing
             for (number, isTheirs) in [(theirs, true), (others, false)] {
                 expect(try await attach(number), "attach", theirs: isTheirs, allowed: .created, "attach")
             }
+            // Comment: the answer is the comment, by the signed-in user; a refused one stores nothing.
+            for (number, isTheirs) in [(theirs, true), (others, false)] {
+                let before = try await store.comments(ofMarker: number, in: "site").count
+                let answer = try await send(.post, "/drawings/site/markers/\(number)/comments", #"{"text":"looked at it"}"#)
+                expect(answer, "comment", theirs: isTheirs, allowed: .created, "comment")
+                let after = try await store.comments(ofMarker: number, in: "site")
+                if answer.status == .created {
+                    #expect(after.count == before + 1 && after.last?.author == role.rawValue, "\(kind) \(role)")
+                    #expect(answer.object["author"] as? String == role.rawValue && answer.object["text"] as? String == "looked at it")
+                } else {
+                    #expect(after.count == before, "\(kind) \(role): a refused comment was stored")
+                }
+            }
             // Delete.
             for isTheirs in [true, false] {
                 let number = try await Self.marker(store, assignee: isTheirs ? "Tiles Ltd" : "Someone Else")
@@ -170,7 +184,7 @@ import Testing
 
             // Another project's drawing is not there for anyone of Site: every path of it is 404, lists leave it out.
             for path in ["/drawings/other", "/drawings/other/markers", "/drawings/other/markers/1", "/drawings/other/markers/1/history",
-                         "/drawings/other/markers/1/attachments", "/drawings/other/summary", "/drawings/other/image",
+                         "/drawings/other/markers/1/attachments", "/drawings/other/markers/1/comments", "/drawings/other/summary", "/drawings/other/image",
                          "/drawings/other/tiles/\(top)/0/0.png", "/drawings/other/report.pdf", "/drawings/other/review.png",
                          "/drawings/other/regions", "/drawings/other/revisions"] {
                 let answer = try await send(.get, path)
@@ -179,6 +193,7 @@ import Testing
             #expect(try await send(.post, "/drawings/other/markers", #"{"x":450,"y":400}"#).status == .notFound)
             #expect(try await send(.patch, "/drawings/other/markers/1", #"{"note":"x"}"#).status == .notFound)
             #expect(try await send(.delete, "/drawings/other/markers/1").status == .notFound)
+            #expect(try await send(.post, "/drawings/other/markers/1/comments", #"{"text":"x"}"#).status == .notFound)
             #expect(try await send(.delete, "/drawings/other").status == .notFound)
             #expect(try await send(.patch, "/drawings/other", #"{"name":"mine"}"#).status == .notFound)
             let names = ((try await send(.get, "/drawings")).object["drawings"] as? [[String: Any]])?.map { $0["name"] as? String }

@@ -35,7 +35,7 @@ import Testing
         var entry = HistoryEntry(sequence: 0, drawingID: 1, number: 3, action: .moved, at: Timestamp(milliseconds: 1_735_787_045_678),
                                  author: "ana", old: MarkerState(x: 1, y: 2.5, rooms: []),
                                  new: MarkerState(x: 3, y: 4, rooms: ["R1", "R2"]))
-        try await store.write { db in try entry.insert(db) }
+        entry.sequence = try await store.write { db in try SQLiteStore.appendHistory(db, [entry]) }
         #expect(entry.sequence > 0)
         let fetched = try await store.read { db in try HistoryEntry.fetchOne(db, key: entry.sequence) }
         #expect(fetched == entry)

@@ -27,7 +27,7 @@ struct DrawingRenameCommand: AsyncParsableCommand {
 struct DrawingRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove a drawing with its regions, markers, history and attachments, in one transaction.",
+        abstract: "Remove a drawing with its regions, markers and attachments, in one transaction (its history stays).",
         discussion: """
         Needs --yes (without it: exit 64, nothing removed). Refused with exit 1 while the drawing has markers, \
         unless --force. Prints removed NAME (N markers, M attachments).

@@ -33,6 +33,9 @@ struct MarkersCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "The client's zoom for --latlng (default: the drawing's zoom).")
     var zoom: Zoom?
 
+    @Flag(name: .long, help: "Add each marker's comment thread to json, jsonl and geojson: comments [{id, author, createdAt, text}], oldest first.")
+    var comments = false
+
     @OptionGroup var filterOptions: MarkerFilterOptions
 
     func run() async throws {
@@ -50,6 +53,7 @@ struct MarkersCommand: AsyncParsableCommand {
                 conversion = LatLngConversion(crs: crs, zoom: z)
             }
             var writer = MarkerWriter(format: format, conversion: conversion, drawing: drawing.name, today: filter.today)
+            if comments { writer.threads = try await store.comments(in: name) }
             let out = StandardOutput()
             var failure: OutputError?
             try await store.forEachMarker(in: name, filter: filter) { marker in

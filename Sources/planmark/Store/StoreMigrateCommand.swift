@@ -61,12 +61,12 @@ struct StoreMigrateCommand: AsyncParsableCommand {
         return text
     }
 
-    static func reader(_ text: String) async throws(StoreError) -> any StoreTableReader {
+    static func reader(_ text: String, source: String = "--from") async throws(StoreError) -> any StoreTableReader {
         if StoreOptions.isPostgres(text) {
             #if PostgreSQL
-            return try await PostgresTableReader(url: try StoreOptions.postgresURL(text, source: "--from"))
+            return try await PostgresTableReader(url: try StoreOptions.postgresURL(text, source: source))
             #else
-            throw .invalidArgument("--from: this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
+            throw .invalidArgument("\(source): this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
             #endif
         }
         return try SQLiteTableReader(path: text)

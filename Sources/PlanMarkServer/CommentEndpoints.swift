@@ -1,0 +1,29 @@
+import Hummingbird
+import PlanMarkStore
+
+/// `/drawings/{name}/markers/{n}/comments`: a marker's comment thread (`Comment`: history entries, so they cannot be
+/// edited or removed).
+extension PlanMarkRoutes {
+    /// Adds a comment: `{"text"}` (and `author`, which must be the signed-in user's name) -> 201
+    /// `{"id","author","createdAt","text"}`, the author being the signed-in user.
+    func addComment(_ request: Request, name: String, number: Int, identity: Identity) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let body = try await bodies.jsonObject(of: request)
+        try body.onlyKeys(["text", "author"])
+        guard let text = try body.string("text") ?? nil else { throw APIError.invalidField(body.path("text"), "required") }
+        let author = try identity.author(given: try body.string("author") ?? nil)
+        let comment = try await store.run("comment") { store throws(StoreError) in
+            try await store.comment(text, onMarker: number, in: name, author: author)
+        }
+        return JSONResponse.make(comment.json + "\n", status: .created)
+    }
+
+    /// The marker's comments, oldest first: `[{"id","author","createdAt","text"}, ...]`.
+    func comments(_ request: Request, name: String, number: Int) async throws -> Response {
+        try QueryParameters(request).onlyKeys([])
+        let comments = try await store.run("comments") { store throws(StoreError) in
+            try await store.comments(ofMarker: number, in: name)
+        }
+        return JSONResponse.make("[" + comments.map(\.json).joined(separator: ",") + "]\n")
+    }
+}
