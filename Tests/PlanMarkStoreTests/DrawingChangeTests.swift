@@ -32,8 +32,9 @@ import Testing
         }
         #expect(try await StoreFixtures.counts(store) == before)
         #expect(try await store.removeDrawing("A", force: true) == DrawingRemoval(name: "A", markers: 1, attachments: 1))
-        // drawing, region, marker, history, attachment, attachmentBlob; B (no regions) stays.
-        #expect(try await StoreFixtures.counts(store).prefix(6) == [1, 0, 0, 0, 0, 0])
+        // drawing, region, marker, history, attachment, attachmentBlob; B (no regions) stays, and so does A's history
+        // (created, attached): the hash chain goes through it.
+        #expect(try await StoreFixtures.counts(store).prefix(6) == [1, 0, 0, 2, 0, 0])
         #expect(try await StoreFixtures.int(store, "SELECT count(*) FROM image") == 1)
         #expect(try await store.removeDrawing("B", force: false) == DrawingRemoval(name: "B", markers: 0, attachments: 0))
         #expect(try await StoreFixtures.int(store, "SELECT count(*) FROM image") == 0)

@@ -169,7 +169,8 @@ import Testing
         #expect(indexes == ["history_latest", "history_marker", "history_ranges"])
         // The next entry continues after the last id, and `revised` is accepted.
         try await store.write { db in
-            try db.execute(sql: "INSERT INTO history (drawingId, number, action, at) VALUES (1, 1, 'revised', 1)")
+            try SQLiteStore.appendHistory(db, [HistoryEntry(sequence: 0, drawingID: 1, number: 1, action: .revised, at: Timestamp(milliseconds: 1),
+                                                            author: nil, old: nil, new: nil)])
         }
         #expect(try await store.history(of: "Old", number: nil).last?.sequence == 10)
     }
