@@ -79,11 +79,14 @@ enum OpenAPIDocument {
                 id: "health", summary: "Liveness check (no token needed).", security: false, storeAccess: false,
                 success: ok("The service is up.", jsonContent(object(["status": ["const": "ok"]], required: ["status"]))))),
             ("/me", getAndHead(
-                id: "me", summary: "Who is signed in: a user with their role in each project, or the operator (the server's token, or anyone while the store has no users).",
-                success: ok("The signed-in user; for the operator every field is null, projects is empty and operator is true.", jsonContent(object([
+                id: "me", summary: "Who is signed in: a user with their role in each project and what that role may do, or the operator (the server's token, or anyone while the store has no users).",
+                success: ok("The signed-in user; for the operator every field is null, projects is empty and operator is true (the operator may do everything).", jsonContent(object([
                     "name": ["type": ["string", "null"]], "email": ["type": ["string", "null"]], "company": ["type": ["string", "null"]],
-                    "projects": ["type": "array", "items": object(["name": ["type": "string"], "role": enumeration(ProjectRole.allCases.map(\.rawValue))],
-                                                                  required: ["name", "role"], closed: true)],
+                    "projects": ["type": "array", "items": object([
+                        "name": ["type": "string"], "role": enumeration(ProjectRole.allCases.map(\.rawValue)),
+                        "permissions": object(TeamAction.allCases.map { ($0.code, enumeration(permissionCodes)) }, required: TeamAction.allCases.map(\.code),
+                                              closed: true, description: "What the role may do, by action: always, on-their-markers (those assigned to the user by name or company) or never."),
+                    ], required: ["name", "role", "permissions"], closed: true)],
                     "operator": ["const": true],
                 ], required: ["name", "email", "company", "projects"], closed: true))))),
             ("/openapi.json", getAndHead(
@@ -611,6 +614,9 @@ enum OpenAPIDocument {
     static func ref(_ schema: String) -> Doc { ["$ref": .string("#/components/schemas/" + schema)] }
     static func parameterRef(_ name: String) -> Doc { ["$ref": .string("#/components/parameters/" + name)] }
     static func jsonContent(_ schema: Doc) -> Doc { ["application/json": ["schema": schema]] }
+    /// The codes of `TeamPermission`, as `GET /me` gives them.
+    static let permissionCodes = [TeamPermission.always, .onTheirMarkers, .never].map(\.code)
+
     static func enumeration(_ values: [String]) -> Doc { ["type": "string", "enum": .array(values.map(Doc.string))] }
 
     static func ok(_ description: String, _ content: Doc) -> [(String, Doc)] { [("200", response(description, content: content))] }

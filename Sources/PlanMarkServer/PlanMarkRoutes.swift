@@ -162,9 +162,10 @@ struct PlanMarkRoutes: Sendable {
 
     // MARK: Who is signed in
 
-    /// `GET /me`: the signed-in user, `{"name","email","company","projects":[{"name","role"}]}` (projects by name); for
-    /// the operator (the server's token, or anyone while the store has no users) every field is null, `projects` is
-    /// empty and `"operator":true` is added.
+    /// `GET /me`: the signed-in user, `{"name","email","company","projects":[{"name","role","permissions"}]}` (projects
+    /// by name; `permissions` maps each `TeamAction.code` to the role's `TeamPermission.code`, so that a client need not
+    /// copy the role table); for the operator (the server's token, or anyone while the store has no users) every field is
+    /// null, `projects` is empty and `"operator":true` is added: the operator may do everything.
     func me(_ request: Request, identity: Identity) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let encoder = JSONEncoder()
@@ -175,7 +176,7 @@ struct PlanMarkRoutes: Sendable {
             me = Me(name: nil, email: nil, company: nil, projects: [], operator: true)
         case .user(let signedIn):
             me = Me(name: signedIn.user.name, email: signedIn.user.email, company: signedIn.user.company,
-                    projects: signedIn.roles.compactMap { id, role in signedIn.projectNames[id].map { Me.Role(name: $0, role: role.rawValue) } }
+                    projects: signedIn.roles.compactMap { id, role in signedIn.projectNames[id].map { Me.Role(name: $0, role: role.rawValue, permissions: role.permissionCodes) } }
                         .sorted { $0.name < $1.name }, operator: nil)
         }
         return JSONResponse.make(String(decoding: try encoder.encode(me), as: UTF8.self) + "\n", extraHeaders: [.cacheControl: "no-store"])
@@ -183,7 +184,7 @@ struct PlanMarkRoutes: Sendable {
 
     /// The shape of `GET /me`.
     struct Me: Encodable {
-        struct Role: Encodable { var name: String; var role: String }
+        struct Role: Encodable { var name: String; var role: String; var permissions: [String: String] }
         var name: String?
         var email: String?
         var company: String?

@@ -13,6 +13,23 @@ public enum TeamAction: String, CaseIterable, Hashable, Sendable {
     case bulkUpdate = "bulk update"
     case manageDrawings = "change drawings"
 
+    /// The action's short code, stable for clients (`GET /me` gives each project's permissions by it; the review page
+    /// decides its buttons by it).
+    public var code: String {
+        switch self {
+        case .readDrawings: "read-drawings"
+        case .readMarkers: "read-markers"
+        case .placeMarker: "place-marker"
+        case .editMarker: "edit-marker"
+        case .advanceStatus: "advance-status"
+        case .verifyStatus: "verify-status"
+        case .commentOrAttach: "comment-or-attach"
+        case .deleteMarker: "delete-marker"
+        case .bulkUpdate: "bulk-update"
+        case .manageDrawings: "manage-drawings"
+        }
+    }
+
     /// The status action of a change from `from` to `to`: open -> in-progress -> ready is work on the item
     /// (`advanceStatus`); anything else (verify ready -> closed, reject ready -> open, void, reopen) is a manager's.
     public static func statusChange(from: MarkerStatus, to: MarkerStatus) -> TeamAction {
@@ -29,6 +46,15 @@ public enum TeamPermission: Hashable, Sendable {
     /// Only on markers assigned to the user (by name or company).
     case onTheirMarkers
     case never
+
+    /// The permission's short code, stable for clients: `always`, `on-their-markers` or `never`.
+    public var code: String {
+        switch self {
+        case .always: "always"
+        case .onTheirMarkers: "on-their-markers"
+        case .never: "never"
+        }
+    }
 }
 
 extension ProjectRole {
@@ -47,6 +73,11 @@ extension ProjectRole {
         case (.viewer, .readMarkers): .always
         case (.viewer, _): .never
         }
+    }
+
+    /// This role's permission for every action, by the actions' and permissions' codes (`GET /me`'s `permissions`).
+    public var permissionCodes: [String: String] {
+        Dictionary(uniqueKeysWithValues: TeamAction.allCases.map { ($0.code, permission($0).code) })
     }
 }
 

@@ -60,7 +60,9 @@ import Testing
             // GET /me: the user and their roles.
             let me = try await client.get("/me", headers: Self.bearer(ana))
             #expect(me.status == .ok)
-            #expect(me.text == #"{"company":"Tiles Ltd","email":"ana@example.com","name":"ana","projects":[{"name":"default","role":"inspector"}]}"# + "\n")
+            let expected: String = #"{"company":"Tiles Ltd","email":"ana@example.com","name":"ana","projects":[{"name":"default","permissions":"#
+                + MePermissionsTests.inspector + #","role":"inspector"}]}"# + "\n"
+            #expect(me.text == expected)
             #expect(try await client.get("/me", headers: Self.bearer(bo)).object["projects"] as? [Any] != nil)
             #expect((try await client.get("/me", headers: Self.bearer(bo)).object["projects"] as? [Any])?.isEmpty == true)
         }

@@ -1,7 +1,7 @@
 // A marker's history entries as the popup lists them; expected lines written out by hand.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { historyLine, valueText } from '../../Sources/PlanMarkServer/ReviewPage/history-text.js';
+import { commentByline, historyLine, timeText, valueText } from '../../Sources/PlanMarkServer/ReviewPage/history-text.js';
 
 test('a creation lists what was set, not its uuid, its rooms nor the fields left empty', () => {
   const entry = {
@@ -25,4 +25,10 @@ test('values: – for none, JSON for lists', () => {
   assert.equal(valueText(['2.02', '2.03']), '["2.02","2.03"]');
   assert.equal(valueText(0), '0');
   assert.equal(valueText(''), '');
+});
+
+test("a comment's line says who wrote it and when, to the second", () => {
+  assert.equal(commentByline({ id: 3, author: 'sam', createdAt: '2026-11-26T04:05:06.789Z', text: 'done <b>now</b>' }), 'sam, 2026-11-26 04:05:06Z');
+  assert.equal(commentByline({ id: 4, author: null, createdAt: '2026-11-26T04:05:07Z', text: 'x' }), 'someone, 2026-11-26 04:05:07Z');
+  assert.equal(timeText('2026-01-02T03:04:05.1Z'), '2026-01-02 03:04:05Z');
 });

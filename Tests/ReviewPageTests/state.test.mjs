@@ -43,3 +43,20 @@ test("opening a drawing sets its image zoom and drops the last drawing's markers
   openDrawingState(state, { name: 'plan', zoom: 8, crs: 'leaflet' });
   assert.equal(state.imageZoom, 8);
 });
+
+test("opening a drawing takes the signed-in user's role in the drawing's project", () => {
+  const state = createState();
+  assert.equal(state.access, null, 'nothing is known before GET /me');
+  openDrawingState(state, { name: 'plan', zoom: 8, crs: 'leaflet', project: 'Tower' });
+  assert.equal(state.access, null, 'still unknown: the page offers everything and the service decides');
+  state.me = {
+    name: 'sam', email: 'sam@acme.example', company: 'Acme',
+    projects: [{ name: 'Annex', role: 'viewer', permissions: { 'edit-marker': 'never' } },
+      { name: 'Tower', role: 'subcontractor', permissions: { 'edit-marker': 'never', 'advance-status': 'on-their-markers' } }],
+  };
+  openDrawingState(state, { name: 'plan', zoom: 8, crs: 'leaflet', project: 'Tower' });
+  assert.equal(state.access.role, 'subcontractor');
+  assert.equal(state.access.company, 'Acme');
+  openDrawingState(state, { name: 'annex', zoom: 8, crs: 'leaflet', project: 'Annex' });
+  assert.equal(state.access.role, 'viewer');
+});

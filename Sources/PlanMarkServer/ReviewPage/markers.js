@@ -1,10 +1,11 @@
 // The pins: one Leaflet marker a punch item, numbered and coloured by status, focusable (Enter or Space
-// opens it), draggable, with its popup; shown or hidden by the status filter.
+// opens it), draggable when the signed-in user may edit it, with its popup; shown or hidden by the status filter.
 // Each pin's element carries data-number, data-status, and data-x, data-y: the image pixel where the page
 // shows it (it follows a drag), for scripts and the browser test.
 import { L } from './leaflet-global.js';
 import { filterChanges } from './filters.js';
 import { toLatLng, toPixel } from './map.js';
+import { may } from './permissions.js';
 import { drawingHash } from './routes.js';
 import { STATUS_NAMES } from './workflow.js';
 
@@ -37,6 +38,16 @@ function labelPin(state, entry) {
   showPosition(state, entry);
 }
 
+/** Lets the pin be dragged only when the signed-in user may edit the marker (move it). */
+function allowDrag(state, entry) {
+  const draggable = may(state.access, 'edit-marker', entry.data);
+  entry.layer.options.draggable = draggable; // for a pin not on the map yet: Leaflet reads it when it adds the pin
+  if (entry.layer.dragging) {
+    if (draggable) entry.layer.dragging.enable();
+    else entry.layer.dragging.disable();
+  }
+}
+
 /**
  * The pins of the open drawing (`state.markers`, on `state.markerLayer`). `popupContent(number)` builds a
  * pin's popup; `dragEnded(entry, from)` is told when a pin was dropped (`from`: the latLng it left).
@@ -44,7 +55,7 @@ function labelPin(state, entry) {
 export function createPins(state, { popupContent, dragEnded }) {
   function add(data) {
     const layer = L.marker(toLatLng(state, data.x, data.y), {
-      icon: pinIcon(data), draggable: true, keyboard: true, riseOnHover: true, title: `Marker ${data.number}`,
+      icon: pinIcon(data), draggable: may(state.access, 'edit-marker', data), keyboard: true, riseOnHover: true, title: `Marker ${data.number}`,
     });
     const entry = { data, layer };
     layer.on('add', () => {
@@ -102,6 +113,7 @@ export function createPins(state, { popupContent, dragEnded }) {
       labelPin(state, entry);
     }
     if (JSON.stringify(before) !== JSON.stringify(data)) {
+      allowDrag(state, entry);
       state.history.delete(data.number);
       if (state.openNumber === data.number) entry.layer.getPopup()?.update();
     }
@@ -126,5 +138,11 @@ export function createPins(state, { popupContent, dragEnded }) {
     applyFilter();
   }
 
-  return { upsert, remove, applyFilter, apply };
+  /** Follows a change of who is signed in: each pin's dragging and the open popup's buttons. */
+  function accessChanged() {
+    for (const entry of state.markers.values()) allowDrag(state, entry);
+    if (state.openNumber !== null) state.markers.get(state.openNumber)?.layer.getPopup()?.update();
+  }
+
+  return { upsert, remove, applyFilter, apply, accessChanged };
 }

@@ -1,9 +1,12 @@
-// A pin's popup: the marker's fields, its note to edit, its workflow buttons, delete (pressed twice), and
-// its history. Everything a user typed goes in as text, never as HTML.
+// A pin's popup: the marker's fields, its note to edit, its workflow buttons, delete (pressed twice), its
+// comments and its history; only the controls the signed-in user's role may use on this marker (permissions.js).
+// Everything a user typed goes in as text, never as HTML.
 import { drawingPath, json } from './api.js';
+import { commentsSection } from './comments.js';
 import { button, element } from './dom.js';
 import { historyLine } from './history-text.js';
 import { say } from './messages.js';
+import { markerActions } from './permissions.js';
 import { STATUS_NAMES, reasonLabel, statusChange, workflowButtons } from './workflow.js';
 
 /**
@@ -30,46 +33,56 @@ export function popupContent(state, number, edits) {
   row('Created', m.createdAt);
   box.append(dl);
 
-  const noteId = `note-${number}`;
-  const noteLabel = element('label', 'Note');
-  noteLabel.htmlFor = noteId;
-  const note = element('textarea');
-  note.id = noteId;
-  note.rows = 2;
-  note.value = m.note ?? '';
-  const saveNote = button('Save note', () => {
-    const text = note.value.trim();
-    edits.patch(number, { note: text === '' ? null : text }, () => `Marker ${number}: note saved.`);
-  }, 'save-note');
-  const noteButtons = element('div', undefined, 'buttons');
-  noteButtons.append(saveNote);
-  box.append(noteLabel, note, noteButtons);
-
-  const reasonId = `reason-${number}`;
-  const reasonField = element('label', reasonLabel(m.status));
-  reasonField.htmlFor = reasonId;
-  const reason = element('input');
-  reason.type = 'text';
-  reason.id = reasonId;
-  const actions = element('div', undefined, 'buttons status-actions');
-  for (const { to, label, className } of workflowButtons(m.status)) {
-    const b = button(label, () => {
-      edits.patch(number, statusChange(to, reason.value), () => `Marker ${number} is now ${STATUS_NAMES[to].toLowerCase()}.`);
-    }, className);
-    b.dataset.to = to;
-    actions.append(b);
+  const offered = markerActions(state.access, m);
+  if (offered.edit) {
+    const noteId = `note-${number}`;
+    const noteLabel = element('label', 'Note');
+    noteLabel.htmlFor = noteId;
+    const note = element('textarea');
+    note.id = noteId;
+    note.rows = 2;
+    note.value = m.note ?? '';
+    const saveNote = button('Save note', () => {
+      const text = note.value.trim();
+      edits.patch(number, { note: text === '' ? null : text }, () => `Marker ${number}: note saved.`);
+    }, 'save-note');
+    const noteButtons = element('div', undefined, 'buttons');
+    noteButtons.append(saveNote);
+    box.append(noteLabel, note, noteButtons);
   }
-  box.append(reasonField, reason, actions);
 
-  const danger = element('div', undefined, 'buttons');
-  const del = button('Delete marker', () => {
-    if (del.dataset.confirm === 'yes') { edits.remove(number); return; }
-    del.dataset.confirm = 'yes';
-    del.textContent = `Really delete marker ${number}?`;
-    say(`Press the button again to delete marker ${number}.`);
-  }, 'delete');
-  danger.append(del);
-  box.append(danger);
+  const moves = workflowButtons(m.status).filter(({ to }) => offered.statuses.includes(to));
+  if (moves.length > 0) {
+    const reasonId = `reason-${number}`;
+    const reasonField = element('label', reasonLabel(m.status));
+    reasonField.htmlFor = reasonId;
+    const reason = element('input');
+    reason.type = 'text';
+    reason.id = reasonId;
+    const actions = element('div', undefined, 'buttons status-actions');
+    for (const { to, label, className } of moves) {
+      const b = button(label, () => {
+        edits.patch(number, statusChange(to, reason.value), () => `Marker ${number} is now ${STATUS_NAMES[to].toLowerCase()}.`);
+      }, className);
+      b.dataset.to = to;
+      actions.append(b);
+    }
+    box.append(reasonField, reason, actions);
+  }
+
+  if (offered.remove) {
+    const danger = element('div', undefined, 'buttons');
+    const del = button('Delete marker', () => {
+      if (del.dataset.confirm === 'yes') { edits.remove(number); return; }
+      del.dataset.confirm = 'yes';
+      del.textContent = `Really delete marker ${number}?`;
+      say(`Press the button again to delete marker ${number}.`);
+    }, 'delete');
+    danger.append(del);
+    box.append(danger);
+  }
+
+  box.append(commentsSection(state, number, offered.comment));
 
   box.append(element('h4', 'History'));
   const list = element('ol', undefined, 'history');

@@ -12,13 +12,18 @@ import { centrePixel, createMap, toPixel } from './map.js';
 import { L } from './leaflet-global.js';
 import { createPins } from './markers.js';
 import { failure, say } from './messages.js';
+import { may } from './permissions.js';
 import { popupContent } from './popup.js';
 import { showRegions } from './regions.js';
 import { drawingHash, parseHash } from './routes.js';
-import { setUpTokenButton } from './signin.js';
+import { loadMe, showAccess } from './signed-in.js';
+import { onTokenGiven, setUpTokenButton } from './signin.js';
 import { createState, openDrawingState } from './state.js';
 
-/** Starts the page: legend, token button, drawing list, then the drawing the address names (or the first). */
+/**
+ * Starts the page: legend, token button, who is signed in (GET /me, after the token dialog when the server asks),
+ * drawing list, then the drawing the address names (or the first).
+ */
 export async function start() {
   const state = createState();
   // The parts call each other through these: the pins build popups whose buttons make edits, whose
@@ -67,7 +72,7 @@ export async function start() {
       if (state.skipClick) { state.skipClick = false; return; }
       // The click that ends a drag (the mouse released off the pin) places nothing.
       if (performance.now() - state.draggedAt < 300) return;
-      if (!byId('place-mode').checked) return;
+      if (!byId('place-mode').checked || !may(state.access, 'place-marker')) return;
       const { x, y } = toPixel(state, event.latlng);
       edits.place(x, y);
     });
@@ -92,6 +97,7 @@ export async function start() {
     if (generation !== state.generation) return;
     if (state.map) state.map.remove();
     openDrawingState(state, drawing);
+    showAccess(state);
     byId('drawing-title').textContent = `${drawing.name} (${drawing.width} × ${drawing.height} px, zoom ${drawing.zoom}, ${drawing.crs})`;
     markCurrentDrawing(state);
     const map = createMap(state, 'map', (error) => failure('The drawing image did not load', error));
@@ -114,7 +120,7 @@ export async function start() {
     }
     if (generation !== state.generation) return;
     startPolling(state, applyMarkers);
-    say(`Drawing "${drawing.name}": ${state.markers.size} markers. Click the sheet to place one.`);
+    say(`Drawing "${drawing.name}": ${state.markers.size} markers.${may(state.access, 'place-marker') ? ' Click the sheet to place one.' : ''}`);
     document.body.dataset.drawing = drawing.name;
     document.body.dataset.ready = 'true';
     if (number) focusMarker(number);
@@ -134,9 +140,17 @@ export async function start() {
   buildLegend(state, () => pins.applyFilter());
   setUpTokenButton();
   byId('place-center').addEventListener('click', () => {
-    if (!state.map) return;
+    if (!state.map || !may(state.access, 'place-marker')) return;
     const { x, y } = centrePixel(state);
     edits.place(x, y);
+  });
+  await loadMe(state);
+  showAccess(state);
+  // Another token given later (one was refused) may be someone else's: read who it is again.
+  onTokenGiven(async () => {
+    await loadMe(state);
+    showAccess(state);
+    pins.accessChanged();
   });
   try {
     await loadDrawings(state);

@@ -1,9 +1,14 @@
 // Signing in: the token this tab sends, kept in sessionStorage (this tab only, gone when it closes) and
-// never in a URL; the dialog that asks for it (one dialog however many calls wait); "Change token".
+// never in a URL; the dialog that asks for it (one dialog however many calls wait); "Change token"; who wants to
+// know when a token was given (signed-in.js reads GET /me again).
 import { byId } from './dom.js';
 
 const KEY = 'planmark-token';
 let asking = null; // the dialog being shown: one promise for every call that waits for it
+const given = []; // the callbacks told when a token is given
+
+/** Calls `callback()` each time a token is given in the dialog (after the calls that waited for it go on). */
+export function onTokenGiven(callback) { given.push(callback); }
 
 /** The token this tab uses, or null. */
 export function currentToken() { return sessionStorage.getItem(KEY); }
@@ -33,6 +38,7 @@ export function askToken(why) {
       byId('token-button').hidden = false;
       asking = null;
       resolve(token);
+      for (const callback of given) callback();
     };
     form.addEventListener('submit', submit);
     dialog.showModal();

@@ -4,12 +4,15 @@
 // Plain logic: no page, no Leaflet (Tests/ReviewPageTests/state.test.mjs runs it under node).
 import { STATUSES } from './workflow.js';
 import { imageZoom } from './coordinates.js';
+import { accessTo } from './permissions.js';
 
 /** A fresh state: no drawing open, every status shown. */
 export function createState() {
   return Object.seal({
     drawings: [],              // the drawing list (GET /drawings)
     drawing: null,             // the open drawing's JSON
+    me: null,                  // who is signed in (GET /me), null until known
+    access: null,              // what they may do on the open drawing (permissions.js accessTo), null when unknown
     imageZoom: 0,              // the map zoom at which map pixels are image pixels (coordinates.js)
     map: null,                 // the open drawing's Leaflet map
     markerLayer: null,         // the Leaflet layer group holding the pins
@@ -28,9 +31,13 @@ export function createState() {
   });
 }
 
-/** Makes `drawing` the open drawing: its zoom, and no markers, history, ETag or open popup of the drawing before. */
+/**
+ * Makes `drawing` the open drawing: its zoom, what the signed-in user may do in its project, and no markers, history,
+ * ETag or open popup of the drawing before.
+ */
 export function openDrawingState(state, drawing) {
   state.drawing = drawing;
+  state.access = accessTo(state.me, drawing.project);
   state.imageZoom = imageZoom(drawing);
   state.markers = new Map();
   state.history = new Map();

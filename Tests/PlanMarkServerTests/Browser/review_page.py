@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """End-to-end test of the review page in headless Chromium (Debian's chromium, chromium-driver and
 python3-selenium), against a running `planmark serve` whose store holds the sample drawing (2400x1600,
-Leaflet CRS, zoom 8) with its regions and no markers. Run by ReviewPageBrowserTests.swift.
+Leaflet CRS, zoom 8) with its regions and no markers; or, with --inspector and --subcontractor, a store with
+users and four markers (the signed-in run). Run by ReviewPageBrowserTests.swift.
 
 Every wait is on a DOM condition (WebDriverWait); nothing sleeps. Exit status 0 when every check
 holds; otherwise the first failure on stderr and exit 1. With --screenshot, saves the page after the
@@ -133,6 +134,27 @@ def drag_pin(driver, number, start, end):
     return scale
 
 
+def check_console(driver, expected):
+    """Nothing the page loaded broke its Content-Security-Policy or failed but the answers `expected` names.
+    (Chromium logs every non-2xx fetch.) A marker's comments are 404 on a server without them: the popup shows none."""
+    problems = [entry["message"] for entry in driver.get_log("browser")
+                if (entry["level"] == "SEVERE" and not any(e in entry["message"] for e in expected)
+                    and not ("/comments " in entry["message"] and "status of 404" in entry["message"]))
+                or "Content Security Policy" in entry["message"]]
+    check(not problems, f"browser console: {problems}")
+
+
+def comments_loaded(driver, number):
+    """Waits for the comments of marker `number`'s open popup: "true" when the server has comments, "unavailable"
+    when it answers 404 (a server before comments; the popup then shows no comments section)."""
+    selector = f'.popup[data-number="{number}"] section.comments[data-loaded]'
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, selector), f"marker {number}'s comments to load (or fail)")
+    section = driver.find_element(By.CSS_SELECTOR, selector)
+    loaded = section.get_attribute("data-loaded")
+    check(loaded == "true" or not section.is_displayed(), "a comments section without comments is shown")
+    return loaded == "true"
+
+
 def run_without_leaflet(args):
     """A server whose Leaflet folder is missing: the page says what to install."""
     driver = browser()
@@ -146,9 +168,120 @@ def run_without_leaflet(args):
         driver.quit()
 
 
+def sign_in(driver, token):
+    """Gives `token` in the page's token dialog, once it is shown."""
+    wait(driver, 15, lambda d: d.execute_script("return document.getElementById('token-dialog').open"), "the token dialog")
+    driver.find_element(By.ID, "token-input").send_keys(token)
+    driver.find_element(By.CSS_SELECTOR, "#token-form button[type=submit]").click()
+
+
+def header_says(driver, text):
+    wait(driver, 20, lambda d: d.find_element(By.ID, "signed-in").get_attribute("textContent") == text, f"the header to say {text!r}")
+    check(driver.find_element(By.ID, "signed-in").is_displayed(), "the header's signed-in user is not shown")
+
+
+def shown_pins(driver):
+    return sorted(int(p.get_attribute("data-number")) for p in driver.find_elements(By.CSS_SELECTOR, ".pin[data-number]"))
+
+
+def open_popup(driver, drawing, number):
+    """Opens marker `number`'s popup through the address (#/NAME/N) and waits for it with its history; its buttons' classes."""
+    driver.execute_script("location.hash = arguments[0]", f"#/{drawing}/{number}")
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{number}"] .history[data-loaded]'),
+         f"marker {number}'s popup")
+    return {b.get_attribute("class") for b in driver.find_elements(By.CSS_SELECTOR, f'.popup[data-number="{number}"] button')}
+
+
+STATUS_BUTTONS = {"status-open", "status-in-progress", "status-ready", "status-closed", "status-void"}
+
+
+def run_signed_in(args):
+    """Users of project Site sign in with their tokens (the store: ReviewPageBrowserTests.team): the header says who
+    they are and their role; the subcontractor sees only their company's markers and may only move them along; the
+    inspector sees every marker and edits, but neither deletes nor closes what is ready."""
+    sub_name, sub_token = args.subcontractor.split(":", 1)
+    inspector_name, inspector_token = args.inspector.split(":", 1)
+    driver = browser()
+    try:
+        started = time.monotonic()
+        driver.get(args.base + "/#/" + args.drawing)
+        sign_in(driver, sub_token)
+        wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the drawing to open")
+        header_says(driver, f"{sub_name} · subcontractor")
+        # Only their project's drawing, only their company's markers (assigned "Acme" and "acme"), no placing, no dragging.
+        listed = [b.get_attribute("data-name") for b in driver.find_elements(By.CSS_SELECTOR, "#drawings button")]
+        check(listed == [args.drawing], f"the subcontractor's drawing list: {listed}")
+        check(shown_pins(driver) == [1, 2], f"the subcontractor sees pins {shown_pins(driver)}, not [1, 2]")
+        check(not driver.find_element(By.ID, "place-section").is_displayed(), "the subcontractor is offered placing")
+        for number in (1, 2):
+            check("leaflet-marker-draggable" not in pin(driver, number).get_attribute("class"), f"the subcontractor may drag pin {number}")
+
+        # Their open marker: start work or ready; nothing else (no verify, void, edit or delete).
+        offered = open_popup(driver, args.drawing, 1)
+        check(offered & STATUS_BUTTONS == {"status-in-progress", "status-ready"}, f"marker 1 offers the subcontractor {offered}")
+        check("delete" not in offered and "save-note" not in offered, f"marker 1 offers the subcontractor {offered}")
+        check(not driver.find_elements(By.CSS_SELECTOR, '.popup[data-number="1"] textarea#note-1'), "the note is editable")
+        # Their marker in progress: only ready; which they do, and the store has it.
+        offered = open_popup(driver, args.drawing, 2)
+        check(offered & STATUS_BUTTONS == {"status-ready"}, f"marker 2 offers the subcontractor {offered}")
+        check("delete" not in offered and "save-note" not in offered, f"marker 2 offers the subcontractor {offered}")
+        if comments_loaded(driver, 2):
+            # The server has comments: they may comment on their marker, and the text is shown as text.
+            typed = "<b>tiles</b> fixed"
+            driver.find_element(By.CSS_SELECTOR, '.popup[data-number="2"] .comment-form textarea').send_keys(typed)
+            driver.find_element(By.CSS_SELECTOR, '.popup[data-number="2"] button.add-comment').click()
+            wait(driver, 10, lambda d: any(c.get_attribute("textContent") == typed for c in
+                                           d.find_elements(By.CSS_SELECTOR, '.popup[data-number="2"] .comment-text')), "the comment")
+            check(not driver.find_elements(By.CSS_SELECTOR, '.popup[data-number="2"] .comment-text b'), "the comment's text became HTML")
+            print("comments: the subcontractor commented on their marker", file=sys.stderr)
+        else:
+            print("comments: this server has none yet (404): the popup shows no comments section; not checked", file=sys.stderr)
+        ready = driver.find_element(By.CSS_SELECTOR, '.popup[data-number="2"] button.status-ready')
+        wait(driver, 10, lambda d: ready.is_displayed(), "marker 2's popup to be shown")
+        ready.click()
+        wait(driver, 10, lambda d: pin(d, 2).get_attribute("data-status") == "ready", "pin 2 to turn ready")
+        check({m["number"]: m for m in markers(args)}[2]["status"] == "ready", "the store does not have marker 2 ready")
+        # Another's marker is not there for them, even by its address.
+        driver.execute_script("location.hash = arguments[0]", f"#/{args.drawing}/3")
+        wait(driver, 10, lambda d: "has no marker 3" in d.find_element(By.ID, "messages").text, "marker 3 to be unknown to the subcontractor")
+        check_console(driver, ["status of 401"])
+
+        # "Change token": the inspector, on the page reloaded.
+        driver.find_element(By.ID, "token-button").click()
+        sign_in(driver, inspector_token)
+        header_says(driver, f"{inspector_name} · inspector")
+        wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the drawing to open again")
+        check(driver.execute_script("return sessionStorage.getItem('planmark-token')") == inspector_token, "the new token is not kept")
+        check(shown_pins(driver) == [1, 2, 3, 4], f"the inspector sees pins {shown_pins(driver)}, not [1, 2, 3, 4]")
+        check(driver.find_element(By.ID, "place-section").is_displayed(), "the inspector is not offered placing")
+        for number in (1, 2, 3, 4):
+            check("leaflet-marker-draggable" in pin(driver, number).get_attribute("class"), f"the inspector may not drag pin {number}")
+        # Ready for inspection: the inspector may not close it (nor reject or void it), nor delete it, but edits it.
+        offered = open_popup(driver, args.drawing, 2)
+        check(not offered & STATUS_BUTTONS, f"the ready marker 2 offers the inspector {offered}")
+        check("delete" not in offered and "save-note" in offered, f"marker 2 offers the inspector {offered}")
+        # An open marker of another company: start work or ready; edit; no delete. The note is stored.
+        offered = open_popup(driver, args.drawing, 3)
+        check(offered & STATUS_BUTTONS == {"status-in-progress", "status-ready"}, f"marker 3 offers the inspector {offered}")
+        check("delete" not in offered and "save-note" in offered, f"marker 3 offers the inspector {offered}")
+        note = driver.find_element(By.CSS_SELECTOR, '.popup[data-number="3"] textarea#note-3')
+        wait(driver, 10, lambda d: note.is_displayed(), "marker 3's popup to be shown")
+        note.clear()
+        note.send_keys("seen by the inspector")
+        driver.find_element(By.CSS_SELECTOR, '.popup[data-number="3"] button.save-note').click()
+        wait(driver, 10, lambda d: "Marker 3: note saved" in d.find_element(By.ID, "messages").text, "the saved note")
+        check({m["number"]: m for m in markers(args)}[3]["note"] == "seen by the inspector", "the inspector's note is not stored")
+        check_console(driver, ["status of 401"])
+        print(f"review page signed in: every check held in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    finally:
+        driver.quit()
+
+
 def run(args):
     if args.without_leaflet:
         return run_without_leaflet(args)
+    if args.inspector:
+        return run_signed_in(args)
     driver = browser()
     try:
         started = time.monotonic()
@@ -162,6 +295,9 @@ def run(args):
         check(args.token is None or driver.execute_script("return sessionStorage.getItem('planmark-token')") == args.token,
               "the token is not kept in sessionStorage")
         check(args.token is None or args.token not in driver.current_url, "the token is in the URL")
+        # The store has no users: whoever reaches the page (with the server's token, if it has one) is the operator.
+        who = driver.find_element(By.ID, "signed-in").get_attribute("textContent")
+        check(who == "operator", f"the header says {who!r}, not 'operator'")
 
         # The sheet arrives: every tile (or the one overlay of a server without tiles) decoded with a size.
         tiled = driver.execute_script("return !!document.querySelector('.sheet-tiles')")
@@ -305,11 +441,7 @@ def run(args):
 
         # Nothing the page loaded broke its Content-Security-Policy or failed.
         # (Chromium logs every non-2xx fetch: the refused click's 422 and, with a token, the first call's 401 are expected.)
-        expected = ["status of 422"] + (["status of 401"] if args.token else [])
-        problems = [entry["message"] for entry in driver.get_log("browser")
-                    if (entry["level"] == "SEVERE" and not any(e in entry["message"] for e in expected))
-                    or "Content Security Policy" in entry["message"]]
-        check(not problems, f"browser console: {problems}")
+        check_console(driver, ["status of 422"] + (["status of 401"] if args.token else []))
 
         if args.screenshot:
             driver.get(args.base + f"/#/{args.drawing}")
@@ -337,6 +469,8 @@ def main():
     parser.add_argument("--flutter-drawing", help="a drawing of the same sheet added with --crs flutter --zoom 0")
     parser.add_argument("--token")
     parser.add_argument("--without-leaflet", action="store_true", help="the server was started with a missing --leaflet-dir")
+    parser.add_argument("--inspector", help="NAME:TOKEN of an inspector in the drawing's project (the signed-in run)")
+    parser.add_argument("--subcontractor", help="NAME:TOKEN of a subcontractor of company Acme there (the signed-in run)")
     parser.add_argument("--screenshot")
     args = parser.parse_args()
     try:
