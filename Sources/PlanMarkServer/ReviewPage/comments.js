@@ -1,6 +1,6 @@
 // A marker's comments in its popup: GET .../markers/N/comments (oldest first), each as who wrote it, when, and its
 // text (as text: nothing a user typed runs in the page); a small form that POSTs a new one when the role may comment
-// on the marker. A server without comments (404) or one that fails shows no comments section at all.
+// on the marker. When the comments cannot be read, the popup shows no comments section.
 import { drawingPath, json } from './api.js';
 import { button, element } from './dom.js';
 import { commentByline } from './history-text.js';
