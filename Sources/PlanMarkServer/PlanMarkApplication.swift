@@ -27,7 +27,8 @@ public enum PlanMarkApplication {
     static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
                        renderer: ReviewRenderer, boundPort: BoundPort,
                        validationLimiter: ConcurrencyLimiter? = nil, tileCache: TileCache? = nil,
-                       page: ReviewPageFiles? = nil, metrics: ServerMetrics = ServerMetrics()) -> Router<PlanMarkRequestContext> {
+                       page: ReviewPageFiles? = nil, metrics: ServerMetrics = ServerMetrics(),
+                       signInThrottle: SignInThrottle = SignInThrottle()) -> Router<PlanMarkRequestContext> {
         // Renders, reports and tile pyramids share one bound; store calls are awaited (the store works on its own queues).
         let heavy = HeavyWork(limit: configuration.maxHeavyJobs, queueLimit: configuration.heavyQueue, logger: logger)
         let store = store.measured(by: metrics)
@@ -45,7 +46,7 @@ public enum PlanMarkApplication {
         }
         router.add(middleware: ErrorMiddleware(logger: logger))
         router.add(middleware: OriginCheckMiddleware(corsOrigin: configuration.corsOrigin))
-        router.add(middleware: SignInMiddleware(operatorToken: configuration.token, store: store))
+        router.add(middleware: SignInMiddleware(operatorToken: configuration.token, store: store, throttle: signInThrottle))
         router.add(middleware: MethodNotAllowedMiddleware(routes: PlanMarkRoutes.table))
         let cache = tileCache ?? TileCache(root: configuration.tileCacheDirectory ?? defaultTileCache(store), limitBytes: configuration.tileCacheBytes,
                                            heavy: heavy)
@@ -87,15 +88,16 @@ public enum PlanMarkApplication {
                         onListening: onListening)
     }
 
-    /// The application with a given tile cache (tests look into it).
+    /// The application with a given tile cache (tests look into it) and sign-in throttle (tests give it their clock).
     static func application(
         configuration: ServerConfiguration, store: StoreAccess, logger: Logger, renderer: ReviewRenderer = ReviewRenderer(),
-        tileCache: TileCache?, page: ReviewPageFiles? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        tileCache: TileCache?, page: ReviewPageFiles? = nil, signInThrottle: SignInThrottle = SignInThrottle(),
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerConfigurationError) -> some ApplicationProtocol {
         try configuration.validate()
         let boundPort = BoundPort(configuration.port)
         let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort,
-                            tileCache: tileCache, page: page)
+                            tileCache: tileCache, page: page, signInThrottle: signInThrottle)
         let connections = Connections(limit: configuration.maxConnections, headTimeout: .seconds(configuration.headTimeout),
                                       idleTimeout: .seconds(configuration.idleTimeout))
         return Application(

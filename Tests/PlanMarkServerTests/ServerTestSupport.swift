@@ -47,14 +47,15 @@ struct ServerFixture {
                      allowedHosts: [String] = [ServerFixture.testClientHost], maxVertices: Int = ServerConfiguration.defaultMaxVertices,
                      maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
                      maxAttachment: Int = ServerConfiguration.defaultMaxAttachmentBytes,
-                     store: SQLiteStore? = nil, logger: Logger = quietLogger, tileCache: TileCache? = nil) throws -> some ApplicationProtocol
+                     store: SQLiteStore? = nil, logger: Logger = quietLogger, tileCache: TileCache? = nil,
+                     signInThrottle: SignInThrottle = SignInThrottle()) throws -> some ApplicationProtocol
     {
         try PlanMarkApplication.application(
             configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, token: token, maxBodyBytes: maxBody, corsOrigin: corsOrigin, allowedHosts: allowedHosts,
                 maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations, maxAttachmentBytes: maxAttachment,
                 headTimeout: Self.headTimeout, idleTimeout: Self.headTimeout),
-            store: StoreAccess(store ?? self.store), logger: logger, tileCache: tileCache)
+            store: StoreAccess(store ?? self.store), logger: logger, tileCache: tileCache, signInThrottle: signInThrottle)
     }
 
     /// The live servers' request-head and idle timeouts: long, because the tests share one process whose
