@@ -147,6 +147,7 @@ let package = Package(
             name: "PlanMarkStoreTestSupport",
             dependencies: [
                 "PlanMarkPostgres",
+                "PlanMarkTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -48,15 +48,15 @@ struct CLIRunner {
         nonisolated(unsafe) var errData = Data()
         group.enter()
         DispatchQueue.global().async {
-            outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+            outData = outPipe.fileHandleForReading.readBytesToEnd()
             group.leave()
         }
         group.enter()
         DispatchQueue.global().async {
-            errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+            errData = errPipe.fileHandleForReading.readBytesToEnd()
             group.leave()
         }
-        if let stdin { inPipe.fileHandleForWriting.write(stdin) }
+        if let stdin { try? inPipe.fileHandleForWriting.write(contentsOf: stdin) }
         try inPipe.fileHandleForWriting.close()
         process.waitUntilExit()
         group.wait()

@@ -13,7 +13,7 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "sqlite3 \(sql)")
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

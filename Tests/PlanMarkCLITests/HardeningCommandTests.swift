@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import PlanMarkRender
 import Testing
 
@@ -74,7 +75,7 @@ import Glibc
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 64)
         #expect(stderr == "planmark: argument 6: invalid UTF-8\n")
@@ -175,7 +176,7 @@ import Glibc
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        input.fileHandleForWriting.write(Data("x,y\n50,60\n".utf8))
+        try input.fileHandleForWriting.write(contentsOf: Data("x,y\n50,60\n".utf8))
         // Wait for the temporary file's creation event.
         var created = false
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -24,8 +24,8 @@ enum Poppler {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readBytesToEnd()
+        let errData = err.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         let result = CLIRunner.Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                                       stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)

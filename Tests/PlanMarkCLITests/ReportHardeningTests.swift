@@ -37,7 +37,7 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     let err = Pipe()
     process.standardError = err
     try process.run()
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let message = String(decoding: err.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "sqlite3: \(message)")
 }

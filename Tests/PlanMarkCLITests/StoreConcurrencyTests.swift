@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -31,8 +32,8 @@ import Glibc
         let runs = try (0..<4).map { _ in try start(script, in: sandbox.folder) }
         var all: [Int] = []
         for (process, out, err) in runs {
-            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stdout = String(decoding: out.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
+            let stderr = String(decoding: err.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(stderr)")
             let numbers = stdout.split(separator: "\n").compactMap { Int($0) }
@@ -69,8 +70,8 @@ import Glibc
         let markScript = "for i in $(seq 40); do '\(binary)' mark A 30 30 --store '\(sandbox.store)' || exit 1; done"
         let runs = try [importScripts[0], markScript, importScripts[1], markScript].map { try start($0, in: sandbox.folder) }
         for (process, out, err) in runs {
-            _ = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            _ = out.fileHandleForReading.readBytesToEnd()
+            let stderr = String(decoding: err.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(stderr)")
         }

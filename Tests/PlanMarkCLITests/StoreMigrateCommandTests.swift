@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import PlanMarkStoreTestSupport
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            let data = pipe.fileHandleForReading.readBytesToEnd()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "sqlite3 \(query)")
             text += query + "\n" + String(decoding: data, as: UTF8.self) + "\n"

@@ -137,7 +137,7 @@ import Testing
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import PlanMarkStoreTestSupport
 import Testing
 
@@ -21,7 +22,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
         return (process.terminationStatus, lines)

@@ -110,7 +110,7 @@ struct PostgresUnavailableTests {
         let pipe = Pipe()
         process.standardError = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 74)

@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -41,7 +42,7 @@ final class RunningServer: @unchecked Sendable {
         let handle = stderrPipe.fileHandleForReading
         DispatchQueue.global().async { [self] in
             while true {
-                let data = handle.availableData
+                let data = handle.readAvailableBytes()
                 if data.isEmpty { break }
                 received(String(decoding: data, as: UTF8.self))
             }

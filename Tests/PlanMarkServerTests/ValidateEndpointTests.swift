@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import Hummingbird
 import Testing
 @testable import PlanMarkServer
@@ -119,9 +120,9 @@ enum ProcessRunner {
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { outData = out.fileHandleForReading.readBytesToEnd(); group.leave() }
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readBytesToEnd(); group.leave() }
         process.waitUntilExit()
         group.wait()
         return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))

@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -176,7 +177,7 @@ public final class BoundedProcess: @unchecked Sendable {
             // Read as it comes, so that `waitForError` sees a line as soon as the process writes it.
             let handle = errorPipe.fileHandleForReading
             while true {
-                let chunk = handle.availableData
+                let chunk = handle.readAvailableBytes()
                 errorArrived.lock()
                 if chunk.isEmpty { errorEnded = true } else { errorData.append(chunk) }
                 errorArrived.broadcast()
@@ -187,7 +188,7 @@ public final class BoundedProcess: @unchecked Sendable {
         }
         readers.enter()
         DispatchQueue.global().async { [self] in
-            outputData = outputPipe.fileHandleForReading.readDataToEndOfFile()
+            outputData = outputPipe.fileHandleForReading.readBytesToEnd()
             readers.leave()
         }
     }

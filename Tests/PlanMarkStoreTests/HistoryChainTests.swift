@@ -37,7 +37,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)

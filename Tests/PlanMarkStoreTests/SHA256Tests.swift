@@ -45,7 +45,7 @@ import PlanMarkTestSupport
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: pipe.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
         process.waitUntilExit()
         let expected = String(output.prefix(64))
         #expect(expected.count == 64, "sha256sum printed \(output)")

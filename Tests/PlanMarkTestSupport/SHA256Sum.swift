@@ -12,11 +12,11 @@ public func sha256sum(_ bytes: some Sequence<UInt8>) -> String {
     // Write on another thread so a large input cannot block against the child's output.
     let data = Data(bytes)
     let writer = Thread {
-        input.fileHandleForWriting.write(data)
+        try? input.fileHandleForWriting.write(contentsOf: data)
         try? input.fileHandleForWriting.close()
     }
     writer.start()
-    let result = output.fileHandleForReading.readDataToEndOfFile()
+    let result = output.fileHandleForReading.readBytesToEnd()
     process.waitUntilExit()
     return String(decoding: result.prefix(64), as: UTF8.self)
 }
