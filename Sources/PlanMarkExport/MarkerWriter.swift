@@ -16,10 +16,11 @@ public enum MarkerFormat: String, CaseIterable, Sendable {
 ///
 /// - The marker **object** (json, jsonl, one marker, and GeoJSON `properties`):
 ///   `{"id","uuid","number","x","y"[,"lat","lng"],"status","category","priority","assignee","due","capturedAt",
-///   "note","author","rooms","createdAt","updatedAt","overdue","needsPlacement"}`; `id` (the ref), `category`, `assignee`, `due`,
+///   "note","author","rooms","createdAt","updatedAt","overdue","needsPlacement","version"}`; `id` (the ref), `category`, `assignee`, `due`,
 ///   `capturedAt`, `note`, `author` are null when not set; `x`, `y` in pixels always, `lat`, `lng` when a latLng
 ///   conversion is given; `overdue` is `true` when due before `today` and not closed or void; `needsPlacement` is
-///   the reason a marker carried to a new revision needs placing again, null when it is placed.
+///   the reason a marker carried to a new revision needs placing again, null when it is placed; `version` is 1 when created
+///   and one more per change (`Marker.version`: the service's `ETag` and `If-Match`).
 /// - **GeoJSON**: a FeatureCollection of `{"type":"Feature","id":NUMBER,"geometry":{"type":"Point",
 ///   "coordinates":[x,y]},"properties":OBJECT}`, coordinates `[lng, lat]` when converting (the properties'
 ///   `number` tells a reader the file is a PlanMark export, whose ref is `properties.id`).
@@ -234,6 +235,7 @@ public struct MarkerWriter {
         buffer.append(marker.isOverdue(today: today) ? "\",\"overdue\":true" : "\",\"overdue\":false")
         buffer.append(",\"needsPlacement\":")
         if let reason = marker.needsPlacement { buffer.appendJSONString(reason) } else { buffer.append("null") }
+        buffer.append(",\"version\":"); buffer.appendInteger(Int64(marker.version))
         if let threads {
             buffer.append(",\"comments\":[")
             buffer.append((threads[marker.number] ?? []).map(\.json).joined(separator: ","))

@@ -56,10 +56,31 @@ enum PostgresSchema {
         Migration(identifier: "pg8-comments-history-chain") { connection, logger in
             try await migrateToHistoryChain(connection, logger: logger)
         },
+        // Each marker's version (SQLite's v12): 1 when created, one more per change; `If-Match` and the marker's ETag.
+        // A constant default, so adding the column rewrites no row; existing markers start at 1. And the answers kept
+        // for clients' `Idempotency-Key`s (`IdempotentWrite`).
+        Migration(identifier: "pg9-marker-version-idempotency-keys") { connection, logger in
+            try await connection.query("ALTER TABLE marker ADD COLUMN version integer NOT NULL DEFAULT 1 CHECK (version >= 1)", logger: logger)
+            try await connection.query("""
+                CREATE TABLE idempotencyKey (
+                    scope text NOT NULL,
+                    requestKey text NOT NULL,
+                    fingerprint text NOT NULL,
+                    status integer NOT NULL,
+                    headers text NOT NULL,
+                    body text NOT NULL,
+                    createdAt bigint NOT NULL,
+                    PRIMARY KEY (scope, requestKey)
+                )
+                """, logger: logger)
+        },
     ]
 
+    /// Entries hashed and written at a time by `migrateToHistoryChain`.
+    static let historyPage = 10_000
+
     /// The `pg8-comments-history-chain` migration.
-    /// - Complexity: O(h) for h history entries (read once, hashed once, their hashes written in one statement).
+    /// - Complexity: O(h) for h history entries (read once, hashed once, written a page at a time), O(page) memory.
     static func migrateToHistoryChain(_ connection: PostgresConnection, logger: Logger) async throws {
         for statement in [
             "ALTER TABLE history DROP CONSTRAINT history_drawingid_fkey",
@@ -73,20 +94,30 @@ enum PostgresSchema {
         ] {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
+        // A page of entries at a time (read in id order, hashed, their hashes written in one statement): memory for one
+        // page, not for the whole history.
         var head = HistoryChain.genesis
-        var ids: [Int64] = []
-        var hashes: [String] = []
-        for try await (id, drawingID, number, lastNumber, action, at, author, oldValue, newValue) in try await connection.query("""
-            SELECT id, drawingId, number, lastNumber, action, at, author, oldValue, newValue FROM history ORDER BY id
-            """, logger: logger).decode((Int64, Int64, Int, Int?, String, Int64, String?, String?, String?).self) {
-            head = HistoryChain.hash(previous: head, HistoryRow(drawingID: drawingID, number: number, lastNumber: lastNumber, action: action,
-                                                                at: at, author: author, oldValue: oldValue, newValue: newValue))
-            ids.append(id)
-            hashes.append(head)
+        var after: Int64 = 0
+        while true {
+            var ids: [Int64] = []
+            var hashes: [String] = []
+            ids.reserveCapacity(historyPage)
+            hashes.reserveCapacity(historyPage)
+            for try await (id, drawingID, number, lastNumber, action, at, author, oldValue, newValue) in try await connection.query("""
+                SELECT id, drawingId, number, lastNumber, action, at, author, oldValue, newValue FROM history
+                WHERE id > \(after) ORDER BY id LIMIT \(historyPage)
+                """, logger: logger).decode((Int64, Int64, Int, Int?, String, Int64, String?, String?, String?).self) {
+                head = HistoryChain.hash(previous: head, HistoryRow(drawingID: drawingID, number: number, lastNumber: lastNumber, action: action,
+                                                                    at: at, author: author, oldValue: oldValue, newValue: newValue))
+                ids.append(id)
+                hashes.append(head)
+            }
+            guard let last = ids.last else { break }
+            try await connection.query("""
+                UPDATE history SET hash = u.hash FROM unnest(\(ids)::bigint[], \(hashes)::text[]) AS u(id, hash) WHERE history.id = u.id
+                """, logger: logger)
+            after = last
         }
-        try await connection.query("""
-            UPDATE history SET hash = u.hash FROM unnest(\(ids)::bigint[], \(hashes)::text[]) AS u(id, hash) WHERE history.id = u.id
-            """, logger: logger)
         try await connection.query("ALTER TABLE history ALTER COLUMN hash SET NOT NULL", logger: logger)
         try await connection.query("INSERT INTO historyHead (id, hash) VALUES (1, \(head))", logger: logger)
     }

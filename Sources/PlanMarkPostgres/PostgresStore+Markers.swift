@@ -83,7 +83,7 @@ extension PostgresStore {
 
     /// The columns of `marker` that `decodeMarker` reads, in its order (the drawing id is known to the caller).
     static let markerColumns =
-        "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt, needsPlacement"
+        "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt, needsPlacement, version"
 
     /// A marker from a row of `markerColumns`. Status and priority are stored as codes, `updatedAt` as NULL while it
     /// equals `createdAt`, and a uuid the store made (`DerivedUUID`) as NULL, as in the SQLite store.
@@ -116,6 +116,7 @@ extension PostgresStore {
                             createdAt: createdAt, updatedAt: updatedAt.map(Timestamp.init(milliseconds:)) ?? createdAt)
         marker.uuidIsDerived = uuidText == nil
         marker.needsPlacement = try cells[16].decode(String?.self)
+        marker.version = try cells[17].decode(Int.self)
         return marker
     }
 
@@ -151,7 +152,8 @@ extension PostgresStore {
         return nil
     }
 
-    /// Inserts `marker`; false when another marker has its uuid already (nothing inserted).
+    /// Inserts `marker` (at version 1, the column's default); false when another marker has its uuid already (nothing
+    /// inserted).
     /// - Complexity: O(log n).
     static func insertMarker(_ connection: PostgresConnection, _ marker: Marker, logger: Logger) async throws -> Bool {
         let updatedAt: Int64? = marker.updatedAt == marker.createdAt ? nil : marker.updatedAt.milliseconds
@@ -180,7 +182,7 @@ extension PostgresStore {
                 note = \(marker.note), author = \(marker.author), rooms = \(RoomList.jsonText(marker.rooms)), updatedAt = \(updatedAt),
                 ref = \(marker.ref), category = \(marker.category), priority = \(marker.priority.storedCode),
                 assignee = \(marker.assignee), due = \(marker.due?.text), capturedAt = \(marker.capturedAt?.text),
-                needsPlacement = \(marker.needsPlacement)
+                needsPlacement = \(marker.needsPlacement), version = \(marker.version)
             WHERE drawingId = \(marker.drawingID) AND number = \(marker.number)
             """, logger: logger)
     }

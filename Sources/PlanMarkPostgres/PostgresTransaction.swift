@@ -150,7 +150,7 @@ public struct PostgresTransaction: StoreTransaction {
     public func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp) async throws {
         try await connection.query("""
             UPDATE marker SET x = u.x, y = u.y, rooms = u.rooms,
-                needsPlacement = CASE WHEN u.flagged THEN u.reason END, updatedAt = \(at.milliseconds)
+                needsPlacement = CASE WHEN u.flagged THEN u.reason END, updatedAt = \(at.milliseconds), version = marker.version + 1
             FROM unnest(\(placements.map(\.number))::bigint[], \(placements.map(\.newPosition.x))::float8[],
                         \(placements.map(\.newPosition.y))::float8[], \(placements.map(\.newRooms))::text[],
                         \(placements.map { $0.newReason != nil })::bool[], \(placements.map { $0.newReason ?? "" })::text[])
@@ -186,7 +186,7 @@ public struct PostgresTransaction: StoreTransaction {
     public func setRooms(_ changes: [(number: Int, rooms: [String])], drawingID: Int64, at: Timestamp) async throws {
         // As `Marker.encode`: updatedAt is NULL while it equals createdAt. One statement for every change (arrays, `unnest`).
         try await connection.query("""
-            UPDATE marker SET rooms = u.rooms, updatedAt = NULLIF(\(at.milliseconds)::bigint, marker.createdAt)
+            UPDATE marker SET rooms = u.rooms, updatedAt = NULLIF(\(at.milliseconds)::bigint, marker.createdAt), version = marker.version + 1
             FROM unnest(\(changes.map(\.number))::bigint[], \(changes.map { RoomList.jsonText($0.rooms) })::text[]) AS u(number, rooms)
             WHERE marker.drawingId = \(drawingID) AND marker.number = u.number
             """, logger: logger)
@@ -206,23 +206,36 @@ public struct PostgresTransaction: StoreTransaction {
         throw StoreError.io("the store has no history head (historyHead table)")
     }
 
-    /// One statement: the rows (a `jsonb_to_recordset`, in their order) and the head's update.
+    /// One statement: the rows and the head's update. One row (every change but an import's or a revision's) is a plain
+    /// `VALUES`; more are a `jsonb_to_recordset` of `HistoryRow`s, inserted in their order.
     public func append(_ rows: [HistoryRow]) async throws -> Int64 {
         guard let last = rows.last else { return 0 }
-        let recordset = String(decoding: try JSONEncoder().encode(rows.map(HistoryRecordsetRow.init)), as: UTF8.self)
-        for try await (id) in try await connection.query("""
-            WITH head AS (UPDATE historyHead SET hash = \(last.hash) WHERE id = 1),
-            inserted AS (
+        let query: PostgresQuery
+        if rows.count == 1 {
+            query = """
+                WITH head AS (UPDATE historyHead SET hash = \(last.hash) WHERE id = 1)
                 INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue, hash)
-                SELECT drawingid, number, lastnumber, action, at, author, oldvalue, newvalue, hash
-                FROM ROWS FROM (jsonb_to_recordset(\(recordset)::jsonb) AS (drawingid bigint, number bigint, lastnumber bigint,
-                    action text, at bigint, author text, oldvalue text, newvalue text, hash text))
-                    WITH ORDINALITY AS r(drawingid, number, lastnumber, action, at, author, oldvalue, newvalue, hash, position)
-                ORDER BY position
+                VALUES (\(last.drawingID), \(last.number), \(last.lastNumber), \(last.action), \(last.at), \(last.author), \(last.oldValue),
+                        \(last.newValue), \(last.hash))
                 RETURNING id
-            )
-            SELECT max(id) FROM inserted
-            """, logger: logger).decode(Int64.self) {
+                """
+        } else {
+            let recordset = String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
+            query = """
+                WITH head AS (UPDATE historyHead SET hash = \(last.hash) WHERE id = 1),
+                inserted AS (
+                    INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue, hash)
+                    SELECT "drawingID", number, "lastNumber", action, at, author, "oldValue", "newValue", hash
+                    FROM ROWS FROM (jsonb_to_recordset(\(recordset)::jsonb) AS ("drawingID" bigint, number bigint, "lastNumber" bigint,
+                        action text, at bigint, author text, "oldValue" text, "newValue" text, hash text))
+                        WITH ORDINALITY AS r("drawingID", number, "lastNumber", action, at, author, "oldValue", "newValue", hash, position)
+                    ORDER BY position
+                    RETURNING id
+                )
+                SELECT max(id) FROM inserted
+                """
+        }
+        for try await (id) in try await connection.query(query, logger: logger).decode(Int64.self) {
             return id
         }
         throw StoreError.io("history: the insert returned no id")
@@ -290,31 +303,5 @@ public struct PostgresTransaction: StoreTransaction {
                     AND NOT EXISTS (SELECT 1 FROM attachment a WHERE a.sha256 = b.sha256)
                 """, logger: logger)
         }
-    }
-}
-
-/// A history row as `PostgresTransaction.append` reads it (`jsonb_to_recordset`: the keys are its column names; an
-/// absent key is NULL).
-struct HistoryRecordsetRow: Encodable {
-    let drawingid: Int64
-    let number: Int
-    let lastnumber: Int?
-    let action: String
-    let at: Int64
-    let author: String?
-    let oldvalue: String?
-    let newvalue: String?
-    let hash: String
-
-    init(_ row: HistoryRow) {
-        drawingid = row.drawingID
-        number = row.number
-        lastnumber = row.lastNumber
-        action = row.action
-        at = row.at
-        author = row.author
-        oldvalue = row.oldValue
-        newvalue = row.newValue
-        hash = row.hash
     }
 }

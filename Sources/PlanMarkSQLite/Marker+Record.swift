@@ -9,7 +9,7 @@ extension Marker: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "marker"
 
     /// The columns, in the order `SQLiteStore.forEachMarker` reads them.
-    static let columnList = "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt, needsPlacement"
+    static let columnList = "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt, needsPlacement, version"
 
     /// The query of whole markers: every column, and the drawing's `uuidSeed` for the uuids the store made.
     static let selectSQL = "SELECT marker.*, drawing.uuidSeed AS uuidSeed FROM marker JOIN drawing ON drawing.id = marker.drawingId"
@@ -59,11 +59,12 @@ extension Marker: FetchableRecord, PersistableRecord {
         )
         uuidIsDerived = uuidText == nil
         needsPlacement = row["needsPlacement"]
+        version = try row.decode(forColumn: "version")
     }
 
     /// The stored columns, in `storedValues`' order.
     static let storedColumns = ["drawingId", "number", "x", "y", "status", "note", "author", "rooms", "createdAt", "updatedAt", "uuid",
-                                "ref", "category", "priority", "assignee", "due", "capturedAt", "needsPlacement"]
+                                "ref", "category", "priority", "assignee", "due", "capturedAt", "needsPlacement", "version"]
 
     /// An `INSERT` of every stored column (a cached statement: a marker POST's insert).
     static let insertSQL = "INSERT INTO marker (" + storedColumns.joined(separator: ", ") + ") VALUES ("
@@ -74,7 +75,7 @@ extension Marker: FetchableRecord, PersistableRecord {
     var storedValues: [(any DatabaseValueConvertible)?] {
         [drawingID, number, position.x, position.y, status.storedCode, note, author, RoomList.jsonText(rooms), createdAt.milliseconds,
          updatedAt == createdAt ? nil : updatedAt.milliseconds, uuidIsDerived ? nil : uuid.text, ref, category, priority.storedCode,
-         assignee, due?.text, capturedAt?.text, needsPlacement]
+         assignee, due?.text, capturedAt?.text, needsPlacement, version]
     }
 
     /// Encodes the marker's columns (`storedColumns`, `storedValues`).

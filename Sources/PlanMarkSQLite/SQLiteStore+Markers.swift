@@ -66,6 +66,7 @@ extension SQLiteStore {
                                         ? sqlite3_column_int64(handle, 7) : sqlite3_column_int64(handle, 8)))
                 marker.uuidIsDerived = uuidText == nil
                 marker.needsPlacement = text(16)
+                marker.version = Int(sqlite3_column_int64(handle, 17))
                 if !rest.isEmpty && !rest.matches(marker) { continue }
                 if !body(marker) { break }
             }

@@ -111,7 +111,7 @@ extension SQLiteStore {
                                             Int32(bytes.count), sqliteTransient))
             }
         }
-        let update = try db.makeStatement(sql: "UPDATE marker SET x = ?1, y = ?2, rooms = ?3, needsPlacement = ?4, updatedAt = ?5 WHERE drawingId = ?6 AND number = ?7")
+        let update = try db.makeStatement(sql: "UPDATE marker SET x = ?1, y = ?2, rooms = ?3, needsPlacement = ?4, updatedAt = ?5, version = version + 1 WHERE drawingId = ?6 AND number = ?7")
         let handle = update.sqliteStatement
         try check(sqlite3_bind_int64(handle, 5, now.milliseconds))
         try check(sqlite3_bind_int64(handle, 6, drawingID))

@@ -251,7 +251,7 @@ public final class SQLiteTransaction: StoreTransaction {
         try later { db in
             // As `Marker.encode`: updatedAt is NULL while it equals createdAt.
             let statement = try db.makeStatement(sql: """
-                UPDATE marker SET rooms = ?, updatedAt = NULLIF(?, createdAt) WHERE drawingId = ? AND number = ?
+                UPDATE marker SET rooms = ?, updatedAt = NULLIF(?, createdAt), version = version + 1 WHERE drawingId = ? AND number = ?
                 """)
             for (number, rooms) in changes {
                 try statement.execute(arguments: [rooms, at.milliseconds, drawingID, number])

@@ -62,6 +62,11 @@ public enum StoreSchema {
     /// change a CHECK constraint or drop a foreign key in place) with its three indexes.
     public static let v11 = "v11-comments-history-chain"
 
+    /// Each marker's version: `marker.version`, 1 when created and one more per change (`If-Match`, the marker's ETag).
+    /// A constant default, so no existing row is written; existing markers start at 1. And `idempotencyKey`: the answers
+    /// kept for clients' `Idempotency-Key`s (`IdempotentWrite`).
+    public static let v12 = "v12-marker-version-idempotency-keys"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -264,6 +269,21 @@ public enum StoreSchema {
                 """)
         }
         migrator.registerMigration(v11) { db in try migrateToHistoryChain(db) }
+        migrator.registerMigration(v12) { db in
+            try db.execute(sql: """
+                ALTER TABLE marker ADD COLUMN version INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1);
+                CREATE TABLE idempotencyKey (
+                    scope TEXT NOT NULL,
+                    requestKey TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    status INTEGER NOT NULL,
+                    headers TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    createdAt INTEGER NOT NULL,
+                    PRIMARY KEY (scope, requestKey)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -1,9 +1,11 @@
 import Hummingbird
+import PlanMarkExport
 import PlanMarkStore
 
 extension APIError {
     /// The HTTP form of a store error: unknown names 404, refused markers 422 with the validator's
-    /// reason as the code, refusals 409 with their rule's code (`StoreRefusal.code`, `name-taken`), a store
+    /// reason as the code, refusals 409 with their rule's code (`StoreRefusal.code`, `name-taken`), a stale `If-Match`
+    /// 412 `version-conflict` with the marker as stored (and its `ETag`), a store
     /// locked past the busy timeout 503 with `Retry-After: 1`, a store removed or replaced while open 503
     /// `store-replaced`, other store failures 500. Errors that carry server paths answer with a generic message and keep
     /// the description as `detail` for the log.
@@ -22,6 +24,15 @@ extension APIError {
             self.init(.conflict, code: "transition-refused", message: error.description)
         case .uuidConflict:
             self.init(.conflict, code: "uuid-conflict", message: error.description)
+        case .versionConflict(_, let current):
+            self.init(.preconditionFailed, code: "version-conflict", message: error.description,
+                      headers: [.eTag: EntityTag.version(current.version)])
+            bodyMembers = ",\"marker\":" + MarkerWriter.object(current, conversion: nil)
+        case .idempotencyKeyReused:
+            self.init(.unprocessableContent, code: error.code, message: error.description)
+        case .replayed:
+            // Answered by `answering` as the kept answer; never reaches here from a request.
+            self.init(.internalServerError, code: "store-error", message: "the store failed; see the server log", detail: error.description)
         case .unsupportedMediaType:
             self.init(.unsupportedMediaType, code: "unsupported-media-type", message: error.description)
         case .photoTooLarge:

@@ -1,7 +1,8 @@
 import Hummingbird
 import PlanMarkFormats
 
-/// An error the service answers with: an HTTP status and `{"error":{"code":"...","message":"..."}}`.
+/// An error the service answers with: an HTTP status and `{"error":{"code":"...","message":"..."}}` (a 412 version
+/// conflict adds `"marker"`, the marker as stored).
 ///
 /// `code` is a stable machine-readable word (`unknown-drawing`, `outside-allowed-area` ...); `message`
 /// is one line a client can show, naming the field or path where that helps.
@@ -16,6 +17,8 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var headers: HTTPFields
     /// What the server log gets (paths, SQLite messages ...); never sent to the client.
     public var detail: String?
+    /// More members of the body's object after `error` (`,"marker":{...}` for a version conflict), or nil.
+    public var bodyMembers: String?
 
     /// Creates an error.
     public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], detail: String? = nil) {
@@ -31,7 +34,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The JSON body.
     public var jsonBody: String {
-        "{\"error\":{\"code\":\(JSONString.quoted(code)),\"message\":\(JSONString.quoted(message))}}\n"
+        "{\"error\":{\"code\":\(JSONString.quoted(code)),\"message\":\(JSONString.quoted(message))}\(bodyMembers ?? "")}\n"
     }
 
     /// The response carrying this error.

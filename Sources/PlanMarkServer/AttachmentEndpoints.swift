@@ -25,11 +25,11 @@ extension PlanMarkRoutes {
         let declared = try Self.declaredAttachmentType(request)
         let bytes = try await attachmentBodies.bytes(of: request)
         let caption = query.values["caption"], author = try identity.author(given: query.values["author"])
-        let attachment = try await store.run("attach") { store throws(StoreError) in
+        return try await answering(request, body: bytes, identity: identity, "attach") { store throws(StoreError) in
             try await store.attach(bytes, declaredType: declared, caption: caption, toMarker: number, in: name, author: author)
+        } answer: { attachment in
+            StoredAnswer(status: .created, body: attachment.historyJSON + "\n", location: Self.attachmentPath(name, number, attachment.id))
         }
-        return JSONResponse.make(attachment.historyJSON + "\n", status: .created,
-                                 extraHeaders: [.location: Self.attachmentPath(name, number, attachment.id)])
     }
 
     /// The type a request declares: nil when it declares none or `application/octet-stream`; 415 when it
@@ -78,9 +78,10 @@ extension PlanMarkRoutes {
         let query = try QueryParameters(request)
         try query.onlyKeys(["author"])
         let author = try identity.author(given: query.values["author"])
-        let attachment = try await store.run("detach") { store throws(StoreError) in
+        return try await answering(request, identity: identity, "detach") { store throws(StoreError) in
             try await store.detach(id, fromMarker: number, in: name, author: author)
+        } answer: { attachment in
+            StoredAnswer(status: .ok, body: "{\"id\":\(attachment.id),\"removed\":true}\n")
         }
-        return JSONResponse.make("{\"id\":\(attachment.id),\"removed\":true}\n")
     }
 }

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// Lets browser clients on one origin (or any, `*`) call the service: answers preflights (no token
-/// needed) and adds `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers` (ETag, Location)
+/// needed) and adds `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers` (ETag, Location, Idempotent-Replayed)
 /// to every answer, errors included. Requests without an `Origin` header pass untouched.
 struct CORSHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The allowed origin, or `*`.
@@ -13,7 +13,7 @@ struct CORSHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         if request.method == .options {
             var headers: HTTPFields = [
                 .accessControlAllowMethods: "GET, HEAD, POST, PATCH, DELETE, OPTIONS",
-                .accessControlAllowHeaders: "Authorization, Content-Type, If-None-Match, Accept",
+                .accessControlAllowHeaders: "Authorization, Content-Type, If-None-Match, If-Match, Idempotency-Key, Accept",
                 .accessControlMaxAge: "600",
                 .vary: "Origin",
             ]
@@ -23,7 +23,7 @@ struct CORSHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)
         if let allowed {
             response.headers[.accessControlAllowOrigin] = allowed
-            response.headers[.accessControlExposeHeaders] = "ETag, Location"
+            response.headers[.accessControlExposeHeaders] = "ETag, Location, Idempotent-Replayed"
         }
         response.headers[values: .vary].append("Origin")
         return response

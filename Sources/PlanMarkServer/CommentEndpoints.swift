@@ -8,14 +8,16 @@ extension PlanMarkRoutes {
     /// `{"id","author","createdAt","text"}`, the author being the signed-in user.
     func addComment(_ request: Request, name: String, number: Int, identity: Identity) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let body = try await bodies.jsonObject(of: request)
+        let bytes = try await bodies.jsonBytes(of: request)
+        let body = try RequestBodyReader.jsonObject(bytes)
         try body.onlyKeys(["text", "author"])
         guard let text = try body.string("text") ?? nil else { throw APIError.invalidField(body.path("text"), "required") }
         let author = try identity.author(given: try body.string("author") ?? nil)
-        let comment = try await store.run("comment") { store throws(StoreError) in
+        return try await answering(request, body: bytes, identity: identity, "comment") { store throws(StoreError) in
             try await store.comment(text, onMarker: number, in: name, author: author)
+        } answer: { comment in
+            StoredAnswer(status: .created, body: comment.json + "\n")
         }
-        return JSONResponse.make(comment.json + "\n", status: .created)
     }
 
     /// The marker's comments, oldest first: `[{"id","author","createdAt","text"}, ...]`.

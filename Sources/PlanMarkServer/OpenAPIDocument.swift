@@ -51,7 +51,7 @@ enum OpenAPIDocument {
                     "Search": queryParameter("q", "Only markers with this text in their note, category or assignee (any case).", ["type": "string"]),
                     "AttachmentID": pathParameter("id", "The attachment's id.", ["type": "integer", "minimum": 1, "maximum": .integer(Int.max)]),
                 ],
-                "responses": .object(errorResponses.map { ($0.name, response($0.description, content: jsonContent(ref("Error")), headers: $0.headers)) }),
+                "responses": .object(errorResponses.map { ($0.name, response($0.description, content: jsonContent(ref($0.status == 412 ? "VersionConflict" : "Error")), headers: $0.headers)) }),
                 "schemas": .object(schemas),
             ],
         ]
@@ -197,22 +197,26 @@ enum OpenAPIDocument {
                 ]))),
             ("/drawings/{name}/markers/{number}", withPath(["DrawingName", "MarkerNumber"], getAndHead(
                 id: "getMarker", summary: "One marker.", parameters: [parameterRef("Zoom")],
-                success: ok("The marker.", jsonContent(ref("Marker"))), errors: [404],
+                success: [("200", response("The marker.", content: jsonContent(ref("Marker")),
+                                           headers: [("ETag", header("The marker's version, quoted (\"3\"): what If-Match names."))]))],
+                errors: [404],
                 extra: [
                     ("patch", operation(
                         id: "changeMarker",
                         summary: "Change any of a marker's fields in one transaction, all or none: position (validated like a new marker's), status (as the workflow allows; 409 transition-refused otherwise; ready to open needs a reason), note, category, priority, assignee, due (null clears note, category, assignee, due).",
                         body: ref("MarkerChange"),
-                        success: ok("The marker after the change.", jsonContent(ref("Marker"))),
-                        errors: [400, 401, 403, 404, 409, 413, 415, 421, 422, 500, 503],
+                        parameters: [ifMatchParameter, idempotencyKeyParameter],
+                        success: ok("The marker after the change (its ETag: the new version).", jsonContent(ref("Marker"))),
+                        errors: [400, 401, 403, 404, 409, 412, 413, 415, 421, 422, 500, 503],
                         codes: [409: [StoreError.transitionRefused(drawing: "", number: 0, from: .open, to: .open).code,
                                       StoreRefusal.Code.reasonRequired.rawValue]])),
                     ("delete", operation(
                         id: "removeMarker", summary: "Remove a marker; its number is never given again. A body, if sent, must be JSON (it is ignored).",
-                        parameters: [queryParameter("author", "Who removed it (kept in the history).", ["type": "string"])],
+                        parameters: [queryParameter("author", "Who removed it (kept in the history).", ["type": "string"]), ifMatchParameter,
+                                     idempotencyKeyParameter],
                         success: ok("Removed.", jsonContent(object(["number": ["type": "integer", "minimum": 1], "removed": ["const": true]],
                                                                     required: ["number", "removed"]))),
-                        errors: [400, 401, 403, 404, 415, 421, 500, 503])),
+                        errors: [400, 401, 403, 404, 412, 415, 421, 422, 500, 503])),
                 ]))),
             ("/drawings/{name}/markers/{number}/history", withPath(["DrawingName", "MarkerNumber"], getAndHead(
                 id: "getMarkerHistory", summary: "The marker's changes, oldest first (kept after removal).",
@@ -227,8 +231,9 @@ enum OpenAPIDocument {
                         summary: "Add a comment to the marker's thread; its author is the signed-in user (an author that differs is 400 author-mismatch). Empty or blank text, or more than 4000 characters, is 400 invalid-field.",
                         body: object(["text": ["type": "string", "minLength": 1, "maxLength": .integer(Comment.maxLength)],
                                       "author": ["type": "string"]], required: ["text"], closed: true),
+                        parameters: [idempotencyKeyParameter],
                         success: [("201", response("Stored.", content: jsonContent(ref("Comment"))))],
-                        errors: [400, 401, 403, 404, 413, 415, 421, 500, 503])),
+                        errors: [400, 401, 403, 404, 413, 415, 421, 422, 500, 503])),
                 ]))),
             ("/drawings/{name}/markers/{number}/attachments", withPath(["DrawingName", "MarkerNumber"], getAndHead(
                 id: "listAttachments", summary: "The marker's attachments, oldest first.",
@@ -242,6 +247,7 @@ enum OpenAPIDocument {
                         parameters: [
                             queryParameter("caption", "A caption.", ["type": "string"]),
                             queryParameter("author", "Who attached it (kept in the history).", ["type": "string"]),
+                            idempotencyKeyParameter,
                         ],
                         rawBody: ["image/jpeg", "image/png", "application/pdf", "application/octet-stream"],
                         success: [("201", response("Stored.", content: jsonContent(ref("Attachment")),
@@ -263,10 +269,10 @@ enum OpenAPIDocument {
                 extra: [
                     ("delete", operation(
                         id: "detach", summary: "Remove an attachment (its bytes go when no other attachment has them). A body, if sent, must be JSON (it is ignored).",
-                        parameters: [queryParameter("author", "Who removed it (kept in the history).", ["type": "string"])],
+                        parameters: [queryParameter("author", "Who removed it (kept in the history).", ["type": "string"]), idempotencyKeyParameter],
                         success: ok("Removed.", jsonContent(object(["id": ["type": "integer", "minimum": 1], "removed": ["const": true]],
                                                                     required: ["id", "removed"]))),
-                        errors: [400, 401, 403, 404, 415, 421, 500, 503])),
+                        errors: [400, 401, 403, 404, 415, 421, 422, 500, 503])),
                 ]))),
             ("/drawings/{name}/review.png", withPath(["DrawingName"], getAndHead(
                 id: "getReviewImage", summary: "The drawing with its regions and numbered markers, drawn by the renderer.",
@@ -370,10 +376,11 @@ enum OpenAPIDocument {
         (403, "ForbiddenOrigin", "A write from a page on another origin (an Origin header that is neither the server's nor --cors-origin: forbidden-origin); or an action the signed-in user's role may not take on what it touches (forbidden, naming the role and the action; docs/team.md).", []),
         (404, "NotFound", "Unknown drawing, marker, attachment or endpoint; for a signed-in user also a drawing of a project where they have no role, and for a subcontractor a marker not assigned to them.", []),
         (409, "Conflict", "Refused by the store's state: a status change the workflow does not allow (code transition-refused, naming the current and the requested status) or ready to open without a reason (reason-required); a uuid stored already with other content (uuid-conflict) or of the store's own form for a number not given yet (uuid-not-issued); a drawing name taken (name-taken); a drawing removal while it has markers without force=true (drawing-has-markers).", []),
+        (412, "VersionConflict", "If-Match named a version the marker no longer has (version-conflict): nothing was changed; the body carries the marker as stored, and its ETag the current version.", [("ETag", header("The marker's current version, quoted."))]),
         (413, "TooLarge", "The body is over the limit (--max-body, 1 MiB by default; attachments --max-attachment, 20 MiB by default, checked from Content-Length before the body is read, and while a chunked body arrives); for /validate also more region vertices (--max-vertices, default 200000) or markers (--max-markers, default 100000) than the server takes.", []),
         (415, "UnsupportedMediaType", "The body was not sent as Content-Type: application/json; for an attachment, its bytes are not a JPEG, PNG or PDF, or its declared Content-Type disagrees with them.", []),
         (421, "MisdirectedRequest", "The Host header (or the host of an absolute-form request target, which takes its place) names neither the address the server listens on nor an --allowed-host.", []),
-        (422, "Refused", "The position was refused (code outside-drawing, outside-allowed-area or invalid-coordinate; review.png: marker-off-drawing). Nothing was stored.", []),
+        (422, "Refused", "The position was refused (code outside-drawing, outside-allowed-area or invalid-coordinate; review.png: marker-off-drawing); an Idempotency-Key used before for another request (idempotency-key-reused). Nothing was stored.", []),
         (500, "ServerError", "The store or the drawing's image failed (details in the server log only).", []),
         (503, "Unavailable", "The store stayed locked past the busy timeout (store-busy); the database is unreachable (store-unavailable); the SQLite store file or its WAL was removed or replaced while the server ran (store-replaced: nothing was changed; the server must be restarted on the new file); /validate is at its concurrency limit (too-many-validations); review.png, report.pdf and tiles: as many images, reports and tile pyramids run and wait as --max-heavy-jobs and --heavy-queue allow (server-busy); the request was cancelled because the server is stopping (request-cancelled). Retry after Retry-After seconds.", [("Retry-After", header("Seconds to wait.", ["type": "string", "pattern": "^[0-9]+$"]))]),
     ]
@@ -384,6 +391,8 @@ enum OpenAPIDocument {
         [
             ("Error", object(["error": object(["code": ["type": "string"], "message": ["type": "string"]], required: ["code", "message"])],
                              required: ["error"])),
+            ("VersionConflict", object(["error": object(["code": ["const": "version-conflict"], "message": ["type": "string"]], required: ["code", "message"]),
+                                        "marker": ref("Marker")], required: ["error", "marker"])),
             ("LatLngPair", pair(description: "[lat, lng]")),
             ("Drawing", object([
                 "name": ["type": "string"], "width": ["type": "integer"], "height": ["type": "integer"], "zoom": ["type": "number"],
@@ -441,7 +450,9 @@ enum OpenAPIDocument {
                 "overdue": ["type": "boolean", "description": "Due before today (UTC) and not closed or void."],
                 "needsPlacement": ["type": ["string", "null"],
                                    "description": "Why a marker carried to a new revision of the sheet needs placing again (outside-drawing, outside-allowed-area, outside-rooms); null when placed. Moving the marker clears it."],
-            ], required: ["number", "x", "y", "status", "rooms"])),
+                "version": ["type": "integer", "minimum": 1,
+                            "description": "1 when created, one more with every change (fields, position, status, rooms, revision, comments, attachments). The marker's ETag is \"VERSION\"; PATCH and DELETE with If-Match: \"VERSION\" change nothing unless it is current (412 version-conflict)."],
+            ], required: ["number", "x", "y", "status", "rooms", "version"])),
             ("Revision", object([
                 "number": ["type": "integer", "minimum": 1], "sha256": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
                 "width": ["type": "integer", "minimum": 1], "height": ["type": "integer", "minimum": 1], "createdAt": dateTime,
@@ -638,6 +649,19 @@ enum OpenAPIDocument {
     static func pathParameter(_ name: String, _ description: String, _ schema: Doc) -> Doc {
         ["name": .string(name), "in": "path", "required": true, "description": .string(description), "schema": schema]
     }
+
+    /// `If-Match: "VERSION"` on a marker's PATCH and DELETE.
+    static let ifMatchParameter: Doc = [
+        "name": "If-Match", "in": "header", "required": false, "schema": ["type": "string"],
+        "description": "The marker's version as last seen, quoted (\"3\", its ETag): the change is made only if it is still current, else 412 version-conflict. * or no header: the last write wins.",
+    ]
+
+    /// `Idempotency-Key` on the writes a client may send again.
+    static let idempotencyKeyParameter: Doc = [
+        "name": "Idempotency-Key", "in": "header", "required": false,
+        "schema": ["type": "string", "minLength": 1, "maxLength": .integer(IdempotentWrite.maxKeyLength), "pattern": "^[!-~]+$"],
+        "description": "A key the client makes for this request (a UUID, say): sent again with the same request, the first answer is answered again (with Idempotent-Replayed: true) and nothing changes; with another request, 422 idempotency-key-reused. Keys are kept 24 hours, per user.",
+    ]
 
     static func queryParameter(_ name: String, _ description: String, _ schema: Doc) -> Doc {
         ["name": .string(name), "in": "query", "required": false, "description": .string(description), "schema": schema]

@@ -385,13 +385,13 @@ struct PlanMarkRoutes: Sendable {
         let query = try QueryParameters(request)
         try query.onlyKeys(["zoom"])
         let zoom = try query.zoom()
-        let text = try await store.run("marker") { store throws(StoreError) -> String in
+        let (text, version) = try await store.run("marker") { store throws(StoreError) -> (String, Int) in
             let marker = try await store.marker(number, in: name)
             var conversion: LatLngConversion?
             if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try await store.drawing(named: name).drawing.crs), zoom: zoom) }
-            return MarkerWriter.object(marker, conversion: conversion)
+            return (MarkerWriter.object(marker, conversion: conversion), marker.version)
         }
-        return JSONResponse.make(text + "\n")
+        return JSONResponse.make(text + "\n", extraHeaders: [.eTag: EntityTag.version(version)])
     }
 
     /// Validates and stores a tap with its punch-item fields; 201 with its number, or 422 with the reason and
@@ -416,7 +416,8 @@ struct PlanMarkRoutes: Sendable {
         }
         let (creation, conversion) = result
         return JSONResponse.make(MarkerWriter.object(creation.marker, conversion: conversion) + "\n", status: creation.created ? .created : .ok,
-                                 extraHeaders: [.location: Self.markerPath(name, creation.marker.number)])
+                                 extraHeaders: [.location: Self.markerPath(name, creation.marker.number),
+                                                .eTag: EntityTag.version(creation.marker.version)])
     }
 
     /// Stores `fields` at `position` (pixels, or latLng converted on the drawing) as a new marker of drawing `name`.
@@ -439,13 +440,16 @@ struct PlanMarkRoutes: Sendable {
 
     /// Changes any of a marker's fields (position validated like a new marker's; status as the workflow
     /// allows, with `reason`; category, priority, assignee, due, note; null clears) in one store call: a
-    /// refused or failed PATCH changes nothing and writes no history. A refused transition is 409.
+    /// refused or failed PATCH changes nothing and writes no history. A refused transition is 409; with `If-Match` naming
+    /// a version the marker no longer has, 412 `version-conflict` with the marker as stored (nothing changed).
     func changeMarker(_ request: Request, name: String, number: Int, identity: Identity, gate: Gate) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let body = try await bodies.jsonObject(of: request)
+        let bytes = try await bodies.jsonBytes(of: request)
+        let body = try RequestBodyReader.jsonObject(bytes)
         try body.onlyKeys(MarkerFieldsInput.changeKeys)
         let position = try MarkerPositionInput.read(body, required: false)
-        let fields = try MarkerFieldsInput.change(body)
+        var fields = try MarkerFieldsInput.change(body)
+        fields.ifVersion = try EntityTag.ifMatchVersion(request)
         let author = try identity.author(given: try body.string("author", allowNull: true) ?? nil)
         guard position != nil || !fields.isEmpty else {
             throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status, note, category, priority, assignee or due")
@@ -453,9 +457,10 @@ struct PlanMarkRoutes: Sendable {
         var asked = fields
         if position != nil { asked.position = PixelPoint(x: 0, y: 0) }
         try await gate.require(asked, on: name, marker: number)
-        let (marker, conversion) = try await store.run("changeMarker") {
+        let changed = fields
+        return try await answering(request, body: bytes, identity: identity, "changeMarker") {
             store throws(StoreError) -> (Marker, LatLngConversion?) in
-            var change = fields
+            var change = changed
             // Pixels (or no position) need nothing from the drawing: one write transaction.
             guard let position, position.isLatLng else {
                 change.position = position?.pixel(on: nil)
@@ -465,21 +470,24 @@ struct PlanMarkRoutes: Sendable {
             change.position = position.pixel(on: drawing)
             let marker = try await store.updateMarker(number, in: name, change, author: author)
             return (marker, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
+        } answer: { marker, conversion in
+            StoredAnswer(status: .ok, body: MarkerWriter.object(marker, conversion: conversion) + "\n", eTag: EntityTag.version(marker.version))
         }
-        return JSONResponse.make(MarkerWriter.object(marker, conversion: conversion) + "\n")
     }
 
     /// Removes a marker; its number is never given again. A body is not needed (and is ignored), but
-    /// one sent must be declared JSON like every other write.
+    /// one sent must be declared JSON like every other write. With `If-Match`, only while the marker has that version (412).
     func removeMarker(_ request: Request, name: String, number: Int, identity: Identity) async throws -> Response {
         if RequestBodyReader.hasBody(request) { try RequestBodyReader.requireJSON(request) }
         let query = try QueryParameters(request)
         try query.onlyKeys(["author"])
         let author = try identity.author(given: query.values["author"])
-        let marker = try await store.run("removeMarker") { store throws(StoreError) in
-            try await store.removeMarker(number, in: name, author: author)
+        let ifVersion = try EntityTag.ifMatchVersion(request)
+        return try await answering(request, identity: identity, "removeMarker") { store throws(StoreError) in
+            try await store.removeMarker(number, in: name, author: author, ifVersion: ifVersion)
+        } answer: { marker in
+            StoredAnswer(status: .ok, body: "{\"number\":\(marker.number),\"removed\":true}\n")
         }
-        return JSONResponse.make("{\"number\":\(marker.number),\"removed\":true}\n")
     }
 
     // MARK: Drawing changes

@@ -63,8 +63,17 @@ struct RequestBodyReader: Sendable {
     /// The body as a JSON object: 415 unless declared JSON; 400 `malformed-json` with the line for text
     /// that is not JSON, 400 `invalid-field` naming `$` for JSON that is not an object.
     func jsonObject(of request: Request) async throws -> JSONObject {
+        try Self.jsonObject(try await jsonBytes(of: request))
+    }
+
+    /// The body's bytes, when declared JSON (415 otherwise), for `jsonObject(_:)`.
+    func jsonBytes(of request: Request) async throws -> [UInt8] {
         try Self.requireJSON(request)
-        let bytes = try await bytes(of: request)
+        return try await bytes(of: request)
+    }
+
+    /// `bytes` as a JSON object, with `jsonObject(of:)`'s errors.
+    static func jsonObject(_ bytes: [UInt8]) throws -> JSONObject {
         if bytes.isEmpty { throw APIError.malformedJSON("the request body is empty; expected a JSON object") }
         let document: JSONParser.Document
         do {

@@ -64,25 +64,3 @@ struct TileEndpoint: Sendable {
         return TileCoordinate(z: try number("z", minimum: -(1 << 30)), x: try number("x", minimum: 0), y: try number("y", minimum: 0))
     }
 }
-
-/// Entity-tag comparison for `If-None-Match`.
-enum EntityTag {
-    /// True when the request's `If-None-Match` lists `etag` (weak comparison, as RFC 9110 asks for this
-    /// header: `W/"x"` matches `"x"`) or is `*`: the client's copy is current (304).
-    /// - Complexity: O(length of the header).
-    static func noneMatch(_ request: Request, _ etag: String) -> Bool {
-        noneMatch(request.headers[.ifNoneMatch], etag)
-    }
-
-    /// True when `header` (an `If-None-Match` value) lists `etag` or is `*`.
-    /// - Complexity: O(length of the header).
-    static func noneMatch(_ header: String?, _ etag: String) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains { item in
-            var tag = item.trimmingSpaces()
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            return tag == etag[...]
-        }
-    }
-}

@@ -51,7 +51,7 @@ public protocol AnnotationStore: AnyObject, Sendable {
     /// Removes an attachment (its bytes go when no other attachment has them).
     func detach(_ id: Int64, fromMarker number: Int, in drawing: String, author: String?) async throws(StoreError) -> Attachment
     /// Removes a marker; its number is never given again and its history is kept.
-    func removeMarker(_ number: Int, in drawing: String, author: String?) async throws(StoreError) -> Marker
+    func removeMarker(_ number: Int, in drawing: String, author: String?, ifVersion: Int?) async throws(StoreError) -> Marker
     /// The drawing's history (of one marker when `number` is given), oldest first.
     func history(of drawing: String, number: Int?) async throws(StoreError) -> [HistoryEntry]
     /// A value that changes whenever any marker of the drawing is added, moved, changed, attached to or
@@ -134,6 +134,11 @@ extension AnnotationStore {
             return true
         }
         return summary
+    }
+
+    /// Removes a marker whatever its version (the last write wins).
+    public func removeMarker(_ number: Int, in drawing: String, author: String?) async throws(StoreError) -> Marker {
+        try await removeMarker(number, in: drawing, author: author, ifVersion: nil)
     }
 
     /// Applies every field of `change` to marker `number` in one transaction, or none: a refused position or status

@@ -1,6 +1,9 @@
 /// One history entry as the store keeps it: its columns' values as stored (the states as their JSON text), which is
 /// what the chain hashes, so that `history verify` checks the bytes in the table and nothing decoded from them.
-public struct HistoryRow: Hashable, Sendable {
+///
+/// Encodable with its property names as keys: a back end's bulk path may send rows as JSON (PostgreSQL's
+/// `jsonb_to_recordset`).
+public struct HistoryRow: Hashable, Sendable, Encodable {
     public var drawingID: Int64
     public var number: Int
     public var lastNumber: Int?

@@ -40,6 +40,9 @@ public struct Marker: Hashable, Sendable {
     /// `outside-allowed-area`, `outside-rooms`): a person has to place it again. Nil when it is placed; moving
     /// the marker clears it.
     public var needsPlacement: String? = nil
+    /// 1 when created, one more with every change to it (its fields, position, status, rooms, revision, comments and
+    /// attachments): what `If-Match` names, and the marker's `ETag`.
+    public var version = 1
 
     /// The longest category, in characters.
     public static let maxCategoryLength = 100
@@ -75,6 +78,7 @@ public struct Marker: Hashable, Sendable {
             && a.status == b.status && a.note == b.note && a.author == b.author && a.category == b.category
             && a.priority == b.priority && a.assignee == b.assignee && a.due == b.due && a.capturedAt == b.capturedAt
             && a.rooms == b.rooms && a.createdAt == b.createdAt && a.updatedAt == b.updatedAt && a.needsPlacement == b.needsPlacement
+            && a.version == b.version
     }
 
     public func hash(into hasher: inout Hasher) {

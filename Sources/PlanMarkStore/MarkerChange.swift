@@ -23,6 +23,9 @@ public struct MarkerChange: Hashable, Sendable {
     /// Whether setting the status the marker has already is refused (`already-in-status`, as `setStatus` asks)
     /// rather than no change.
     package var refusesSameStatus = false
+    /// The marker's version the client last saw (`If-Match`): when the stored marker has another one, nothing changes
+    /// and the change is refused (`versionConflict`, with the stored marker). Nil: the last write wins.
+    public var ifVersion: Int?
 
     /// Describes a change.
     public init(position: PixelPoint? = nil, status: MarkerStatus? = nil, reason: String? = nil, note: String?? = nil,
@@ -37,7 +40,7 @@ public struct MarkerChange: Hashable, Sendable {
         self.due = due
     }
 
-    /// True when the change names no field.
+    /// True when the change names no field (`ifVersion` is a condition, not a field).
     public var isEmpty: Bool {
         position == nil && status == nil && note == nil && category == nil && priority == nil && assignee == nil && due == nil
     }

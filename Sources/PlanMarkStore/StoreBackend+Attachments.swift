@@ -14,6 +14,7 @@ extension StoreBackend {
             var attachment = Attachment(id: 0, drawingID: drawingID, number: number, sha256: digest, size: bytes.count, type: type,
                                         caption: caption, author: author, createdAt: .now())
             attachment.id = try await transaction.insertAttachment(attachment, bytes: bytes)
+            _ = try await Self.countChange(transaction, marker)
             try await Self.record(transaction, marker, .attached, at: attachment.createdAt, author: author, old: nil,
                                   new: MarkerState(attachment: attachment))
             return attachment
@@ -31,6 +32,7 @@ extension StoreBackend {
                 throw StoreError.unknownAttachment(drawing: name, number: number, id: id)
             }
             try await transaction.delete(attachment)
+            _ = try await Self.countChange(transaction, marker)
             try await Self.record(transaction, marker, .detached, at: .now(), author: author, old: MarkerState(attachment: attachment), new: nil)
             return attachment
         }

@@ -9,7 +9,7 @@ extension StoreBackend {
         try StoreRules.comment(text, author: author)
         return try await write(drawing: name) { transaction, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
-            let marker = try await Self.marker(transaction, number, of: drawing)
+            let marker = try await Self.countChange(transaction, try await Self.marker(transaction, number, of: drawing))
             let at = Timestamp.now()
             var new = MarkerState()
             new.comment = text

@@ -64,9 +64,11 @@ extension StoreBackend {
             updated.reserveCapacity(numbers.count)
             for number in numbers {
                 var marker = try await Self.marker(transaction, number, of: drawing)
+                try Self.check(change.ifVersion, of: marker, in: drawing)
                 let validator = MarkerEdit.places(change, marker) ? try await validator(transaction, for: drawing) : nil
                 if let edit = try MarkerEdit.make(change, to: marker, drawing: drawing.name, validator: validator, now: .now()) {
                     marker = edit.marker
+                    marker.version += 1
                     try await transaction.update(marker)
                     try await Self.record(transaction, marker, edit.action, at: marker.updatedAt, author: author, old: edit.old, new: edit.new)
                 }
@@ -78,11 +80,13 @@ extension StoreBackend {
 
     /// Removes a marker with its attachments; the history keeps its last values and the number is never given again.
     /// - Complexity: O(log n + a) for its a attachments.
-    public func removeMarker(_ number: Int, in name: String, author: String?) async throws(StoreError) -> Marker {
+    /// With `ifVersion` (`If-Match`), only while the marker is at that version (else `versionConflict`, nothing removed).
+    public func removeMarker(_ number: Int, in name: String, author: String?, ifVersion: Int?) async throws(StoreError) -> Marker {
         try TextField.check(author, field: "author")
         return try await write(drawing: name) { transaction, locked in
             guard let drawing = locked, let drawingID = drawing.id else { throw StoreError.unknownDrawing(name) }
             let marker = try await Self.marker(transaction, number, of: drawing)
+            try Self.check(ifVersion, of: marker, in: drawing)
             try await transaction.deleteAttachments(drawingID: drawingID, numbers: [number])
             try await transaction.delete(marker)
             try await Self.record(transaction, marker, .removed, at: .now(), author: author, old: marker.state, new: nil)
@@ -91,6 +95,20 @@ extension StoreBackend {
     }
 
     // MARK: Helpers
+
+    /// Refuses (`versionConflict`) when `expected` is given and is not `marker`'s version.
+    static func check(_ expected: Int?, of marker: Marker, in drawing: Drawing) throws(StoreError) {
+        if let expected, expected != marker.version { throw StoreError.versionConflict(drawing: drawing.name, current: marker) }
+    }
+
+    /// Counts a change that leaves the marker's row as it is (a comment, an attachment) in its version.
+    /// - Complexity: O(log n).
+    static func countChange(_ transaction: Transaction, _ marker: Marker) async throws -> Marker {
+        var changed = marker
+        changed.version += 1
+        try await transaction.update(changed)
+        return changed
+    }
 
     /// The validator for `drawing`: the cached one while its regions revision is unchanged, else built from the stored
     /// regions and cached. Call it in a write transaction that read `drawing` under its lock, so the revision is current.

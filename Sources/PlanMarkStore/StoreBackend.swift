@@ -28,9 +28,19 @@ public protocol StoreBackend: AnnotationStore {
 }
 
 extension StoreBackend {
-    /// `writeOrRollBack` that commits when `body` returns.
+    /// `writeOrRollBack` that commits when `body` returns. Under a client's key (`IdempotentWrite.current`) the key is
+    /// looked up first (a request seen before is replayed, not made again) and kept with the answer before the commit.
     public func write<T>(drawing name: String?, _ body: (Transaction, Drawing?) async throws -> T) async throws(StoreError) -> T {
-        try await writeOrRollBack(drawing: name) { transaction, drawing in (try await body(transaction, drawing), commit: true) }
+        guard let keyed = IdempotentWrite.current else {
+            return try await writeOrRollBack(drawing: name) { transaction, drawing in (try await body(transaction, drawing), commit: true) }
+        }
+        return try await writeOrRollBack(drawing: name) { transaction, drawing in
+            let now = Timestamp.now()
+            try await Self.replayIfSeen(transaction, keyed, now: now)
+            let result = try await body(transaction, drawing)
+            try await Self.remember(transaction, keyed, result: result, now: now)
+            return (result, commit: true)
+        }
     }
 }
 

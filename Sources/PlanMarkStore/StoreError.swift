@@ -65,6 +65,14 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownToken(user: String, id: Int64)
     /// The user has no role in the project.
     case notAMember(project: String, user: String)
+    /// The change named the version the client last saw (`If-Match`), and the marker has another one now: nothing was
+    /// changed; `current` is the marker as stored.
+    case versionConflict(drawing: String, current: Marker)
+    /// The client's `Idempotency-Key` was used before for another request (`IdempotentWrite`): nothing was changed.
+    case idempotencyKeyReused(key: String)
+    /// The client's `Idempotency-Key` was used before for this request: nothing was changed, and this is the answer it
+    /// was given (the service answers it again; never an error to a client).
+    case replayed(StoredAnswer)
 
     /// The stable code of the error (kebab case): the service's `error.code`, listed in its OpenAPI document. A
     /// refused marker position answers the validator's reason (`outside-allowed-area` ...), a refusal its rule's.
@@ -99,6 +107,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .duplicateProject: return "project-name-taken"
         case .unknownToken: return "unknown-token"
         case .notAMember: return "not-a-member"
+        case .versionConflict: return "version-conflict"
+        case .idempotencyKeyReused: return "idempotency-key-reused"
+        case .replayed: return "replayed"
         }
     }
 
@@ -164,6 +175,12 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "user \"\(user)\" has no token \(id)"
         case .notAMember(let project, let user):
             return "user \"\(user)\" has no role in project \"\(project)\""
+        case .versionConflict(let drawing, let current):
+            return "drawing \"\(drawing)\": marker \(current.number) is at version \(current.version) now, not the one given; nothing was changed"
+        case .idempotencyKeyReused(let key):
+            return "Idempotency-Key \"\(key)\" was used for another request; nothing was changed (use a new key for a new request)"
+        case .replayed(let answer):
+            return "the request was made before under its Idempotency-Key (answered \(answer.status)); nothing was changed"
         }
     }
 }

@@ -30,7 +30,7 @@ package enum StoreTables {
             ("drawingId", .integer), ("number", .integer), ("x", .real), ("y", .real), ("status", .smallint), ("note", .text),
             ("author", .text), ("rooms", .text), ("createdAt", .integer), ("updatedAt", .integer), ("uuid", .text),
             ("ref", .text), ("category", .text), ("priority", .smallint), ("assignee", .text), ("due", .text),
-            ("capturedAt", .text), ("needsPlacement", .text),
+            ("capturedAt", .text), ("needsPlacement", .text), ("version", .integer),
         ]),
         history,
         historyHead,
@@ -40,6 +40,7 @@ package enum StoreTables {
         ], identity: true),
         member,
         token,
+        idempotencyKey,
     ]
 
     /// The history (`HistoryRow`, with its id), chained by `hash` (v11, pg8: `HistoryChain`).
@@ -52,6 +53,11 @@ package enum StoreTables {
     package static let historyHead = StoreTable(name: "historyHead", key: ["id"], columns: [("id", .integer), ("hash", .text)],
                                                 replacesExistingRows: true)
 
+    /// The answers kept for clients' `Idempotency-Key`s (v12, pg9: `IdempotentWrite`).
+    package static let idempotencyKey = StoreTable(name: "idempotencyKey", key: ["scope", "requestKey"], columns: [
+        ("scope", .text), ("requestKey", .text), ("fingerprint", .text), ("status", .integer), ("headers", .text), ("body", .text),
+        ("createdAt", .integer),
+    ])
     /// Projects (v10, pg7): drawings belong to one.
     package static let project = StoreTable(name: "project", key: ["id"], columns: [
         ("id", .integer), ("name", .text), ("createdAt", .integer),
