@@ -74,6 +74,39 @@ enum PostgresSchema {
                 )
                 """, logger: logger)
         },
+        // The change feed (SQLite's v13, `ChangeFeed.swift`): the counter in the head's row, each marker's last change's
+        // cursor (NULL while as its import made it) with a partial index, removals and drawings' changes, imports; what the
+        // store holds is put in the feed without writing a marker row (`ChangeFeedSQL.backfill`).
+        Migration(identifier: "pg10-change-feed") { connection, logger in
+            for statement in [
+                "ALTER TABLE historyHead ADD COLUMN lastCursor bigint NOT NULL DEFAULT 0",
+                "ALTER TABLE marker ADD COLUMN cursor bigint",
+                "CREATE INDEX marker_cursor ON marker(cursor) WHERE cursor IS NOT NULL",
+                """
+                CREATE TABLE feedEvent (
+                    cursor bigint PRIMARY KEY,
+                    drawingId bigint NOT NULL,
+                    drawingName text NOT NULL,
+                    projectId bigint NOT NULL,
+                    number bigint NOT NULL,
+                    uuid text,
+                    kind text NOT NULL
+                )
+                """,
+                "CREATE INDEX feedEvent_drawing ON feedEvent(drawingId, cursor)",
+                """
+                CREATE TABLE importRange (
+                    drawingId bigint NOT NULL,
+                    firstNumber bigint NOT NULL,
+                    lastNumber bigint NOT NULL,
+                    firstCursor bigint NOT NULL,
+                    PRIMARY KEY (drawingId, firstNumber)
+                )
+                """,
+            ] + ChangeFeedSQL.backfill {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        },
     ]
 
     /// Entries hashed and written at a time by `migrateToHistoryChain`.

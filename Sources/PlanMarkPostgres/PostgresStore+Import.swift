@@ -178,6 +178,7 @@ extension PostgresStore {
                     HistoryEntry(sequence: 0, drawingID: drawingID, number: first, lastNumber: last, action: .created, at: now,
                                  author: author, old: nil, new: nil),
                 ])
+                try await Self.importRange(PostgresTransaction(connection: connection, logger: logger), drawing: drawing, numbers: first...last)
             }
             return (ImportOutcome(total: total, stored: stored, numbers: first..<(first + stored), rejected: rejected,
                                   alreadyStored: known.count), commit: true)

@@ -120,12 +120,21 @@ extension PostgresStore {
     static func insertCreated(_ connection: PostgresConnection, _ markers: [Marker], drawing: Drawing, nextNumber: Int,
                               logger: Logger) async throws -> CreatedInsert {
         let drawingID = drawing.id!
-        // Their `created` entries chained after the history's head, which this locks until the commit (`historyHead`).
+        // Their `created` entries chained after the history's head, and their cursors after the feed's counter, both in
+        // the head's row, which this locks until the commit (as `historyHead` and `takeCursors` do).
+        var head = HistoryChain.genesis
+        var lastCursor: Int64 = 0
+        for try await (hash, cursor) in try await connection.query("SELECT hash, lastCursor FROM historyHead WHERE id = 1 FOR UPDATE",
+                                                                   logger: logger).decode((String, Int64).self) {
+            (head, lastCursor) = (hash, cursor)
+        }
         let history = HistoryChain.link(markers.map { marker in
             HistoryRow(drawingID: drawingID, number: marker.number, lastNumber: nil, action: HistoryAction.created.rawValue,
                        at: marker.createdAt.milliseconds, author: marker.author, oldValue: nil, newValue: marker.state.jsonText)
-        }, after: try await PostgresTransaction(connection: connection, logger: logger).historyHead())
-        let rows = String(decoding: try JSONEncoder().encode(zip(markers, history).map(CreatedRow.init)), as: UTF8.self)
+        }, after: head)
+        let rows = String(decoding: try JSONEncoder().encode(zip(markers, history).enumerated().map { index, pair in
+            CreatedRow(pair.0, pair.1, cursor: lastCursor + 1 + Int64(index))
+        }), as: UTF8.self)
         // The uuids as an array parameter: `uuid = ANY($n)` searches the uuid index (a join with the recordset was planned
         // as a scan of every marker).
         let uuids = markers.compactMap { $0.uuidIsDerived ? nil : $0.uuid.text }
@@ -136,7 +145,7 @@ extension PostgresStore {
                 SELECT * FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
                     number bigint, x double precision, y double precision, status smallint, note text, author text, rooms text,
                     createdat bigint, updatedat bigint, uuid text, ref text, category text, priority smallint, assignee text,
-                    due text, capturedat text, needsplacement text, newvalue text, hash text)
+                    due text, capturedat text, needsplacement text, newvalue text, hash text, cursor bigint)
             ),
             stored AS (SELECT uuid FROM marker WHERE uuid = ANY(\(uuids))),
             counter AS (UPDATE drawing SET nextNumber = \(nextNumber) WHERE id = \(drawingID) AND NOT EXISTS (SELECT 1 FROM stored)),
@@ -146,12 +155,13 @@ extension PostgresStore {
                 WHERE NOT EXISTS (SELECT 1 FROM stored)
                 ORDER BY number
             ),
-            head AS (UPDATE historyHead SET hash = \(history.last!.hash) WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM stored)),
+            head AS (UPDATE historyHead SET hash = \(history.last!.hash), lastCursor = \(lastCursor + Int64(markers.count))
+                     WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM stored) RETURNING pg_notify('planmark_changes', '')),
             inserted AS (
                 INSERT INTO marker (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category,
-                                    priority, assignee, due, capturedAt, needsPlacement)
+                                    priority, assignee, due, capturedAt, needsPlacement, cursor)
                 SELECT \(drawingID), number, x, y, status, note, author, rooms, createdat, updatedat, uuid, ref, category,
-                       priority, assignee, due, capturedat, needsplacement FROM row
+                       priority, assignee, due, capturedat, needsplacement, cursor FROM row
                 WHERE NOT EXISTS (SELECT 1 FROM stored)
                 ON CONFLICT (uuid) WHERE uuid IS NOT NULL DO NOTHING
                 RETURNING 1
@@ -189,8 +199,10 @@ private struct CreatedRow: Encodable {
     let needsplacement: String?
     let newvalue: String
     let hash: String
+    let cursor: Int64
 
-    init(_ marker: Marker, _ history: HistoryRow) {
+    init(_ marker: Marker, _ history: HistoryRow, cursor: Int64) {
+        self.cursor = cursor
         number = marker.number
         x = marker.position.x
         y = marker.position.y

@@ -83,19 +83,19 @@ extension PostgresStore {
 
     /// The columns of `marker` that `decodeMarker` reads, in its order (the drawing id is known to the caller).
     static let markerColumns =
-        "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt, needsPlacement, version"
+        "number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority, assignee, due, capturedAt, needsPlacement, version, cursor"
 
-    /// A marker from a row of `markerColumns`. Status and priority are stored as codes, `updatedAt` as NULL while it
+    /// A marker from a row of `markerColumns` (from column `offset` on). Status and priority are stored as codes, `updatedAt` as NULL while it
     /// equals `createdAt`, and a uuid the store made (`DerivedUUID`) as NULL, as in the SQLite store.
-    static func decodeMarker(_ row: PostgresRow, drawingID: Int64, uuidSeed: Int64) throws -> Marker {
+    static func decodeMarker(_ row: PostgresRow, drawingID: Int64, uuidSeed: Int64, offset: Int = 0) throws -> Marker {
         let cells = row.makeRandomAccess()
-        let number = try cells[0].decode(Int.self)
-        let statusCode = try cells[3].decode(Int64.self)
-        let priorityCode = try cells[12].decode(Int64.self)
+        let number = try cells[offset + 0].decode(Int.self)
+        let statusCode = try cells[offset + 3].decode(Int64.self)
+        let priorityCode = try cells[offset + 12].decode(Int64.self)
         guard let status = MarkerStatus(storedCode: statusCode), let priority = MarkerPriority(storedCode: priorityCode) else {
             throw StoreError.io("marker \(number) has an unknown status or priority code (\(statusCode), \(priorityCode))")
         }
-        let uuidText = try cells[9].decode(String?.self)
+        let uuidText = try cells[offset + 9].decode(String?.self)
         let uuid: MarkerUUID
         if let uuidText {
             guard let stored = MarkerUUID(text: uuidText) else { throw StoreError.io("marker \(number) has a malformed uuid \"\(uuidText)\"") }
@@ -103,20 +103,21 @@ extension PostgresStore {
         } else {
             uuid = DerivedUUID.make(seed: uuidSeed, number: number)
         }
-        let createdAt = Timestamp(milliseconds: try cells[7].decode(Int64.self))
-        let updatedAt = try cells[8].decode(Int64?.self)
-        var marker = Marker(drawingID: drawingID, number: number, uuid: uuid, ref: try cells[10].decode(String?.self),
-                            position: PixelPoint(x: try cells[1].decode(Double.self), y: try cells[2].decode(Double.self)),
-                            status: status, note: try cells[4].decode(String?.self), author: try cells[5].decode(String?.self),
-                            category: try cells[11].decode(String?.self), priority: priority,
-                            assignee: try cells[13].decode(String?.self),
-                            due: try cells[14].decode(String?.self).flatMap(DueDate.init(text:)),
-                            capturedAt: try cells[15].decode(String?.self).flatMap(CaptureTime.init(text:)),
-                            rooms: RoomList.rooms(fromJSON: try cells[6].decode(String.self)),
+        let createdAt = Timestamp(milliseconds: try cells[offset + 7].decode(Int64.self))
+        let updatedAt = try cells[offset + 8].decode(Int64?.self)
+        var marker = Marker(drawingID: drawingID, number: number, uuid: uuid, ref: try cells[offset + 10].decode(String?.self),
+                            position: PixelPoint(x: try cells[offset + 1].decode(Double.self), y: try cells[offset + 2].decode(Double.self)),
+                            status: status, note: try cells[offset + 4].decode(String?.self), author: try cells[offset + 5].decode(String?.self),
+                            category: try cells[offset + 11].decode(String?.self), priority: priority,
+                            assignee: try cells[offset + 13].decode(String?.self),
+                            due: try cells[offset + 14].decode(String?.self).flatMap(DueDate.init(text:)),
+                            capturedAt: try cells[offset + 15].decode(String?.self).flatMap(CaptureTime.init(text:)),
+                            rooms: RoomList.rooms(fromJSON: try cells[offset + 6].decode(String.self)),
                             createdAt: createdAt, updatedAt: updatedAt.map(Timestamp.init(milliseconds:)) ?? createdAt)
         marker.uuidIsDerived = uuidText == nil
-        marker.needsPlacement = try cells[16].decode(String?.self)
-        marker.version = try cells[17].decode(Int.self)
+        marker.needsPlacement = try cells[offset + 16].decode(String?.self)
+        marker.version = try cells[offset + 17].decode(Int.self)
+        marker.cursor = try cells[offset + 18].decode(Int64?.self)
         return marker
     }
 
@@ -160,11 +161,11 @@ extension PostgresStore {
         let uuid: String? = marker.uuidIsDerived ? nil : marker.uuid.text
         let rows = try await connection.query("""
             INSERT INTO marker (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category, priority,
-                                assignee, due, capturedAt, needsPlacement)
+                                assignee, due, capturedAt, needsPlacement, cursor)
             VALUES (\(marker.drawingID), \(marker.number), \(marker.position.x), \(marker.position.y), \(marker.status.storedCode),
                     \(marker.note), \(marker.author), \(RoomList.jsonText(marker.rooms)), \(marker.createdAt.milliseconds), \(updatedAt),
                     \(uuid), \(marker.ref), \(marker.category), \(marker.priority.storedCode), \(marker.assignee), \(marker.due?.text),
-                    \(marker.capturedAt?.text), \(marker.needsPlacement))
+                    \(marker.capturedAt?.text), \(marker.needsPlacement), \(marker.cursor))
             ON CONFLICT (uuid) WHERE uuid IS NOT NULL DO NOTHING
             RETURNING number
             """, logger: logger)
@@ -182,7 +183,7 @@ extension PostgresStore {
                 note = \(marker.note), author = \(marker.author), rooms = \(RoomList.jsonText(marker.rooms)), updatedAt = \(updatedAt),
                 ref = \(marker.ref), category = \(marker.category), priority = \(marker.priority.storedCode),
                 assignee = \(marker.assignee), due = \(marker.due?.text), capturedAt = \(marker.capturedAt?.text),
-                needsPlacement = \(marker.needsPlacement), version = \(marker.version)
+                needsPlacement = \(marker.needsPlacement), version = \(marker.version), cursor = \(marker.cursor)
             WHERE drawingId = \(marker.drawingID) AND number = \(marker.number)
             """, logger: logger)
     }

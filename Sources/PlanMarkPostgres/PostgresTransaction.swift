@@ -147,14 +147,15 @@ public struct PostgresTransaction: StoreTransaction {
     }
 
     /// The markers with one statement and the history entries with another (arrays through `unnest`).
-    public func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp) async throws {
+    public func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp, firstCursor: Int64) async throws {
         try await connection.query("""
             UPDATE marker SET x = u.x, y = u.y, rooms = u.rooms,
-                needsPlacement = CASE WHEN u.flagged THEN u.reason END, updatedAt = \(at.milliseconds), version = marker.version + 1
+                needsPlacement = CASE WHEN u.flagged THEN u.reason END, updatedAt = \(at.milliseconds), version = marker.version + 1,
+                cursor = \(firstCursor - 1) + u.position
             FROM unnest(\(placements.map(\.number))::bigint[], \(placements.map(\.newPosition.x))::float8[],
                         \(placements.map(\.newPosition.y))::float8[], \(placements.map(\.newRooms))::text[],
                         \(placements.map { $0.newReason != nil })::bool[], \(placements.map { $0.newReason ?? "" })::text[])
-                AS u(number, x, y, rooms, flagged, reason)
+                WITH ORDINALITY AS u(number, x, y, rooms, flagged, reason, position)
             WHERE marker.drawingId = \(drawingID) AND marker.number = u.number
             """, logger: logger)
     }
@@ -183,17 +184,31 @@ public struct PostgresTransaction: StoreTransaction {
         try await PostgresStore.updateMarkerRow(connection, marker, logger: logger)
     }
 
-    public func setRooms(_ changes: [(number: Int, rooms: [String])], drawingID: Int64, at: Timestamp) async throws {
+    public func setRooms(_ changes: [(number: Int, rooms: [String])], drawingID: Int64, at: Timestamp, firstCursor: Int64) async throws {
         // As `Marker.encode`: updatedAt is NULL while it equals createdAt. One statement for every change (arrays, `unnest`).
         try await connection.query("""
-            UPDATE marker SET rooms = u.rooms, updatedAt = NULLIF(\(at.milliseconds)::bigint, marker.createdAt), version = marker.version + 1
-            FROM unnest(\(changes.map(\.number))::bigint[], \(changes.map { RoomList.jsonText($0.rooms) })::text[]) AS u(number, rooms)
+            UPDATE marker SET rooms = u.rooms, updatedAt = NULLIF(\(at.milliseconds)::bigint, marker.createdAt), version = marker.version + 1,
+                cursor = \(firstCursor - 1) + u.position
+            FROM unnest(\(changes.map(\.number))::bigint[], \(changes.map { RoomList.jsonText($0.rooms) })::text[])
+                WITH ORDINALITY AS u(number, rooms, position)
             WHERE marker.drawingId = \(drawingID) AND marker.number = u.number
             """, logger: logger)
     }
 
     public func delete(_ marker: Marker) async throws {
         try await connection.query("DELETE FROM marker WHERE drawingId = \(marker.drawingID) AND number = \(marker.number)", logger: logger)
+    }
+
+    /// Bumps the counter in the head's row, which stays locked until the transaction ends (as `historyHead` locks it), and
+    /// notifies the feed's watchers (`PostgresStore.watchChanges`: delivered at the commit, once however many).
+    public func takeCursors(_ count: Int) async throws -> Int64 {
+        for try await (last, _) in try await connection.query("""
+            UPDATE historyHead SET lastCursor = lastCursor + \(Int64(count)) WHERE id = 1
+            RETURNING lastCursor, pg_notify('planmark_changes', '')::text
+            """, logger: logger).decode((Int64, String?).self) {
+            return last - Int64(count) + 1
+        }
+        throw StoreError.io("the store has no history head (historyHead table)")
     }
 
     /// Locks the head's row (`FOR UPDATE`, until the transaction ends): another transaction's `historyHead` waits here

@@ -60,11 +60,12 @@ extension Marker: FetchableRecord, PersistableRecord {
         uuidIsDerived = uuidText == nil
         needsPlacement = row["needsPlacement"]
         version = try row.decode(forColumn: "version")
+        cursor = row["cursor"]
     }
 
     /// The stored columns, in `storedValues`' order.
     static let storedColumns = ["drawingId", "number", "x", "y", "status", "note", "author", "rooms", "createdAt", "updatedAt", "uuid",
-                                "ref", "category", "priority", "assignee", "due", "capturedAt", "needsPlacement", "version"]
+                                "ref", "category", "priority", "assignee", "due", "capturedAt", "needsPlacement", "version", "cursor"]
 
     /// An `INSERT` of every stored column (a cached statement: a marker POST's insert).
     static let insertSQL = "INSERT INTO marker (" + storedColumns.joined(separator: ", ") + ") VALUES ("
@@ -75,7 +76,7 @@ extension Marker: FetchableRecord, PersistableRecord {
     var storedValues: [(any DatabaseValueConvertible)?] {
         [drawingID, number, position.x, position.y, status.storedCode, note, author, RoomList.jsonText(rooms), createdAt.milliseconds,
          updatedAt == createdAt ? nil : updatedAt.milliseconds, uuidIsDerived ? nil : uuid.text, ref, category, priority.storedCode,
-         assignee, due?.text, capturedAt?.text, needsPlacement, version]
+         assignee, due?.text, capturedAt?.text, needsPlacement, version, cursor]
     }
 
     /// Encodes the marker's columns (`storedColumns`, `storedValues`).

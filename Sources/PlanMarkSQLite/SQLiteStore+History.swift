@@ -47,6 +47,16 @@ extension SQLiteStore {
 
     /// Inserts `rows` (hashes set) and makes the last one's hash the head (`StoreTransaction.append`); the last id.
     /// - Complexity: O(k log h) for k rows.
+    /// `StoreTransaction.takeCursors`.
+    static func takeCursors(_ db: Database, _ count: Int) throws -> Int64 {
+        precondition(count >= 1)
+        guard let last = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE historyHead SET lastCursor = lastCursor + ? WHERE id = 1 RETURNING lastCursor"),
+                                            arguments: [count]) else {
+            throw StoreError.io("the store has no history head (historyHead table)")
+        }
+        return last - Int64(count) + 1
+    }
+
     static func append(_ db: Database, _ rows: [HistoryRow]) throws -> Int64 {
         guard let last = rows.last else { return 0 }
         let insert = try db.cachedStatement(sql: """

@@ -97,6 +97,7 @@ extension SQLiteStore {
             if stored > 0 {
                 try Self.appendHistory(db, [HistoryEntry(sequence: 0, drawingID: drawing.id!, number: first, lastNumber: first + stored - 1,
                                                          action: .created, at: now, author: author, old: nil, new: nil)])
+                try Self.importRange(db, drawingID: drawing.id!, numbers: first...(first + stored - 1))
                 drawing.nextNumber += stored
                 try drawing.update(db, columns: ["nextNumber"])
             }

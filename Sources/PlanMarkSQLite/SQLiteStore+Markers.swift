@@ -98,6 +98,7 @@ extension SQLiteStore {
             try old.delete(db)
             try appendHistory(db, [HistoryEntry(sequence: 0, drawingID: drawingID, number: old.number, action: .removed, at: at, author: author,
                                                 old: old.state, new: MarkerState(replacedBy: number))])
+            try feedEvent(db, .remove, drawingID: drawingID, number: old.number, uuid: old.uuid)
         }
     }
 

@@ -97,7 +97,7 @@ extension SQLiteStore {
 
     /// Stores each marker's new position, rooms and `needsPlacement` (one prepared `UPDATE`, stepped per marker).
     /// - Complexity: O(m log m) for m markers.
-    static func writePlacements(_ db: Database, _ placements: [Placement], drawingID: Int64, at now: Timestamp) throws {
+    static func writePlacements(_ db: Database, _ placements: [Placement], drawingID: Int64, at now: Timestamp, firstCursor: Int64) throws {
         let connection = db.sqliteConnection
         func check(_ code: Int32, _ expected: Int32 = SQLITE_OK) throws {
             if code != expected {
@@ -111,11 +111,12 @@ extension SQLiteStore {
                                             Int32(bytes.count), sqliteTransient))
             }
         }
-        let update = try db.makeStatement(sql: "UPDATE marker SET x = ?1, y = ?2, rooms = ?3, needsPlacement = ?4, updatedAt = ?5, version = version + 1 WHERE drawingId = ?6 AND number = ?7")
+        let update = try db.makeStatement(sql: "UPDATE marker SET x = ?1, y = ?2, rooms = ?3, needsPlacement = ?4, updatedAt = ?5, version = version + 1, cursor = ?8 WHERE drawingId = ?6 AND number = ?7")
         let handle = update.sqliteStatement
         try check(sqlite3_bind_int64(handle, 5, now.milliseconds))
         try check(sqlite3_bind_int64(handle, 6, drawingID))
-        for placement in placements {
+        for (index, placement) in placements.enumerated() {
+            try check(sqlite3_bind_int64(handle, 8, firstCursor + Int64(index)))
             try check(sqlite3_bind_double(handle, 1, placement.newPosition.x))
             try check(sqlite3_bind_double(handle, 2, placement.newPosition.y))
             try bind(handle, 3, placement.newRooms)

@@ -216,8 +216,8 @@ public final class SQLiteTransaction: StoreTransaction {
         }
     }
 
-    public func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp) async throws {
-        try later { db in try SQLiteStore.writePlacements(db, placements, drawingID: drawingID, at: at) }
+    public func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp, firstCursor: Int64) async throws {
+        try later { db in try SQLiteStore.writePlacements(db, placements, drawingID: drawingID, at: at, firstCursor: firstCursor) }
     }
 
     // The three writes of every marker POST use cached statements: GRDB's record `update` and `insert` prepare theirs
@@ -246,15 +246,16 @@ public final class SQLiteTransaction: StoreTransaction {
         try later { db in try marker.update(db) }
     }
 
-    public func setRooms(_ changes: [(number: Int, rooms: [String])], drawingID: Int64, at: Timestamp) async throws {
+    public func setRooms(_ changes: [(number: Int, rooms: [String])], drawingID: Int64, at: Timestamp, firstCursor: Int64) async throws {
         let changes = changes.map { ($0.number, RoomList.jsonText($0.rooms)) }
         try later { db in
             // As `Marker.encode`: updatedAt is NULL while it equals createdAt.
             let statement = try db.makeStatement(sql: """
-                UPDATE marker SET rooms = ?, updatedAt = NULLIF(?, createdAt), version = version + 1 WHERE drawingId = ? AND number = ?
+                UPDATE marker SET rooms = ?, updatedAt = NULLIF(?, createdAt), version = version + 1, cursor = ?
+                WHERE drawingId = ? AND number = ?
                 """)
-            for (number, rooms) in changes {
-                try statement.execute(arguments: [rooms, at.milliseconds, drawingID, number])
+            for (index, (number, rooms)) in changes.enumerated() {
+                try statement.execute(arguments: [rooms, at.milliseconds, firstCursor + Int64(index), drawingID, number])
             }
         }
     }
@@ -265,6 +266,10 @@ public final class SQLiteTransaction: StoreTransaction {
 
     public func historyHead() async throws -> String {
         try await access { db in try SQLiteStore.historyHead(db) }
+    }
+
+    public func takeCursors(_ count: Int) async throws -> Int64 {
+        try await access { db in try SQLiteStore.takeCursors(db, count) }
     }
 
     public func append(_ rows: [HistoryRow]) async throws -> Int64 {

@@ -67,6 +67,11 @@ public enum StoreSchema {
     /// kept for clients' `Idempotency-Key`s (`IdempotentWrite`).
     public static let v12 = "v12-marker-version-idempotency-keys"
 
+    /// The change feed (`ChangeFeed.swift`): `historyHead.lastCursor` (the counter), `marker.cursor` (its last change's;
+    /// NULL while as its import made it) with a partial index, `feedEvent` (removals and drawings' changes) and
+    /// `importRange`; what the store holds is put in the feed (`ChangeFeedSQL.backfill`: no marker row is written).
+    public static let v13 = "v13-change-feed"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -283,6 +288,31 @@ public enum StoreSchema {
                     PRIMARY KEY (scope, requestKey)
                 ) WITHOUT ROWID;
                 """)
+        }
+        migrator.registerMigration(v13) { db in
+            try db.execute(sql: """
+                ALTER TABLE historyHead ADD COLUMN lastCursor INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE marker ADD COLUMN cursor INTEGER;
+                CREATE INDEX marker_cursor ON marker(cursor) WHERE cursor IS NOT NULL;
+                CREATE TABLE feedEvent (
+                    cursor INTEGER PRIMARY KEY,
+                    drawingId INTEGER NOT NULL,
+                    drawingName TEXT NOT NULL,
+                    projectId INTEGER NOT NULL,
+                    number INTEGER NOT NULL,
+                    uuid TEXT,
+                    kind TEXT NOT NULL
+                );
+                CREATE INDEX feedEvent_drawing ON feedEvent(drawingId, cursor);
+                CREATE TABLE importRange (
+                    drawingId INTEGER NOT NULL,
+                    firstNumber INTEGER NOT NULL,
+                    lastNumber INTEGER NOT NULL,
+                    firstCursor INTEGER NOT NULL,
+                    PRIMARY KEY (drawingId, firstNumber)
+                ) WITHOUT ROWID;
+                """)
+            for statement in ChangeFeedSQL.backfill { try db.execute(sql: statement) }
         }
         return migrator
     }

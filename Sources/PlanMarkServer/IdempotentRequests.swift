@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import PlanMarkStore
 
@@ -8,9 +9,9 @@ import PlanMarkStore
 /// (`IdempotentWrite`), for at least 24 hours; keys are the signed-in user's own (the operator's are shared).
 extension PlanMarkRoutes {
     /// The header.
-    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let idempotencyKeyField = HTTPField.Name("Idempotency-Key")!
     /// Set on an answer given again for a key.
-    static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
+    static let idempotentReplayedField = HTTPField.Name("Idempotent-Replayed")!
 
     /// Runs `operation` with the store, under the request's `Idempotency-Key` when it has one, and answers what `answer`
     /// makes of its result (or the kept answer, for a request made before). `body` is the request's body as read (its
@@ -42,7 +43,7 @@ extension PlanMarkRoutes {
     /// The request's `Idempotency-Key`: nil without one; 400 for an empty one, one longer than 255 characters, one with
     /// characters other than visible ASCII, or two.
     static func idempotencyKey(of request: Request) throws(APIError) -> String? {
-        let values = request.headers[values: idempotencyKey]
+        let values = request.headers[values: idempotencyKeyField]
         guard let key = values.first else { return nil }
         guard values.count == 1, !key.isEmpty, key.utf8.count <= IdempotentWrite.maxKeyLength,
               key.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
@@ -89,7 +90,7 @@ extension StoredAnswer {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             if let field = HTTPField.Name(name) { extra[field] = value }
         }
-        if replayed { extra[PlanMarkRoutes.idempotentReplayed] = "true" }
+        if replayed { extra[PlanMarkRoutes.idempotentReplayedField] = "true" }
         return JSONResponse.make(body, status: HTTPResponse.Status(code: status), extraHeaders: extra)
     }
 }

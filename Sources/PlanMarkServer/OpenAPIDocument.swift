@@ -110,6 +110,15 @@ enum OpenAPIDocument {
             ("/drawings", getAndHead(
                 id: "listDrawings", summary: "Every drawing.",
                 success: ok("The drawings, by name.", jsonContent(object(["drawings": ["type": "array", "items": ref("Drawing")]], required: ["drawings"]))))),
+            ("/changes", getAndHead(
+                id: "listChanges",
+                summary: "The change feed: every change to a marker (upsert, with the marker as it is now; remove, a tombstone) or to a drawing after the cursor since, in the order they were committed, a marker once at its last change. Keep next and ask from it next time: no change is missed or given twice. A signed-in user gets the drawings of their projects; a subcontractor the upserts of the markers assigned to them.",
+                parameters: [
+                    queryParameter("since", "The cursor to read after (next of the last page); 0 or absent: from the beginning.", ["type": "integer", "minimum": 0]),
+                    queryParameter("drawing", "Only this drawing's changes.", ["type": "string"]),
+                    queryParameter("limit", "At most this many changes (default 1000).", ["type": "integer", "minimum": 1, "maximum": .integer(ChangePage.maxLimit)]),
+                ],
+                success: ok("A page of changes.", jsonContent(ref("ChangePage"))), errors: [400, 404])),
             ("/drawings/{name}", withPath(["DrawingName"], getAndHead(
                 id: "getDrawing", summary: "One drawing with its image bounds at its zoom.",
                 success: ok("The drawing.", jsonContent(ref("Drawing"))), errors: [404],
@@ -204,8 +213,8 @@ enum OpenAPIDocument {
                     ("patch", operation(
                         id: "changeMarker",
                         summary: "Change any of a marker's fields in one transaction, all or none: position (validated like a new marker's), status (as the workflow allows; 409 transition-refused otherwise; ready to open needs a reason), note, category, priority, assignee, due (null clears note, category, assignee, due).",
-                        body: ref("MarkerChange"),
                         parameters: [ifMatchParameter, idempotencyKeyParameter],
+                        body: ref("MarkerChange"),
                         success: ok("The marker after the change (its ETag: the new version).", jsonContent(ref("Marker"))),
                         errors: [400, 401, 403, 404, 409, 412, 413, 415, 421, 422, 500, 503],
                         codes: [409: [StoreError.transitionRefused(drawing: "", number: 0, from: .open, to: .open).code,
@@ -229,9 +238,9 @@ enum OpenAPIDocument {
                     ("post", operation(
                         id: "addComment",
                         summary: "Add a comment to the marker's thread; its author is the signed-in user (an author that differs is 400 author-mismatch). Empty or blank text, or more than 4000 characters, is 400 invalid-field.",
+                        parameters: [idempotencyKeyParameter],
                         body: object(["text": ["type": "string", "minLength": 1, "maxLength": .integer(Comment.maxLength)],
                                       "author": ["type": "string"]], required: ["text"], closed: true),
-                        parameters: [idempotencyKeyParameter],
                         success: [("201", response("Stored.", content: jsonContent(ref("Comment"))))],
                         errors: [400, 401, 403, 404, 413, 415, 421, 422, 500, 503])),
                 ]))),
@@ -393,6 +402,18 @@ enum OpenAPIDocument {
                              required: ["error"])),
             ("VersionConflict", object(["error": object(["code": ["const": "version-conflict"], "message": ["type": "string"]], required: ["code", "message"]),
                                         "marker": ref("Marker")], required: ["error", "marker"])),
+            ("Change", object([
+                "cursor": ["type": "integer", "minimum": 1], "drawing": ["type": "string"],
+                "kind": enumeration(ChangeKind.allCases.map(\.rawValue)),
+                "number": ["type": ["integer", "null"], "description": "The marker's number (upsert, remove); null for a drawing's change."],
+                "uuid": ["type": ["string", "null"], "description": "The marker's uuid (upsert, remove)."],
+                "marker": ["oneOf": [ref("Marker"), ["type": "null"]], "description": "The marker as it is now (upsert); null otherwise."],
+            ], required: ["cursor", "drawing", "kind", "number", "uuid", "marker"])),
+            ("ChangePage", object([
+                "changes": ["type": "array", "items": ref("Change")],
+                "next": ["type": "integer", "minimum": 0, "description": "The cursor to ask from next (since)."],
+                "more": ["type": "boolean", "description": "More changes followed this page when it was read."],
+            ], required: ["changes", "next", "more"])),
             ("LatLngPair", pair(description: "[lat, lng]")),
             ("Drawing", object([
                 "name": ["type": "string"], "width": ["type": "integer"], "height": ["type": "integer"], "zoom": ["type": "number"],

@@ -30,7 +30,7 @@ struct PlanMarkRoutes: Sendable {
     static let table: RouteTable = {
         let get: [HTTPRequest.Method] = [.get]
         let routes: [(String, [HTTPRequest.Method])] = [
-            ("/health", get), ("/me", get), ("/openapi.json", get), ("/metrics", get), ("/validate", [.post]), ("/drawings", get),
+            ("/health", get), ("/me", get), ("/openapi.json", get), ("/metrics", get), ("/validate", [.post]), ("/drawings", get), ("/changes", get),
             ("/drawings/:name", [.get, .patch, .delete]), ("/drawings/:name/image", get), ("/drawings/:name/regions", get),
             ("/drawings/:name/review.png", get), ("/drawings/:name/summary", get), ("/drawings/:name/markers", [.get, .post]),
             ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
@@ -52,6 +52,7 @@ struct PlanMarkRoutes: Sendable {
         router.get("/metrics") { request, _ in try metricsText(request) }
         router.post("/validate") { request, _ in try await validate.respond(to: request, bodies: bodies) }
         router.get("/drawings") { request, context in try await listDrawings(request, gate: gate(context)) }
+        router.get("/changes") { request, context in try await changes(request, gate: gate(context)) }
         router.get("/drawings/:name") { request, context in
             let name = try Self.name(context)
             return try await showDrawing(request, name: name, visibleTo: try await gate(context).visibleAssignees(on: name))
@@ -457,21 +458,22 @@ struct PlanMarkRoutes: Sendable {
         var asked = fields
         if position != nil { asked.position = PixelPoint(x: 0, y: 0) }
         try await gate.require(asked, on: name, marker: number)
-        let changed = fields
-        return try await answering(request, body: bytes, identity: identity, "changeMarker") {
-            store throws(StoreError) -> (Marker, LatLngConversion?) in
-            var change = changed
-            // Pixels (or no position) need nothing from the drawing: one write transaction.
-            guard let position, position.isLatLng else {
-                change.position = position?.pixel(on: nil)
-                return (try await store.updateMarker(number, in: name, change, author: author), nil)
-            }
-            let drawing = try await store.drawing(named: name).drawing
+        var change = fields
+        var conversion: LatLngConversion?
+        // Pixels (or no position) need nothing from the drawing: one write transaction.
+        if let position, position.isLatLng {
+            let drawing = try await store.run("drawing") { store throws(StoreError) in try await store.drawing(named: name).drawing }
             change.position = position.pixel(on: drawing)
-            let marker = try await store.updateMarker(number, in: name, change, author: author)
-            return (marker, LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom))
-        } answer: { marker, conversion in
-            StoredAnswer(status: .ok, body: MarkerWriter.object(marker, conversion: conversion) + "\n", eTag: EntityTag.version(marker.version))
+            conversion = LatLngConversion(crs: SimpleCRS(drawing.crs), zoom: position.zoom ?? drawing.zoom)
+        } else {
+            change.position = position?.pixel(on: nil)
+        }
+        let (applied, latLng) = (change, conversion)
+        return try await answering(request, body: bytes, identity: identity, "changeMarker") { store throws(StoreError) in
+            try await store.updateMarkers([number], in: name, applied, author: author)
+        } answer: { markers in
+            let marker = markers[0]
+            return StoredAnswer(status: .ok, body: MarkerWriter.object(marker, conversion: latLng) + "\n", eTag: EntityTag.version(marker.version))
         }
     }
 

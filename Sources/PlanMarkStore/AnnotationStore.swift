@@ -114,6 +114,16 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func comments(in drawing: String) async throws(StoreError) -> [Int: [Comment]]
     /// The history chain's head: the last entry's hash.
     func historyHead() async throws(StoreError) -> String
+    /// The change feed after cursor `since` (0: from the beginning), of drawing `drawing` or of all, at most `limit`
+    /// changes, in cursor order; a marker once, at its last change (`ChangeFeed.swift`).
+    func changes(since: Int64, drawing: String?, limit: Int) async throws(StoreError) -> ChangePage
+    /// The process's one watcher of the feed: calls `changed` once at the start and then whenever changes may have been
+    /// committed, by this process or any other (SQLite: the counter read every `changeWatchInterval`; PostgreSQL: a
+    /// `LISTEN` on one connection, which every writing transaction notifies at its commit); returns when the task is
+    /// cancelled.
+    func watchChanges(_ changed: @escaping @Sendable () async -> Void) async
+    /// The feed's last cursor committed: a reader starting now reads from here.
+    func latestCursor() async throws(StoreError) -> Int64
 
     /// How many connections the store's calls hold now and how many wait for one.
     var connectionUsage: ConnectionUsage { get }

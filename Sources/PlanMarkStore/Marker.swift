@@ -43,6 +43,9 @@ public struct Marker: Hashable, Sendable {
     /// 1 when created, one more with every change to it (its fields, position, status, rooms, revision, comments and
     /// attachments): what `If-Match` names, and the marker's `ETag`.
     public var version = 1
+    /// The change feed's cursor of its last change (`ChangeFeed.swift`); nil while it is as its import created it (its
+    /// cursor is then its import's). Not part of the marker's value.
+    public var cursor: Int64? = nil
 
     /// The longest category, in characters.
     public static let maxCategoryLength = 100

@@ -11,6 +11,7 @@ extension StoreBackend {
             if try await transaction.drawingExists(named: newName) { throw StoreError.duplicateDrawing(newName) }
             drawing.name = newName
             try await transaction.update(drawing)
+            try await Self.feedEvent(transaction, .drawingRenamed, drawing: drawing)
             return drawing
         }
     }
@@ -27,6 +28,7 @@ extension StoreBackend {
                 throw StoreError.refused(.drawingHasMarkers(drawing: name, count: markers))
             }
             try await transaction.delete(drawing)
+            try await Self.feedEvent(transaction, .drawingRemoved, drawing: drawing)
             return DrawingRemoval(name: name, markers: markers, attachments: attachments)
         }
     }
@@ -43,6 +45,7 @@ extension StoreBackend {
             drawing.metresPerPixel = metresPerPixel
             drawing.calibration = calibration
             try await transaction.update(drawing)
+            try await Self.feedEvent(transaction, .drawingCalibrated, drawing: drawing)
             return drawing
         }
     }
@@ -79,9 +82,10 @@ extension StoreBackend {
             drawing.regionsRevision += 1
             try await transaction.update(drawing)
             if !changed.isEmpty {
-                try await transaction.setRooms(changed, drawingID: drawingID, at: now)
+                try await transaction.setRooms(changed, drawingID: drawingID, at: now, firstCursor: try await transaction.takeCursors(changed.count))
                 try await Self.appendHistory(transaction, entries)
             }
+            try await Self.feedEvent(transaction, .drawingRegions, drawing: drawing)
             return RegionsReplacement(regionCount: regions.count, markersReassigned: changed.count, markersOutside: outside)
         }
     }

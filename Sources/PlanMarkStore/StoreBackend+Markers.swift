@@ -33,11 +33,12 @@ extension StoreBackend {
             let verdict = validator.validate(new.position)
             if let reason = verdict.reason { throw StoreError.invalidMarker(reason: reason, position: new.position) }
             let now = Timestamp.now()
-            let marker = StoreRules.marker(new, number: drawing.nextNumber, of: drawing, verdict: verdict, validator: validator,
+            var marker = StoreRules.marker(new, number: drawing.nextNumber, of: drawing, verdict: verdict, validator: validator,
                                            author: author, at: now)
             if drawing.singleMarker {
                 try await Self.replaceAll(transaction, drawing: drawing, by: marker.number, at: now, author: author)
             }
+            marker.cursor = try await transaction.takeCursors(1)
             drawing.nextNumber += 1
             try await transaction.update(drawing)
             guard try await transaction.insert(marker) else {
@@ -69,6 +70,7 @@ extension StoreBackend {
                 if let edit = try MarkerEdit.make(change, to: marker, drawing: drawing.name, validator: validator, now: .now()) {
                     marker = edit.marker
                     marker.version += 1
+                    marker.cursor = try await transaction.takeCursors(1)
                     try await transaction.update(marker)
                     try await Self.record(transaction, marker, edit.action, at: marker.updatedAt, author: author, old: edit.old, new: edit.new)
                 }
@@ -90,6 +92,7 @@ extension StoreBackend {
             try await transaction.deleteAttachments(drawingID: drawingID, numbers: [number])
             try await transaction.delete(marker)
             try await Self.record(transaction, marker, .removed, at: .now(), author: author, old: marker.state, new: nil)
+            try await Self.feedEvent(transaction, .remove, drawing: drawing, number: number, uuid: marker.uuid)
             return marker
         }
     }
@@ -106,6 +109,7 @@ extension StoreBackend {
     static func countChange(_ transaction: Transaction, _ marker: Marker) async throws -> Marker {
         var changed = marker
         changed.version += 1
+        changed.cursor = try await transaction.takeCursors(1)
         try await transaction.update(changed)
         return changed
     }
@@ -194,6 +198,7 @@ extension StoreBackend {
         for old in existing {
             try await transaction.delete(old)
             try await record(transaction, old, .removed, at: at, author: author, old: old.state, new: MarkerState(replacedBy: number))
+            try await feedEvent(transaction, .remove, drawing: drawing, number: old.number, uuid: old.uuid)
         }
     }
 }

@@ -20,6 +20,7 @@ extension StoreBackend {
                                                   width: drawing.width, height: drawing.height, createdAt: drawing.createdAt),
                                          drawingID: id)
             try await transaction.replaceRegions(drawingID: id, with: regions)
+            try await Self.feedEvent(transaction, .drawingAdded, drawing: drawing)
             return drawing
         }
     }
@@ -71,7 +72,7 @@ extension StoreBackend {
                                           regionCount: regions.count, dryRun: dryRun)
             if dryRun { return (outcome, commit: false) }
             if !carried.isEmpty {
-                try await transaction.writePlacements(carried, drawingID: drawingID, at: now)
+                try await transaction.writePlacements(carried, drawingID: drawingID, at: now, firstCursor: try await transaction.takeCursors(carried.count))
                 try await Self.appendHistory(transaction, rows: carried.map { placement in
                     HistoryRow(drawingID: drawingID, number: placement.number, lastNumber: nil, action: HistoryAction.revised.rawValue,
                                at: now.milliseconds, author: author, oldValue: placement.oldState(revision: previous),
@@ -89,6 +90,7 @@ extension StoreBackend {
             // A new regions revision also retires the cached validators (`ValidatorCache`), which hold the old size.
             drawing.regionsRevision += 1
             try await transaction.update(drawing)
+            try await Self.feedEvent(transaction, .drawingRevised, drawing: drawing)
             return (outcome, commit: true)
         }
     }

@@ -98,10 +98,10 @@ public protocol StoreTransaction {
     /// Inserts the drawing's revision row.
     /// - Complexity: O(log r).
     func insert(_ revision: Revision, drawingID: Int64) async throws
-    /// Writes each placement's new position, rooms and `needsPlacement` (`updatedAt` `at`), in the placements' order:
-    /// each back end's bulk path.
+    /// Writes each placement's new position, rooms and `needsPlacement` (`updatedAt` `at`, one more version, the cursor
+    /// `firstCursor` + its index), in the placements' order: each back end's bulk path.
     /// - Complexity: O(m log n) for m placements.
-    func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp) async throws
+    func writePlacements(_ placements: [Placement], drawingID: Int64, at: Timestamp, firstCursor: Int64) async throws
     /// Writes the drawing's changeable columns (name, counter, regions revision, scale, revision and image).
     /// - Complexity: O(log d).
     func update(_ drawing: Drawing) async throws
@@ -111,9 +111,10 @@ public protocol StoreTransaction {
     /// Writes every changeable column of `marker` (all but its keys, uuid and creation time).
     /// - Complexity: O(log n).
     func update(_ marker: Marker) async throws
-    /// Sets the rooms of the markers `changes` names, with `updatedAt` `at`.
+    /// Sets the rooms of the markers `changes` names, with `updatedAt` `at`, one more version and the cursor `firstCursor`
+    /// + the change's index.
     /// - Complexity: O(k log n) for k changes.
-    func setRooms(_ changes: [(number: Int, rooms: [String])], drawingID: Int64, at: Timestamp) async throws
+    func setRooms(_ changes: [(number: Int, rooms: [String])], drawingID: Int64, at: Timestamp, firstCursor: Int64) async throws
     /// Deletes the marker's row (not its attachments: `deleteAttachments`).
     /// - Complexity: O(log n).
     func delete(_ marker: Marker) async throws
@@ -122,6 +123,11 @@ public protocol StoreTransaction {
     /// here to their commit and each chains after the one before (SQLite's writers take turns anyway).
     /// - Complexity: O(1).
     func historyHead() async throws -> String
+    /// Takes `count` (at least 1) new cursors of the change feed (`ChangeFeed.swift`); the first (they are consecutive).
+    /// The counter's row is locked until the transaction ends (PostgreSQL; SQLite's writers take turns anyway), so a
+    /// transaction that commits later has higher cursors than every one committed before it.
+    /// - Complexity: O(1).
+    func takeCursors(_ count: Int) async throws -> Int64
     /// Appends `rows`, in order, with their hashes (`HistoryChain.link` after `historyHead()`), and makes the last
     /// one's hash the head; the last row's id (ids ascend in the chain's order).
     /// - Complexity: O(k log h) for k rows.

@@ -30,7 +30,7 @@ package enum StoreTables {
             ("drawingId", .integer), ("number", .integer), ("x", .real), ("y", .real), ("status", .smallint), ("note", .text),
             ("author", .text), ("rooms", .text), ("createdAt", .integer), ("updatedAt", .integer), ("uuid", .text),
             ("ref", .text), ("category", .text), ("priority", .smallint), ("assignee", .text), ("due", .text),
-            ("capturedAt", .text), ("needsPlacement", .text), ("version", .integer),
+            ("capturedAt", .text), ("needsPlacement", .text), ("version", .integer), ("cursor", .integer),
         ]),
         history,
         historyHead,
@@ -41,6 +41,8 @@ package enum StoreTables {
         member,
         token,
         idempotencyKey,
+        feedEvent,
+        importRange,
     ]
 
     /// The history (`HistoryRow`, with its id), chained by `hash` (v11, pg8: `HistoryChain`).
@@ -50,8 +52,18 @@ package enum StoreTables {
     ], identity: true)
     /// The history chain's head, one row (id 1): the last entry's hash. Every store's migrations make it (the genesis
     /// hash); the source's replaces it.
-    package static let historyHead = StoreTable(name: "historyHead", key: ["id"], columns: [("id", .integer), ("hash", .text)],
+    package static let historyHead = StoreTable(name: "historyHead", key: ["id"], columns: [("id", .integer), ("hash", .text),
+                                                                                           ("lastCursor", .integer)],
                                                 replacesExistingRows: true)
+    /// The change feed's removals and drawings' changes (v13, pg10: `ChangeFeed.swift`).
+    package static let feedEvent = StoreTable(name: "feedEvent", key: ["cursor"], columns: [
+        ("cursor", .integer), ("drawingId", .integer), ("drawingName", .text), ("projectId", .integer), ("number", .integer),
+        ("uuid", .text), ("kind", .text),
+    ])
+    /// The change feed's imports: each a range of cursors for its markers, in number order (v13, pg10).
+    package static let importRange = StoreTable(name: "importRange", key: ["drawingId", "firstNumber"], columns: [
+        ("drawingId", .integer), ("firstNumber", .integer), ("lastNumber", .integer), ("firstCursor", .integer),
+    ])
 
     /// The answers kept for clients' `Idempotency-Key`s (v12, pg9: `IdempotentWrite`).
     package static let idempotencyKey = StoreTable(name: "idempotencyKey", key: ["scope", "requestKey"], columns: [

@@ -87,7 +87,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         case .uuidConflict(let uuid, let drawing, let number):
             self.init(place: Self.drawing(drawing), message: "uuid \(uuid.text) is stored already, with other content, as marker \(number)",
                       code: Exit.invalid)
-        case .refused, .newerSchema, .transitionRefused:
+        case .refused, .newerSchema, .transitionRefused, .versionConflict, .idempotencyKeyReused, .replayed:
             self.init(text: error.description, code: Exit.invalid)
         case .unknownAttachment(let drawing, let number, let id):
             self.init(place: Self.drawing(drawing), message: "marker \(number) has no attachment \(id)", code: Exit.noInput)

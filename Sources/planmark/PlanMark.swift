@@ -32,6 +32,7 @@ struct PlanMark: AsyncParsableCommand {
             CommentCommand.self,
             CommentsCommand.self,
             HistoryCommand.self,
+            ChangesCommand.self,
             MeasureCommand.self,
             RenderCommand.self,
             ReportCommand.self,

@@ -9,7 +9,7 @@ import PlanMarkTestSupport
     /// The endpoints the router serves (method, path template), written out independently of the document.
     static let endpoints: [(String, String)] = [
         ("get", "/health"), ("get", "/me"), ("head", "/me"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"),
-        ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"),
+        ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"), ("get", "/changes"), ("head", "/changes"),
         ("get", "/drawings/{name}/image"), ("get", "/drawings/{name}/regions"), ("get", "/drawings/{name}/markers"),
         ("post", "/drawings/{name}/markers"), ("get", "/drawings/{name}/markers/{number}"), ("patch", "/drawings/{name}/markers/{number}"),
         ("delete", "/drawings/{name}/markers/{number}"), ("get", "/drawings/{name}/markers/{number}/history"),
@@ -64,8 +64,9 @@ import PlanMarkTestSupport
         ("/metrics", "get", ["200", "400", "401", "421", "429"]),
         ("/validate", "post", ["200", "400", "401", "403", "413", "415", "421", "429", "503"]),
         ("/drawings/{name}/markers", "post", ["200", "201", "400", "401", "403", "404", "409", "413", "415", "421", "422", "429", "500", "503"]),
-        ("/drawings/{name}/markers/{number}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "422", "429", "500", "503"]),
-        ("/drawings/{name}/markers/{number}", "delete", ["200", "400", "401", "403", "404", "415", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}", "patch", ["200", "400", "401", "403", "404", "409", "412", "413", "415", "421", "422", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}", "delete", ["200", "400", "401", "403", "404", "412", "415", "421", "422", "429", "500", "503"]),
+        ("/changes", "get", ["200", "400", "401", "404", "421", "429", "500", "503"]),
         ("/drawings/{name}/image", "head", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
         ("/drawings/{name}", "patch", ["200", "400", "401", "403", "404", "409", "413", "415", "421", "429", "500", "503"]),
         ("/drawings/{name}", "delete", ["200", "400", "401", "403", "404", "409", "415", "421", "429", "500", "503"]),
@@ -75,10 +76,10 @@ import PlanMarkTestSupport
         ("/drawings/{name}/tiles/{z}/{x}/{y}.png", "head", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "422", "429", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments", "get", ["200", "400", "401", "404", "421", "429", "500", "503"]),
-        ("/drawings/{name}/markers/{number}/comments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/comments", "post", ["201", "400", "401", "403", "404", "413", "415", "421", "422", "429", "500", "503"]),
         ("/drawings/{name}/markers/{number}/comments", "get", ["200", "400", "401", "404", "421", "429", "500", "503"]),
         ("/drawings/{name}/markers/{number}/attachments/{id}", "get", ["200", "304", "400", "401", "404", "421", "429", "500", "503"]),
-        ("/drawings/{name}/markers/{number}/attachments/{id}", "delete", ["200", "400", "401", "403", "404", "415", "421", "429", "500", "503"]),
+        ("/drawings/{name}/markers/{number}/attachments/{id}", "delete", ["200", "400", "401", "403", "404", "415", "421", "422", "429", "500", "503"]),
     ])
     func operationsDeclareEveryStatus(path: String, method: String, statuses: [String]) throws {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])

@@ -88,12 +88,12 @@ import Testing
             #expect(stored.map { $0[1] as Int64 } == [1, 0, 2, 3, 1, 0])
             #expect(stored.map { $0[2] as Int64? } == [nil, Self.t1, Self.t1, Self.t1 + 5, nil, nil])
             #expect(try Self.keptRows(db) == kept)
-            // The table is still WITHOUT ROWID, its indexes (the uuid index and the added one) are back.
+            // The table is still WITHOUT ROWID, its indexes (the uuid index and the added one) are back, and v13 added the cursors' one.
             let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'marker'") ?? ""
             #expect(table.hasSuffix("WITHOUT ROWID"))
             #expect(table.contains("needsPlacement TEXT") && table.contains("extra TEXT CHECK (extra IS NULL OR length(extra) > 0)"))
             let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'marker' AND sql IS NOT NULL ORDER BY name")
-            #expect(indexes == ["marker_unplaced", "marker_uuid"])
+            #expect(indexes == ["marker_cursor", "marker_unplaced", "marker_uuid"])
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'marker_v9'") == 0)
             // An existing store keeps its pages (SQLite's default 4096 bytes when it was made).
             #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 4096)

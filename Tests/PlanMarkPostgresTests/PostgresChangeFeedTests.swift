@@ -1,0 +1,79 @@
+import PlanMarkFormats
+import PlanMarkGeometry
+@testable import PlanMarkPostgres
+import PlanMarkStore
+import PlanMarkStoreTestSupport
+import PlanMarkTestSupport
+import Synchronization
+import Testing
+
+/// The change feed's cursors on PostgreSQL follow the order transactions commit in (issue 26, item 1): writers on
+/// eight drawings hold their transactions open for random short times after taking their cursors, marker additions
+/// are committed in batches beside them, and a reader that reads the feed over and over never meets a cursor lower
+/// than one it has already seen; at the end the feed has every change exactly once.
+@Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
+struct PostgresChangeFeedTests {
+    @Test func aReaderNeverSeesACursorBelowOneItSaw() async throws {
+        let (store, url) = try await PostgresMarkerTests.storeWithDrawing(name: "D0", maximumConnections: 12)
+        for index in 1..<8 { _ = try await PostgresMarkerTests.storeWithDrawing(url, name: "D\(index)") }
+        var generator = SeededGenerator()
+        let seed = generator.seed
+        // Each writer's hold times (0 to 4 ms), drawn before the tasks start, from the one seeded generator.
+        let holds = (0..<8).map { _ in (0..<12).map { _ in Int.random(in: 0...4, using: &generator) } }
+        let finished = Finished()
+        let writing = Task {
+            defer { finished.done.withLock { $0 = true } }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, times) in holds.enumerated() {
+                    group.addTask {
+                        for milliseconds in times {
+                            try await store.writeOrRollBack(drawing: "D\(index)") { transaction, drawing in
+                                try await PostgresStore.feedEvent(transaction, .drawingCalibrated, drawing: drawing!)
+                                // The transaction stays open after its cursor was taken, for a time of its own.
+                                try await Task.sleep(for: .milliseconds(milliseconds))
+                                return ((), commit: true)
+                            }
+                        }
+                    }
+                    group.addTask {
+                        for step in 0..<6 {
+                            _ = try await store.addMarker(to: "D\(index)", at: PixelPoint(x: Double(20 + step), y: 20), note: nil, author: nil)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var seen: Int64 = 0
+        var reads = 0
+        var done = false
+        while !done {
+            done = finished.done.withLock { $0 }
+            let page = try await store.changes(since: seen, drawing: nil, limit: 50)
+            for change in page.changes {
+                #expect(change.cursor > seen, "seed \(seed): cursor \(change.cursor) after \(seen)")
+                seen = change.cursor
+            }
+            reads += 1
+        }
+        try await writing.value
+        var all: [Change] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try await store.changes(since: cursor, drawing: nil, limit: 1000)
+            all += page.changes
+            cursor = page.next
+            if !page.more { break }
+        }
+        #expect(all.filter { $0.kind == .drawingCalibrated }.count == 8 * 12, "seed \(seed)")
+        #expect(all.filter { $0.kind == .upsert }.count == 8 * 6)
+        #expect(all.filter { $0.kind == .drawingAdded }.count == 8)
+        #expect(Set(all.map(\.cursor)).count == all.count)
+        #expect(reads > 1)
+    }
+}
+
+/// Set when the writers are done (read by the reader between its reads).
+final class Finished: Sendable {
+    let done = Mutex(false)
+}
