@@ -119,6 +119,17 @@ enum OpenAPIDocument {
                     queryParameter("limit", "At most this many changes (default 1000).", ["type": "integer", "minimum": 1, "maximum": .integer(ChangePage.maxLimit)]),
                 ],
                 success: ok("A page of changes.", jsonContent(ref("ChangePage"))), errors: [400, 404])),
+            ("/drawings/{name}/events", withPath(["DrawingName"], getAndHead(
+                id: "drawingEvents",
+                summary: "The drawing's changes as server-sent events, live: one event a change (id: its cursor, event: its kind, data: the Change object on one line), and a comment line every 15 s. With Last-Event-ID (or since) every change after it is sent first, then the live ones, none missed and none twice; without, changes from now on. Changes made through any server on the store, or by the CLI, arrive. A viewer whose stream falls 1000 changes behind is disconnected and resumes with Last-Event-ID. At most --max-streams streams (503 too-many-streams beyond). HEAD answers the headers only.",
+                parameters: [
+                    queryParameter("since", "Send the changes after this cursor first (Last-Event-ID wins when both are given).", ["type": "integer", "minimum": 0]),
+                    ["name": "Last-Event-ID", "in": "header", "required": false, "schema": ["type": "string", "pattern": "^[0-9]+$"],
+                     "description": "The id of the last event received: an EventSource sends it when it reconnects."],
+                ],
+                success: [("200", response("The stream (it does not end while the server runs).",
+                                           content: ["text/event-stream": ["schema": ["type": "string"]]]))],
+                errors: [400, 404]))),
             ("/drawings/{name}", withPath(["DrawingName"], getAndHead(
                 id: "getDrawing", summary: "One drawing with its image bounds at its zoom.",
                 success: ok("The drawing.", jsonContent(ref("Drawing"))), errors: [404],

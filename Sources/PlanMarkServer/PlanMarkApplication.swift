@@ -28,7 +28,7 @@ public enum PlanMarkApplication {
                        renderer: ReviewRenderer, boundPort: BoundPort,
                        validationLimiter: ConcurrencyLimiter? = nil, tileCache: TileCache? = nil,
                        page: ReviewPageFiles? = nil, metrics: ServerMetrics = ServerMetrics(),
-                       signInThrottle: SignInThrottle = SignInThrottle()) -> Router<PlanMarkRequestContext> {
+                       signInThrottle: SignInThrottle = SignInThrottle(), hub: ChangeHub? = nil) -> Router<PlanMarkRequestContext> {
         // Renders, reports and tile pyramids share one bound; store calls are awaited (the store works on its own queues).
         let heavy = HeavyWork(limit: configuration.maxHeavyJobs, queueLimit: configuration.heavyQueue, logger: logger)
         let store = store.measured(by: metrics)
@@ -57,7 +57,8 @@ public enum PlanMarkApplication {
             validate: ValidateEndpoint(maxVertices: configuration.maxVertices, maxMarkers: configuration.maxMarkers,
                                        limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)),
             tiles: TileEndpoint(cache: cache, privateCaching: configuration.token != nil, metrics: metrics), metrics: metrics,
-            markerLists: MarkerListCache(limitBytes: configuration.markerListCacheBytes))
+            markerLists: MarkerListCache(limitBytes: configuration.markerListCacheBytes),
+            hub: hub ?? ChangeHub(store: store, limit: configuration.maxStreams, logger: logger))
         routes.add(to: router)
         return router
     }
@@ -79,25 +80,32 @@ public enum PlanMarkApplication {
     /// Each connection is counted against `maxConnections` and closed when it sends no whole request head
     /// within `headTimeout` (`idleTimeout` after an answer) (`Connections`); each request runs in a task cancelled when its client goes away
     /// or `shutdownGrace` after the server is told to stop (`CancellingResponder`).
+    ///
+    /// `liveEvents`: run the event streams' reader of the change feed (`ChangeHub`) as a service beside the server, so
+    /// that streams get changes as they are committed (HummingbirdTesting's router client runs no services: without it,
+    /// a stream has its replay only).
     public static func application(
         configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
-        renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil,
+        renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil, liveEvents: Bool = true,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerConfigurationError) -> some ApplicationProtocol {
         try application(configuration: configuration, store: store, logger: logger, renderer: renderer, tileCache: nil, page: page,
-                        onListening: onListening)
+                        liveEvents: liveEvents, onListening: onListening)
     }
 
     /// The application with a given tile cache (tests look into it) and sign-in throttle (tests give it their clock).
     static func application(
         configuration: ServerConfiguration, store: StoreAccess, logger: Logger, renderer: ReviewRenderer = ReviewRenderer(),
-        tileCache: TileCache?, page: ReviewPageFiles? = nil, signInThrottle: SignInThrottle = SignInThrottle(),
+        tileCache: TileCache?, page: ReviewPageFiles? = nil, signInThrottle: SignInThrottle = SignInThrottle(), liveEvents: Bool = true,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerConfigurationError) -> some ApplicationProtocol {
         try configuration.validate()
         let boundPort = BoundPort(configuration.port)
+        // The event streams' one reader of the change feed runs as a service beside the server (and stops every stream
+        // when the server stops).
+        let hub = ChangeHub(store: store, limit: configuration.maxStreams, logger: logger)
         let router = router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: boundPort,
-                            tileCache: tileCache, page: page, signInThrottle: signInThrottle)
+                            tileCache: tileCache, page: page, signInThrottle: signInThrottle, hub: hub)
         let connections = Connections(limit: configuration.maxConnections, headTimeout: .seconds(configuration.headTimeout),
                                       idleTimeout: .seconds(configuration.idleTimeout))
         return Application(
@@ -106,6 +114,7 @@ public enum PlanMarkApplication {
             server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [connections.handler()])),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "planmark"),
+            services: liveEvents ? [hub] : [],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.set(port)

@@ -24,6 +24,8 @@ struct PlanMarkRoutes: Sendable {
     let metrics: ServerMetrics
     /// Recent marker listings by what they were made from.
     let markerLists: MarkerListCache
+    /// The server's event streams.
+    let hub: ChangeHub
 
     /// Every path and its methods, as `add(to:)` registers them (HEAD is added wherever GET is;
     /// the router answers it with the GET handler's headers and no body).
@@ -40,6 +42,7 @@ struct PlanMarkRoutes: Sendable {
             ("/drawings/:name/tiles/:z/:x/:y.png", get),
             ("/drawings/:name/revisions", get),
             ("/drawings/:name/report.pdf", get),
+            ("/drawings/:name/events", get),
         ]
         return RouteTable(routes)
     }()
@@ -53,6 +56,7 @@ struct PlanMarkRoutes: Sendable {
         router.post("/validate") { request, _ in try await validate.respond(to: request, bodies: bodies) }
         router.get("/drawings") { request, context in try await listDrawings(request, gate: gate(context)) }
         router.get("/changes") { request, context in try await changes(request, gate: gate(context)) }
+        router.get("/drawings/:name/events") { request, context in try await events(request, name: try Self.name(context), gate: gate(context)) }
         router.get("/drawings/:name") { request, context in
             let name = try Self.name(context)
             return try await showDrawing(request, name: name, visibleTo: try await gate(context).visibleAssignees(on: name))

@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var idleTimeout: Double
     /// The most connections open at once; one more is answered 503 `too-many-connections` and closed.
     public var maxConnections: Int
+    /// The most event streams (`GET /drawings/{name}/events`) open at once; one more is 503 `too-many-streams`.
+    public var maxStreams: Int
     /// Seconds requests in flight may still run after SIGTERM (or SIGINT); then they are cancelled (heavy
     /// jobs stop at their next check) and the server stops.
     public var shutdownGrace: Double
@@ -85,6 +87,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     }
     /// The default shutdown grace: 10 seconds.
     public static let defaultShutdownGrace = 10.0
+    /// The default bound of event streams: 1,000.
+    public static let defaultMaxStreams = 1_000
 
     /// Creates a configuration; the defaults serve loopback port 8080 without a token.
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
@@ -95,7 +99,8 @@ public struct ServerConfiguration: Sendable, Hashable {
                 tileCacheBytes: Int = ServerConfiguration.defaultTileCacheBytes,
                 markerListCacheBytes: Int = ServerConfiguration.defaultMarkerListCacheBytes, maxHeavyJobs: Int? = nil,
                 heavyQueue: Int = ServerConfiguration.defaultHeavyQueue, headTimeout: Double = ServerConfiguration.defaultHeadTimeout,
-                idleTimeout: Double = ServerConfiguration.defaultIdleTimeout, maxConnections: Int? = nil, shutdownGrace: Double = ServerConfiguration.defaultShutdownGrace) {
+                idleTimeout: Double = ServerConfiguration.defaultIdleTimeout, maxConnections: Int? = nil, shutdownGrace: Double = ServerConfiguration.defaultShutdownGrace,
+                maxStreams: Int = ServerConfiguration.defaultMaxStreams) {
         self.host = host
         self.port = port
         self.token = token
@@ -115,6 +120,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections ?? Self.defaultMaxConnections
         self.shutdownGrace = shutdownGrace
+        self.maxStreams = maxStreams
     }
 
     /// Checks the configuration before anything is bound: a port in range, positive limits, a
@@ -124,6 +130,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard maxBodyBytes > 0 else { throw .invalidBodyLimit(maxBodyBytes) }
         guard maxVertices > 0 else { throw .invalidLimit(option: "--max-vertices", maxVertices) }
         guard maxMarkers > 0 else { throw .invalidLimit(option: "--max-markers", maxMarkers) }
+        guard maxStreams > 0 else { throw .invalidLimit(option: "--max-streams", maxStreams) }
         guard maxValidations > 0 else { throw .invalidLimit(option: "--max-validations", maxValidations) }
         guard maxAttachmentBytes > 0 else { throw .invalidLimit(option: "--max-attachment", maxAttachmentBytes) }
         guard tileCacheBytes > 0 else { throw .invalidLimit(option: "--tile-cache-size", tileCacheBytes) }

@@ -110,6 +110,10 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     var maxConnections: Int?
 
     @Option(name: .long, help: ArgumentHelp(
+        "The most event streams (GET /drawings/NAME/events) open at once; more are answered 503 (default 1000).", valueName: "count"))
+    var maxStreams = ServerConfiguration.defaultMaxStreams
+
+    @Option(name: .long, help: ArgumentHelp(
         "Seconds requests in flight may still run after SIGTERM or SIGINT before they are cancelled (default 10).", valueName: "seconds"))
     var shutdownGrace = ServerConfiguration.defaultShutdownGrace
 
@@ -151,7 +155,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
                 maxAttachmentBytes: maxAttachment, tileCacheDirectory: tileCache, tileCacheBytes: tileCacheSize,
                 markerListCacheBytes: markerListCacheSize,
                 maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue, headTimeout: headTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections,
-                shutdownGrace: shutdownGrace)
+                shutdownGrace: shutdownGrace, maxStreams: maxStreams)
             try configuration.validate()
         } catch {
             printError("planmark-server: \(error.description)")

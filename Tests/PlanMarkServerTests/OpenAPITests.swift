@@ -10,6 +10,7 @@ import PlanMarkTestSupport
     static let endpoints: [(String, String)] = [
         ("get", "/health"), ("get", "/me"), ("head", "/me"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"),
         ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"), ("get", "/changes"), ("head", "/changes"),
+        ("get", "/drawings/{name}/events"), ("head", "/drawings/{name}/events"),
         ("get", "/drawings/{name}/image"), ("get", "/drawings/{name}/regions"), ("get", "/drawings/{name}/markers"),
         ("post", "/drawings/{name}/markers"), ("get", "/drawings/{name}/markers/{number}"), ("patch", "/drawings/{name}/markers/{number}"),
         ("delete", "/drawings/{name}/markers/{number}"), ("get", "/drawings/{name}/markers/{number}/history"),

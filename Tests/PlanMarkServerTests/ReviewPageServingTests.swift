@@ -35,7 +35,7 @@ import PlanMarkTestSupport
     func application(_ fixture: ServerFixture, page: ReviewPageFiles, token: String? = nil) throws -> some ApplicationProtocol {
         try PlanMarkApplication.application(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, token: token, allowedHosts: [ServerFixture.testClientHost]),
-            store: StoreAccess(fixture.store), logger: quietLogger, page: page)
+            store: StoreAccess(fixture.store), logger: quietLogger, page: page, liveEvents: false)
     }
 
     @Test func filesAreServedWithTheirTypesAndWithoutTheToken() async throws {

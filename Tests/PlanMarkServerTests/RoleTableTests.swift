@@ -72,7 +72,7 @@ import Testing
         let application = try PlanMarkApplication.application(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, allowedHosts: [ServerFixture.testClientHost],
                                                headTimeout: ServerFixture.headTimeout, idleTimeout: ServerFixture.headTimeout),
-            store: StoreAccess(store), logger: quietLogger)
+            store: StoreAccess(store), logger: quietLogger, liveEvents: false)
         let auth: HTTPFields = [.authorization: "Bearer " + tokens[role]!]
         let photo = try Data(contentsOf: URL(fileURLWithPath: ServerFixture.samplePlan))
         try await application.test(.router) { client in

@@ -39,7 +39,7 @@ import Glibc
             configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, allowedHosts: [ServerFixture.testClientHost], maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue,
                 headTimeout: headTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections, shutdownGrace: shutdownGrace),
-            store: StoreAccess(fixture.store), logger: recorder.logger(level: level))
+            store: StoreAccess(fixture.store), logger: recorder.logger(level: level), liveEvents: false)
     }
 
     /// `GET path` on a new connection; its answer.

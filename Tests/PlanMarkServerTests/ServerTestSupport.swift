@@ -48,14 +48,14 @@ struct ServerFixture {
                      maxMarkers: Int = ServerConfiguration.defaultMaxMarkers, maxValidations: Int? = nil,
                      maxAttachment: Int = ServerConfiguration.defaultMaxAttachmentBytes,
                      store: SQLiteStore? = nil, logger: Logger = quietLogger, tileCache: TileCache? = nil,
-                     signInThrottle: SignInThrottle = SignInThrottle()) throws -> some ApplicationProtocol
+                     signInThrottle: SignInThrottle = SignInThrottle(), liveEvents: Bool = false) throws -> some ApplicationProtocol
     {
         try PlanMarkApplication.application(
             configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, token: token, maxBodyBytes: maxBody, corsOrigin: corsOrigin, allowedHosts: allowedHosts,
                 maxVertices: maxVertices, maxMarkers: maxMarkers, maxValidations: maxValidations, maxAttachmentBytes: maxAttachment,
                 headTimeout: Self.headTimeout, idleTimeout: Self.headTimeout),
-            store: StoreAccess(store ?? self.store), logger: logger, tileCache: tileCache, signInThrottle: signInThrottle)
+            store: StoreAccess(store ?? self.store), logger: logger, tileCache: tileCache, signInThrottle: signInThrottle, liveEvents: liveEvents)
     }
 
     /// The live servers' request-head and idle timeouts: long, because the tests share one process whose

@@ -1,0 +1,169 @@
+import Hummingbird
+import Logging
+import PlanMarkStore
+import ServiceLifecycle
+import Synchronization
+
+/// The server's event streams (`GET /drawings/{name}/events`), fed by one reader of the change feed for the whole
+/// server, not one per viewer: the store's watcher (`AnnotationStore.watchChanges`: SQLite's counter read ten times a
+/// second, PostgreSQL's `LISTEN`) wakes it when changes may have been committed by any process, it reads them once
+/// (`changes(since:)`) and hands each to the streams of its drawing whose viewer may see it. One timer sends every
+/// stream a keep-alive comment every 15 s.
+///
+/// Each stream has a queue of `queueLimit` changes; a viewer that falls that far behind is disconnected (its stream
+/// ends) and resumes with `Last-Event-ID`, so no viewer holds the server's memory. At most `limit` streams at once;
+/// beyond, 503 `too-many-streams`. When the server stops, every stream ends at once (a graceful shutdown does not
+/// wait for viewers).
+final class ChangeHub: Service, Sendable {
+    /// What a stream is given.
+    enum Item: Sendable {
+        case change(Change)
+        case keepAlive
+    }
+
+    private struct Subscriber: Sendable {
+        let drawingID: Int64
+        let visible: @Sendable (Change) -> Bool
+        let continuation: AsyncStream<Item>.Continuation
+    }
+
+    private struct State: Sendable {
+        var cursor: Int64?
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+        var running = false
+        var stopped = false
+    }
+
+    let store: StoreAccess
+    /// At most this many streams.
+    let limit: Int
+    /// Changes a stream may lag behind before it is closed.
+    let queueLimit: Int
+    let logger: Logger
+    /// How often streams get a keep-alive comment.
+    static let keepAliveInterval: Duration = .seconds(15)
+
+    private let state = Mutex(State())
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    init(store: StoreAccess, limit: Int, queueLimit: Int = 1_000, logger: Logger) {
+        self.store = store
+        self.limit = limit
+        self.queueLimit = queueLimit
+        self.logger = logger
+        // Wakes coalesce: one pending wake is enough, however many commits there were.
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// How many streams are open.
+    var streamCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Runs the reader, the watcher and the keep-alive timer until the server stops; then ends every stream.
+    func run() async throws {
+        state.withLock { $0.running = true }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                // Where the hub starts: changes committed before are streams' replays, not news.
+                while !Task.isCancelled {
+                    if let cursor = try? await store.run("latestCursor", { store throws(StoreError) in try await store.latestCursor() }) {
+                        state.withLock { $0.cursor = $0.cursor ?? cursor }
+                        break
+                    }
+                    try? await Task.sleep(for: .seconds(1))
+                }
+                await store.store.watchChanges { [wake] in wake.yield() }
+            }
+            group.addTask { [self] in
+                for await _ in wakes { await deliver() }
+            }
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: Self.keepAliveInterval) } catch { return }
+                    broadcast { _ in .keepAlive }
+                }
+            }
+            try? await gracefulShutdown()
+            stop()
+            group.cancelAll()
+        }
+    }
+
+    /// Ends every stream and refuses new ones.
+    func stop() {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.stopped = true
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.continuation.finish() }
+        wake.finish()
+    }
+
+    /// Reads the changes committed since the last read and hands them out.
+    /// - Complexity: O(k) for k changes, plus O(k * s) for s streams.
+    private func deliver() async {
+        guard var cursor = state.withLock({ $0.cursor }) else { return }
+        while true {
+            let since = cursor
+            guard let page = try? await store.run("changes", { store throws(StoreError) in
+                try await store.changes(since: since, drawing: nil, limit: ChangePage.defaultLimit)
+            }) else { return }
+            for change in page.changes {
+                broadcast { subscriber in
+                    subscriber.drawingID == change.drawingID && subscriber.visible(change) ? .change(change) : nil
+                }
+            }
+            cursor = page.next
+            state.withLock { $0.cursor = cursor }
+            if !page.more { return }
+        }
+    }
+
+    /// Gives each stream what `item` makes for it (nothing for nil); a stream whose queue is full is closed.
+    private func broadcast(_ item: (Subscriber) -> Item?) {
+        let full = state.withLock { state -> [Subscriber] in
+            var full: [Subscriber] = []
+            for (id, subscriber) in state.subscribers {
+                guard let value = item(subscriber) else { continue }
+                if case .dropped = subscriber.continuation.yield(value) {
+                    full.append(subscriber)
+                    state.subscribers[id] = nil
+                }
+            }
+            return full
+        }
+        for subscriber in full {
+            logger.info("event stream closed: its viewer fell \(queueLimit) changes behind (it resumes with Last-Event-ID)")
+            subscriber.continuation.finish()
+        }
+    }
+
+    /// A new stream of drawing `drawingID`'s changes that `visible` lets through, from now on; 503 when `limit` streams
+    /// are open or the server is stopping. While the hub does not run (an application without live events, as
+    /// HummingbirdTesting's router client makes), the stream ends at once: a viewer gets its replay only.
+    func subscribe(drawingID: Int64, visible: @escaping @Sendable (Change) -> Bool) throws(APIError) -> AsyncStream<Item> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(queueLimit))
+        let registered = try state.withLock { state throws(APIError) -> Int? in
+            if state.stopped { throw APIError.requestCancelled }
+            guard state.running else { return nil }
+            guard state.subscribers.count < limit else {
+                throw APIError.unavailable(code: "too-many-streams", message: "this server has \(limit) event streams open (--max-streams); retry later",
+                                           retryAfter: 5)
+            }
+            let id = state.nextID
+            state.nextID += 1
+            state.subscribers[id] = Subscriber(drawingID: drawingID, visible: visible, continuation: continuation)
+            return id
+        }
+        guard let id = registered else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}
