@@ -14,8 +14,15 @@ import Testing
 @Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
 struct PostgresChangeFeedTests {
     @Test func aReaderNeverSeesACursorBelowOneItSaw() async throws {
-        let (store, url) = try await PostgresMarkerTests.storeWithDrawing(name: "D0", maximumConnections: 12)
-        for index in 1..<8 { _ = try await PostgresMarkerTests.storeWithDrawing(url, name: "D\(index)") }
+        // One store (one pool) with connections for every writer and the reader at once: 8 writers holding transactions,
+        // 8 adders (their group commits), the reader, and room to spare on a loaded machine.
+        let (store, _) = try await PostgresMarkerTests.storeWithDrawing(name: "D0", maximumConnections: 24)
+        let regions = try await store.regions(of: "D0")
+        for index in 1..<8 {
+            var new = NewDrawing(name: "D\(index)", imagePath: "/nowhere/D\(index).png")
+            new.imageBytes = PostgresDrawingTests.png
+            _ = try await store.addDrawing(new, regions: regions)
+        }
         var generator = SeededGenerator()
         let seed = generator.seed
         // Each writer's hold times (0 to 4 ms), drawn before the tasks start, from the one seeded generator.
