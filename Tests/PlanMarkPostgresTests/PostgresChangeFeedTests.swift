@@ -8,7 +8,8 @@ import Synchronization
 import Testing
 
 /// The change feed's cursors on PostgreSQL follow the order transactions commit in (issue 26, item 1): writers on
-/// eight drawings hold their transactions open for random short times after taking their cursors, marker additions
+/// eight drawings hold their transactions open after taking their cursors until the reader has read the feed a random
+/// number of times more (0 to 3: it reads while they are uncommitted), marker additions
 /// are committed in batches beside them, and a reader that reads the feed over and over never meets a cursor lower
 /// than one it has already seen; at the end the feed has every change exactly once.
 @Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
@@ -25,19 +26,20 @@ struct PostgresChangeFeedTests {
         }
         var generator = SeededGenerator()
         let seed = generator.seed
-        // Each writer's hold times (0 to 4 ms), drawn before the tasks start, from the one seeded generator.
-        let holds = (0..<8).map { _ in (0..<12).map { _ in Int.random(in: 0...4, using: &generator) } }
+        // How many of the reader's reads each transaction waits for, drawn before the tasks start from the one seeded generator.
+        let holds = (0..<8).map { _ in (0..<12).map { _ in Int.random(in: 0...3, using: &generator) } }
         let finished = Finished()
         let writing = Task {
             defer { finished.done.withLock { $0 = true } }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, times) in holds.enumerated() {
                     group.addTask {
-                        for milliseconds in times {
+                        for reads in times {
                             try await store.writeOrRollBack(drawing: "D\(index)") { transaction, drawing in
                                 try await PostgresStore.feedEvent(transaction, .drawingCalibrated, drawing: drawing!)
-                                // The transaction stays open after its cursor was taken, for a time of its own.
-                                try await Task.sleep(for: .milliseconds(milliseconds))
+                                // The transaction stays open after its cursor was taken until the reader has read `reads` more
+                                // times (an event the reader signals; the task suspends, holding no thread).
+                                await finished.waitForReads(reads)
                                 return ((), commit: true)
                             }
                         }
@@ -62,6 +64,7 @@ struct PostgresChangeFeedTests {
                 seen = change.cursor
             }
             reads += 1
+            finished.read()
         }
         try await writing.value
         var all: [Change] = []
@@ -83,4 +86,25 @@ struct PostgresChangeFeedTests {
 /// Set when the writers are done (read by the reader between its reads).
 final class Finished: Sendable {
     let done = Mutex(false)
+    /// How many times the reader has read the feed, and the writers waiting for a count.
+    private let reads = Mutex((count: 0, waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)]()))
+
+    /// Counts one read of the reader's and resumes the writers waiting for it.
+    func read() {
+        let ready = reads.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.count += 1
+            let count = state.count
+            defer { state.waiters.removeAll { $0.target <= count } }
+            return state.waiters.filter { $0.target <= count }.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Returns when the reader has read `more` more times.
+    func waitForReads(_ more: Int) async {
+        guard more > 0 else { return }
+        await withCheckedContinuation { continuation in
+            reads.withLock { state in state.waiters.append((state.count + more, continuation)) }
+        }
+    }
 }
