@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import PlanMarkExport
 import PlanMarkStore
+import ServiceLifecycle
 
 /// `GET /drawings/{name}/events`: the drawing's changes as server-sent events (`text/event-stream`): one event a
 /// change, `id:` its cursor, `event:` its kind, `data:` the change object (`ChangeJSON`), and a comment line every 15 s.
@@ -51,15 +52,21 @@ extension PlanMarkRoutes {
                 try await writer.write(ByteBuffer(string: Self.event(change)))
                 last = change.cursor
             }
-            for await item in stream {
-                switch item {
-                case .keepAlive:
-                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                case .change(let change):
-                    guard change.cursor > last else { continue }
-                    try await writer.write(ByteBuffer(string: Self.event(change)))
-                    last = change.cursor
+            // The server stops serving before the hub is told to stop (Hummingbird stops its services after the
+            // server), and it waits for open answers: so the first stream to hear of the shutdown ends them all.
+            try await withGracefulShutdownHandler {
+                for await item in stream {
+                    switch item {
+                    case .keepAlive:
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    case .change(let change):
+                        guard change.cursor > last else { continue }
+                        try await writer.write(ByteBuffer(string: Self.event(change)))
+                        last = change.cursor
+                    }
                 }
+            } onGracefulShutdown: { [hub] in
+                hub.stop()
             }
             try await writer.finish(nil)
         })

@@ -23,6 +23,7 @@ test("opening a drawing sets its image zoom and drops the last drawing's markers
   const state = createState();
   state.markers.set(1, {});
   state.history.set(1, []);
+  state.comments.set(1, []);
   state.etag = '"abc"';
   state.lastText = '{}';
   state.openNumber = 1;
@@ -34,6 +35,7 @@ test("opening a drawing sets its image zoom and drops the last drawing's markers
   assert.equal(state.imageZoom, 8);  // flutter zoom 0 is Leaflet zoom 0 + 8
   assert.equal(state.markers.size, 0);
   assert.equal(state.history.size, 0);
+  assert.equal(state.comments.size, 0);
   assert.equal(state.etag, null);
   assert.equal(state.lastText, null);
   assert.equal(state.openNumber, null);

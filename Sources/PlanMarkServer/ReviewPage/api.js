@@ -11,13 +11,16 @@ export class ApiError extends Error {
   }
 }
 
-/** fetch() of an API path with the token; JSON `body` is sent as application/json. Asks for the token on 401. */
-export async function request(path, { method = 'GET', body, headers = {} } = {}) {
+/**
+ * fetch() of an API path with the token; JSON `body` is sent as application/json; `signal` can stop it. Asks for the
+ * token on 401.
+ */
+export async function request(path, { method = 'GET', body, headers = {}, signal } = {}) {
   for (let attempt = 0; ; attempt += 1) {
     const all = { ...headers, ...authHeaders() };
     if (body !== undefined) all['Content-Type'] = 'application/json';
     const response = await fetch(path, {
-      method, headers: all, cache: 'no-store',
+      method, headers: all, cache: 'no-store', signal,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (response.status === 401 && attempt < 5) {

@@ -1,5 +1,5 @@
 // The PlanMark review page: drawing list, the tiled sheet with rooms and the allowed area, numbered pins
-// by status, placing, editing, moving and resolving markers, live updates by polling.
+// by status, placing, editing, moving and resolving markers, live updates from the service's event stream.
 // This module only starts it: when Leaflet (a classic script, Debian's libjs-leaflet) did not load, it
 // says what to install; otherwise it loads the page's parts (review.js) and starts them.
 import { byId, element } from './dom.js';

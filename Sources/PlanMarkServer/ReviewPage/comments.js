@@ -14,8 +14,28 @@ function commentItem(comment) {
   return li;
 }
 
-/** The form that adds a comment to marker `number` (`path` its comments) and lists it in `list`. */
-function commentForm(number, path, list) {
+/**
+ * Adds `comments` (of the service, by id) to marker `number`'s cached comments, and returns them all, oldest first. The
+ * cache outlives a popup rebuilt under the reader (a change of the marker arrived): it shows at once, and a comment
+ * this page added is not lost when a reading that began before it was stored arrives after it.
+ */
+function remember(state, number, comments) {
+  const byId = new Map((state.comments.get(number) ?? []).map((c) => [c.id, c]));
+  for (const c of comments) byId.set(c.id, c);
+  const all = [...byId.values()].sort((a, b) => a.id - b.id);
+  state.comments.set(number, all);
+  return all;
+}
+
+/** Shows `comments` in every comment list of marker `number` on the page (its popup, rebuilt or not). */
+function showEverywhere(number, comments) {
+  for (const list of document.querySelectorAll(`.popup[data-number="${number}"] .comment-list`)) {
+    list.replaceChildren(...comments.map(commentItem));
+  }
+}
+
+/** The form that adds a comment to marker `number` (`path` its comments). */
+function commentForm(state, number, path) {
   const form = element('div', undefined, 'comment-form');
   const id = `comment-${number}`;
   const label = element('label', 'Add a comment');
@@ -29,7 +49,9 @@ function commentForm(number, path, list) {
     add.disabled = true;
     try {
       const comment = await json(path, { method: 'POST', body: { text: typed } });
-      list.append(commentItem(comment));
+      showEverywhere(number, remember(state, number, [comment]));
+      // The popup may have been rebuilt meanwhile: empty whichever box now holds the text.
+      for (const box of document.querySelectorAll(`.popup[data-number="${number}"] .comment-form textarea`)) box.value = '';
       text.value = '';
       say(`Marker ${number}: comment added.`);
     } catch (error) {
@@ -45,20 +67,24 @@ function commentForm(number, path, list) {
 }
 
 /**
- * The comments section of marker `number`'s popup, filled in place when its comments arrive (hidden until then);
- * with the form when `mayComment`.
+ * The comments section of marker `number`'s popup: the comments this page has of it at once (state.comments), then
+ * those read from the service (hidden until either); with the form when `mayComment`.
  */
 export function commentsSection(state, number, mayComment) {
   const section = element('section', undefined, 'comments');
   section.hidden = true;
   const list = element('ol', undefined, 'comment-list');
   section.append(element('h4', 'Comments'), list);
-  const path = `${drawingPath(state.drawing.name)}/markers/${number}/comments`;
-  json(path).then((comments) => {
-    list.replaceChildren(...(Array.isArray(comments) ? comments : []).map(commentItem));
-    if (mayComment) section.append(commentForm(number, path, list));
+  if (mayComment) section.append(commentForm(state, number, `${drawingPath(state.drawing.name)}/markers/${number}/comments`));
+  const show = (comments) => {
+    list.replaceChildren(...comments.map(commentItem));
     section.hidden = false;
     section.dataset.loaded = 'true';
-  }, () => { section.dataset.loaded = 'unavailable'; });
+  };
+  const cached = state.comments.get(number);
+  if (cached) show(cached);
+  json(`${drawingPath(state.drawing.name)}/markers/${number}/comments`).then((comments) => {
+    show(remember(state, number, Array.isArray(comments) ? comments : []));
+  }, () => { if (!cached) section.dataset.loaded = 'unavailable'; });
   return section;
 }

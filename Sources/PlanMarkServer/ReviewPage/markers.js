@@ -49,6 +49,29 @@ function allowDrag(state, entry) {
 }
 
 /**
+ * Builds the open popup of `entry` again (its marker changed), keeping what the reader typed in it (a field whose
+ * value is not the one it was built with) and where the focus was.
+ */
+function rebuildPopup(entry) {
+  const popup = entry.layer.getPopup();
+  if (!popup) return;
+  const before = popup.getElement();
+  const typed = new Map();
+  for (const field of before?.querySelectorAll('textarea[id], input[id]') ?? []) {
+    if (field.value !== field.defaultValue) typed.set(field.id, field.value);
+  }
+  const focused = before?.contains(document.activeElement) && document.activeElement.id ? document.activeElement.id : null;
+  popup.update();
+  const after = popup.getElement();
+  if (!after) return;
+  for (const [id, value] of typed) {
+    const field = after.querySelector(`#${CSS.escape(id)}`);
+    if (field) field.value = value;
+  }
+  if (focused) after.querySelector(`#${CSS.escape(focused)}`)?.focus();
+}
+
+/**
  * The pins of the open drawing (`state.markers`, on `state.markerLayer`). `popupContent(number)` builds a
  * pin's popup; `dragEnded(entry, from)` is told when a pin was dropped (`from`: the latLng it left).
  */
@@ -94,16 +117,19 @@ export function createPins(state, { popupContent, dragEnded }) {
     state.markerLayer.removeLayer(entry.layer);
     state.markers.delete(number);
     state.history.delete(number);
+    state.comments.delete(number);
   }
 
   /**
-   * Puts a marker object of the service (pixel x, y) on the map, new or changed. A marker whose position is
-   * not a pair of finite numbers (a store written before positions were checked can hold one) has no place
-   * on the sheet: it gets no pin, and every other marker is shown as usual.
+   * Puts a marker object of the service (pixel x, y) on the map, new or changed; one older than the marker shown
+   * (a lower `version`: an event that arrives after the answer to the page's own edit) changes nothing. A marker whose
+   * position is not a pair of finite numbers (a store written before positions were checked can hold one) has no
+   * place on the sheet: it gets no pin, and every other marker is shown as usual.
    */
   function upsert(data) {
-    if (!Number.isFinite(data.x) || !Number.isFinite(data.y)) { remove(data.number); return null; }
     const entry = state.markers.get(data.number);
+    if (entry && data.version < entry.data.version) return entry;
+    if (!Number.isFinite(data.x) || !Number.isFinite(data.y)) { remove(data.number); return null; }
     if (!entry) return add(data);
     const before = entry.data;
     entry.data = data;
@@ -115,7 +141,7 @@ export function createPins(state, { popupContent, dragEnded }) {
     if (JSON.stringify(before) !== JSON.stringify(data)) {
       allowDrag(state, entry);
       state.history.delete(data.number);
-      if (state.openNumber === data.number) entry.layer.getPopup()?.update();
+      if (state.openNumber === data.number) rebuildPopup(entry);
     }
     return entry;
   }

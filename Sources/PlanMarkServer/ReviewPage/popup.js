@@ -42,6 +42,7 @@ export function popupContent(state, number, edits) {
     note.id = noteId;
     note.rows = 2;
     note.value = m.note ?? '';
+    note.defaultValue = m.note ?? ''; // what the service has: a popup rebuilt under the reader keeps only what they typed
     const saveNote = button('Save note', () => {
       const text = note.value.trim();
       edits.patch(number, { note: text === '' ? null : text }, () => `Marker ${number}: note saved.`);

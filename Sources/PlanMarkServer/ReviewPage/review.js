@@ -7,7 +7,7 @@ import { byId } from './dom.js';
 import { loadDrawings, markCurrentDrawing } from './drawings.js';
 import { createEdits } from './edits.js';
 import { buildLegend, showStatus, updateLegend } from './legend.js';
-import { loadMarkers, startPolling, stopPolling } from './live.js';
+import { loadMarkers, startLive, stopLive } from './live.js';
 import { centrePixel, createMap, toPixel } from './map.js';
 import { L } from './leaflet-global.js';
 import { createPins } from './markers.js';
@@ -49,6 +49,30 @@ export async function start() {
     pins.apply(collection);
     updateLegend(state);
   };
+  /** One change of the open drawing's event stream (live.js). */
+  const applyChange = (change) => {
+    if (!state.drawing) return;
+    state.lastText = null;
+    if (change.kind === 'upsert' && change.marker) {
+      pins.upsert(change.marker);
+      pins.applyFilter();
+      updateLegend(state);
+    } else if (change.kind === 'remove') {
+      pins.remove(change.number);
+      updateLegend(state);
+    } else if (change.kind === 'drawing-removed') {
+      stopLive(state);
+      say(`Drawing "${state.drawing.name}" was removed.`, true);
+    } else if (change.kind === 'drawing-renamed') {
+      // The drawing has another name now: open it under that name (the address follows).
+      history.replaceState(null, '', drawingHash(change.drawing));
+      openDrawing(change.drawing, state.openNumber, true);
+      loadDrawings(state).catch(() => {});
+    } else if (change.kind === 'drawing-regions' || change.kind === 'drawing-revised' || change.kind === 'drawing-calibrated') {
+      // Its rooms, sheet or scale changed, and with them its markers' rooms: open it again.
+      openDrawing(state.drawing.name, state.openNumber, true);
+    }
+  };
 
   /** Opens marker `number`'s popup, zoomed to it; its status is shown if the filter hid it. */
   function focusMarker(number) {
@@ -78,14 +102,17 @@ export async function start() {
     });
   }
 
-  /** Opens drawing `name` (at marker `number` when given); a drawing already open only goes to the marker. */
-  async function openDrawing(name, number) {
-    if (state.drawing && state.drawing.name === name) {
+  /**
+   * Opens drawing `name` (at marker `number` when given); a drawing already open only goes to the marker, unless
+   * `again` (it changed: read it anew).
+   */
+  async function openDrawing(name, number, again = false) {
+    if (!again && state.drawing && state.drawing.name === name) {
       if (number) focusMarker(number);
       return;
     }
     const generation = ++state.generation;
-    stopPolling(state);
+    stopLive(state);
     delete document.body.dataset.ready;
     let drawing;
     try {
@@ -113,13 +140,13 @@ export async function start() {
 
     state.markerLayer = L.layerGroup().addTo(map);
     listenToClicks(map);
-    try {
-      await loadMarkers(state, applyMarkers);
-    } catch (error) {
-      failure('The markers did not load', error);
-    }
+    // The markers, then their changes as they happen (the event stream, or polling while it is down).
+    await startLive(state, { apply: applyMarkers, change: applyChange });
     if (generation !== state.generation) return;
-    startPolling(state, applyMarkers);
+    if (!state.lastText) {
+      try { await loadMarkers(state, applyMarkers); } catch (error) { failure('The markers did not load', error); }
+      if (generation !== state.generation) return;
+    }
     say(`Drawing "${drawing.name}": ${state.markers.size} markers.${may(state.access, 'place-marker') ? ' Click the sheet to place one.' : ''}`);
     document.body.dataset.drawing = drawing.name;
     document.body.dataset.ready = 'true';

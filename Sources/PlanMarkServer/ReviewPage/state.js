@@ -21,7 +21,9 @@ export function createState() {
     visible: new Set(STATUSES), // the statuses the filter shows
     etag: null,                // the markers' ETag last read (If-None-Match of the next poll)
     lastText: null,            // the markers' JSON text last applied
-    poll: null,                // the timer of the next poll
+    poll: null,                // the timer of the next poll (while the event stream is down)
+    live: null,                // the AbortController of the open drawing's event stream (live.js)
+    comments: new Map(),       // number -> comments (the popup's cache)
     generation: 0,             // bumps when another drawing opens, so late answers for the old one are dropped
     openNumber: null,          // the marker whose popup is open
     popupOpen: false,          // whether any popup is open
@@ -32,7 +34,7 @@ export function createState() {
 }
 
 /**
- * Makes `drawing` the open drawing: its zoom, what the signed-in user may do in its project, and no markers, history,
+ * Makes `drawing` the open drawing: its zoom, what the signed-in user may do in its project, and no markers, history, comments,
  * ETag or open popup of the drawing before.
  */
 export function openDrawingState(state, drawing) {
@@ -41,6 +43,7 @@ export function openDrawingState(state, drawing) {
   state.imageZoom = imageZoom(drawing);
   state.markers = new Map();
   state.history = new Map();
+  state.comments = new Map();
   state.etag = null;
   state.lastText = null;
   state.openNumber = null;

@@ -61,7 +61,9 @@ def wait(driver, seconds, condition, what):
         return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
     except Exception as error:  # TimeoutException and friends
         messages = driver.execute_script("return document.getElementById('messages')?.textContent")
-        raise Failure(f"waited {seconds} s for {what}; page says: {messages!r}") from error
+        # The open popups' text, to tell a failure's cause without a screenshot.
+        popups = driver.execute_script("return document.querySelector('.leaflet-popup-pane')?.textContent") or ""
+        raise Failure(f"waited {seconds} s for {what}; page says: {messages!r}; popups say: {popups[:1500]!r}") from error
 
 
 def pin(driver, number):
@@ -382,14 +384,22 @@ def run(args):
         closed_filter.click()
         wait(driver, 10, lambda d: pin(d, next_number) is not None, "the closed filter to show the pin again")
 
-        # A marker added with the CLI appears without a reload. The page polls every second (POLL_MS in live.js), so
-        # on a quiet machine it appears within 2 s; the wait allows more so that a loaded CI machine cannot fail it,
-        # and the latency is printed.
+        # A marker added with the CLI appears without a reload and without polling: the page follows the drawing's event
+        # stream (the header says "live"), and Chromium's resource timing lists no markers request from here on. The
+        # server's watcher reads the SQLite store ten times a second, so on a quiet machine it appears well within a
+        # second; the wait allows more so that a loaded CI machine cannot fail it, and the latency is printed.
+        wait(driver, 20, lambda d: d.find_element(By.ID, "live-status").get_attribute("data-state") == "live", "the page to say live")
+        check(driver.find_element(By.ID, "live-status").text == "live", "the live status does not read 'live'")
+        driver.execute_script("performance.setResourceTimingBufferSize(100000); performance.clearResourceTimings();")
+        markers_requests = ("return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)"
+                            ".filter((p) => /^\\/drawings\\/[^/]+\\/markers$/.test(p)).length")
         added = subprocess.run([args.planmark, "mark", args.drawing, str(CLI_PIXEL[0]), str(CLI_PIXEL[1]), "--store", args.store,
                                 "--note", "from the CLI"], check=True, capture_output=True, text=True).stdout.strip()
         mark_time = time.monotonic()
         wait(driver, 20, lambda d: pin(d, int(added)) is not None, f"the CLI's marker {added} to appear")
         print(f"the CLI's marker appeared after {time.monotonic() - mark_time:.2f} s", file=sys.stderr)
+        requested = driver.execute_script(markers_requests)
+        check(requested == 0, f"the page asked for the markers {requested} times while the stream was live")
 
         # Keyboard: the CLI's pin is focusable and Enter opens it, the focus moving into its popup.
         cli_pin = pin(driver, int(added))
