@@ -31,26 +31,24 @@ extension PlanMarkRoutes {
         // Subscribed first, so that nothing committed while the replay is read is lost (it is queued, and sent after the
         // replay unless the replay had it).
         let stream = try hub.subscribe(drawingID: drawing.id!, visible: { gate.sees($0) })
-        var replay: [Change] = []
-        if since >= 0 {
-            var cursor = since
-            while true {
-                let after = cursor
-                let page = try await store.run("changes") { store throws(StoreError) in
-                    try await store.changes(since: after, drawing: name, limit: ChangePage.defaultLimit)
-                }
-                replay += page.changes.filter { gate.sees($0) }
-                cursor = page.next
-                if !page.more { break }
-            }
-        }
-        let (start, replayed) = (since, replay)
+        // The replay is read a page at a time as it is sent (a viewer far behind costs one page of memory, not its
+        // whole history); a store error in the middle ends the stream, and the viewer resumes from its last id.
+        let (start, store) = (since, self.store)
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             var last = start
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            for change in replayed {
-                try await writer.write(ByteBuffer(string: Self.event(change)))
-                last = change.cursor
+            if start >= 0 {
+                while true {
+                    let after = last
+                    let page = try await store.run("changes") { store throws(StoreError) in
+                        try await store.changes(since: after, drawing: name, limit: ChangePage.defaultLimit)
+                    }
+                    var text = ""
+                    for change in page.changes where gate.sees(change) { text += Self.event(change) }
+                    if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+                    last = page.next
+                    if !page.more { break }
+                }
             }
             // The server stops serving before the hub is told to stop (Hummingbird stops its services after the
             // server), and it waits for open answers: so the first stream to hear of the shutdown ends them all.

@@ -21,6 +21,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.support.ui import WebDriverWait
 
 # Pixels of the sample drawing (Drawings/sample/regions.geojson), worked out by hand:
@@ -57,13 +58,27 @@ def browser():
 
 
 def wait(driver, seconds, condition, what):
+    """Waits for `condition`. An element that went stale (a popup is rebuilt when its marker changes: the page follows
+    the event stream) makes it try again rather than fail."""
     try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
+        return WebDriverWait(driver, seconds, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
     except Exception as error:  # TimeoutException and friends
         messages = driver.execute_script("return document.getElementById('messages')?.textContent")
         # The open popups' text, to tell a failure's cause without a screenshot.
         popups = driver.execute_script("return document.querySelector('.leaflet-popup-pane')?.textContent") or ""
-        raise Failure(f"waited {seconds} s for {what}; page says: {messages!r}; popups say: {popups[:1500]!r}") from error
+        how = f"waited {seconds} s for {what}" if isinstance(error, TimeoutException) else f"while waiting for {what}: {error!r}"
+        raise Failure(f"{how}; page says: {messages!r}; popups say: {popups[:1500]!r}") from error
+
+
+def click_shown(driver, selector, what):
+    """Clicks `selector` once it is shown, finding it anew on each try (a rebuilt popup has new buttons)."""
+    def attempt(d):
+        found = d.find_elements(By.CSS_SELECTOR, selector)
+        if not found or not found[0].is_displayed():
+            return False
+        found[0].click()
+        return True
+    wait(driver, 10, attempt, what)
 
 
 def pin(driver, number):
@@ -149,9 +164,9 @@ def comments_loaded(driver, number):
     """Waits for the comments of marker `number`'s open popup to load (the section says `data-loaded`), and checks
     that they did."""
     selector = f'.popup[data-number="{number}"] section.comments[data-loaded]'
-    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, selector), f"marker {number}'s comments to load (or fail)")
-    section = driver.find_element(By.CSS_SELECTOR, selector)
-    check(section.get_attribute("data-loaded") == "true", f"marker {number}'s comments did not load")
+    loaded = wait(driver, 10, lambda d: d.execute_script(f"return document.querySelector('{selector}')?.dataset.loaded"),
+                  f"marker {number}'s comments to load (or fail)")
+    check(loaded == "true", f"marker {number}'s comments did not load")
     return True
 
 
@@ -230,15 +245,16 @@ def run_signed_in(args):
         typed = "<b>tiles</b> fixed"
         driver.find_element(By.CSS_SELECTOR, '.popup[data-number="2"] .comment-form textarea').send_keys(typed)
         driver.find_element(By.CSS_SELECTOR, '.popup[data-number="2"] button.add-comment').click()
-        wait(driver, 10, lambda d: any(c.get_attribute("textContent") == typed for c in
-                                       d.find_elements(By.CSS_SELECTOR, '.popup[data-number="2"] .comment-text')), "the comment")
+        # Read in the page in one go: the comment's upsert event rebuilds the popup, so elements found one call earlier
+        # may be gone.
+        wait(driver, 10, lambda d: d.execute_script(
+            "return [...document.querySelectorAll('.popup[data-number=\"2\"] .comment-text')].some((c) => c.textContent === arguments[0])",
+            typed), "the comment")
         check(not driver.find_elements(By.CSS_SELECTOR, '.popup[data-number="2"] .comment-text b'), "the comment's text became HTML")
         thread = json.loads(subprocess.run([args.planmark, "comments", args.drawing, "2", "--store", args.store, "--format", "json"],
                                            check=True, capture_output=True, text=True).stdout)
         check([(c["author"], c["text"]) for c in thread] == [("sam", typed)], f"the store's comments on marker 2: {thread}")
-        ready = driver.find_element(By.CSS_SELECTOR, '.popup[data-number="2"] button.status-ready')
-        wait(driver, 10, lambda d: ready.is_displayed(), "marker 2's popup to be shown")
-        ready.click()
+        click_shown(driver, '.popup[data-number="2"] button.status-ready', "marker 2's Ready button")
         wait(driver, 10, lambda d: pin(d, 2).get_attribute("data-status") == "ready", "pin 2 to turn ready")
         check({m["number"]: m for m in markers(args)}[2]["status"] == "ready", "the store does not have marker 2 ready")
         # Another's marker is not there for them, even by its address.
@@ -369,8 +385,7 @@ def run(args):
         label = resolve.get_attribute("textContent").strip()
         check(resolve.tag_name == "button" and label == "Resolve", f"the resolve control is {resolve.tag_name} {label!r}")
         # Click once the popup has faded in (an element at opacity 0 is not displayed, and not clickable).
-        wait(driver, 10, lambda d: resolve.is_displayed(), "the popup to be shown")
-        resolve.click()
+        click_shown(driver, f'.popup[data-number="{next_number}"] button.status-closed', "the Resolve button")
         wait(driver, 10, lambda d: pin(d, next_number).get_attribute("data-status") == "closed", "the pin to turn closed")
         check("pin-closed" in pin(driver, next_number).get_attribute("class"), "the pin is not coloured closed")
         check({m["number"]: m for m in markers(args)}[next_number]["status"] == "closed", "the store does not have it closed")
