@@ -21,9 +21,6 @@ struct ChangesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only this drawing's changes.") var drawing: String?
     @Flag(name: .long, help: "Keep printing new changes, until stopped.") var follow = false
 
-    /// How long `--follow` waits before it reads the store again when it has printed every change.
-    static let followInterval: Duration = .milliseconds(200)
-
     func validate() throws {
         guard since >= 0 else { throw ValidationError("--since: expected a cursor >= 0, found \(since)") }
     }
@@ -33,6 +30,12 @@ struct ChangesCommand: AsyncParsableCommand {
             let store = try await storeOptions.open()
             let out = StandardOutput()
             var cursor = since
+            // --follow: the store's watcher (as the service's: PostgreSQL's LISTEN, SQLite's counter read ten times a
+            // second) says when changes may have been committed; wakes coalesce.
+            let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let watcher = follow ? Task { await store.watchChanges { wake.yield() } } : nil
+            defer { watcher?.cancel() }
+            var next = wakes.makeAsyncIterator()
             while true {
                 let page = try await store.changes(since: cursor, drawing: drawing, limit: ChangePage.defaultLimit)
                 for change in page.changes { try out.write(ChangeJSON.object(change) + "\n") }
@@ -40,8 +43,7 @@ struct ChangesCommand: AsyncParsableCommand {
                 cursor = page.next
                 if page.more { continue }
                 if !follow { return }
-                // A script's `tail -f`: the store is read again after a short wait (the service streams instead).
-                try await Task.sleep(for: Self.followInterval)
+                guard await next.next() != nil else { return }
             }
         }
     }
