@@ -18,6 +18,8 @@ its own delay is in the figures (they are an upper bound of the servers').
 import argparse, asyncio, json, os, re, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
+from servers import peak_mib, start_servers  # noqa: E402
 # Points inside rooms and the allowed area of the sample sheet (Drawings/sample/expected-validate.jsonl: valid).
 POINTS = [(450, 400), (900.5, 300.25), (1300, 500), (1400, 400)]
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -37,11 +39,6 @@ def cpu_ticks(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])  # utime, stime
-
-
-def peak_mib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        return int(re.search(r"VmHWM:\s+(\d+) kB", f.read()).group(1)) / 1024
 
 
 class Viewer:
@@ -105,27 +102,6 @@ class Client:
         return int(head.split(b" ", 2)[1]), time.monotonic(), json.loads(answer)
 
 
-def start_servers(bin_dir, store, count, work):
-    servers = []
-    for i in range(count):
-        log = open(os.path.join(work, f"server{i}.log"), "w+")
-        process = subprocess.Popen([f"{bin_dir}/planmark-server", "--store", store, "--port", "0"],
-                                   stdout=subprocess.DEVNULL, stderr=log)
-        servers.append((process, log))
-    ports = []
-    for process, log in servers:
-        for _ in range(600):
-            log.seek(0)
-            found = re.search(r"listening on http://[^:]*:(\d+)", log.read())
-            if found:
-                ports.append(int(found.group(1)))
-                break
-            time.sleep(0.05)
-        else:
-            raise SystemExit("a server did not start")
-    return [p for p, _ in servers], ports
-
-
 async def connect_viewers(ports, count):
     viewers = [Viewer(ports[i % len(ports)], "/drawings/bench/events") for i in range(count)]
     tasks = [asyncio.create_task(v.run()) for v in viewers]
@@ -133,13 +109,13 @@ async def connect_viewers(ports, count):
     return viewers, tasks
 
 
-async def idle_cpu(pids, seconds):
+async def idle_cpu(processes, seconds):
     """The servers' CPU together over `seconds`, as a percentage of one core."""
     await asyncio.sleep(2)  # let the connections settle
-    before = sum(cpu_ticks(p.pid) for p in pids)
+    before = sum(cpu_ticks(p.pid) for p in processes)
     start = time.monotonic()
     await asyncio.sleep(seconds)
-    used = (sum(cpu_ticks(p.pid) for p in pids) - before) / TICKS
+    used = (sum(cpu_ticks(p.pid) for p in processes) - before) / TICKS
     return 100 * used / (time.monotonic() - start)
 
 
@@ -168,10 +144,11 @@ async def postgres_case(args, work):
     url = args.admin.rsplit("/", 1)[0] + "/" + db
     sh(f"{args.bin}/planmark", "drawing", "add", "Drawings/sample/plan.png", "--name", "bench",
        "--regions", "Drawings/sample/regions.geojson", "--store", url, cwd=ROOT)
-    pids, ports = start_servers(args.bin, url, args.servers, work)
+    servers, ports = start_servers(args.bin, url, args.servers, work, tag="pg")
+    processes = [p for p, _ in servers]
     try:
         viewers, tasks = await connect_viewers(ports, args.viewers)
-        idle = await idle_cpu(pids, args.idle)
+        idle = await idle_cpu(processes, args.idle)
         clients = [Client(ports[i % len(ports)]) for i in range(args.servers * 4)]
         for c in clients:
             await c.open()
@@ -210,11 +187,11 @@ async def postgres_case(args, work):
             w.cancel()
         assert not failures, f"{len(failures)} POSTs were not 201: {failures[:5]}"
         delays = latencies(viewers, written)
-        peaks = [peak_mib(p.pid) for p in pids]
+        peaks = [peak_mib(p.pid) for p in processes]
         return {"case": f"PostgreSQL, {args.servers} servers", "viewers": args.viewers, "writes": len(written),
                 "rate": len(written) / sent_in, "idle_cpu": idle, "peak": max(peaks), **summary(delays)}
     finally:
-        for p in pids:
+        for p in processes:
             p.kill()
             p.wait()
 
@@ -228,10 +205,11 @@ async def sqlite_case(args, work):
     store = os.path.join(work, "store.sqlite")
     sh(f"{args.bin}/planmark", "drawing", "add", "Drawings/sample/plan.png", "--name", "bench",
        "--regions", "Drawings/sample/regions.geojson", "--store", store, cwd=ROOT)
-    pids, ports = start_servers(args.bin, store, 1, work)
+    servers, ports = start_servers(args.bin, store, 1, work, tag="sqlite")
+    processes = [p for p, _ in servers]
     try:
         viewers, tasks = await connect_viewers(ports, args.viewers)
-        idle = await idle_cpu(pids, args.idle)
+        idle = await idle_cpu(processes, args.idle)
         written = {}
         total = args.cli_rate * args.cli_duration
         start = time.monotonic()
@@ -261,9 +239,9 @@ async def sqlite_case(args, work):
             t.cancel()
         delays = latencies(viewers, written)
         return {"case": "SQLite, 1 server, CLI writing", "viewers": args.viewers, "writes": len(written),
-                "rate": len(written) / (time.monotonic() - start), "idle_cpu": idle, "peak": peak_mib(pids[0].pid), **summary(delays)}
+                "rate": len(written) / (time.monotonic() - start), "idle_cpu": idle, "peak": peak_mib(processes[0].pid), **summary(delays)}
     finally:
-        for p in pids:
+        for p in processes:
             p.kill()
             p.wait()
 

@@ -15,9 +15,8 @@ fi
 WORK=$(mktemp -d)
 chmod 755 "$WORK"   # the cluster runs as the user postgres, which must reach $WORK/pg
 trap 'bash Drawings/postgres-cluster.sh stop "$WORK/pg"; rm -rf "$WORK"' EXIT
-ADMIN=$(bash Drawings/postgres-cluster.sh start "$WORK/pg" "$PORT")
-psql -q "$ADMIN" -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
-    -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
+# PostgreSQL's durable defaults: each COMMIT waits for its WAL to reach the disk, and a 201 is sent only after that.
+ADMIN=$(bash Drawings/postgres-cluster.sh start-durable "$WORK/pg" "$PORT")
 echo "fsync $(psql -tA "$ADMIN" -c 'SHOW fsync'), synchronous_commit $(psql -tA "$ADMIN" -c 'SHOW synchronous_commit'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 ulimit -n 4096
 python3 Benchmarks/events/events.py --admin "$ADMIN" --bin "$BIN" "$@"

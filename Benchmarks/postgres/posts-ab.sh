@@ -14,9 +14,7 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2
 work=$(mktemp -d)
 chmod 755 "$work"
 trap 'pkill -f "planmark-server --store postgres://planmark@127.0.0.1:$port/" || true; bash Drawings/postgres-cluster.sh stop "$work/pg"; rm -rf "$work"' EXIT
-admin=$(bash Drawings/postgres-cluster.sh start "$work/pg" "$port")
-psql -q "$admin" -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
-    -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
+admin=$(bash Drawings/postgres-cluster.sh start-durable "$work/pg" "$port")
 store=postgres://planmark@127.0.0.1:$port/ab
 for round in $(seq "$rounds"); do
     for build in old new; do

@@ -12,6 +12,8 @@ the listing kept by the server (what repeated GETs of an unchanged drawing cost)
 import argparse, os, re, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
+from servers import start_servers, stop_servers  # noqa: E402
 CLIENTS = 16
 
 
@@ -72,33 +74,10 @@ class Run:
                 "stored": stored, "peak": None}
 
     def start_servers(self, url, count, extra=()):
-        servers = []
-        for i in range(count):
-            log = open(os.path.join(self.work, f"server{self.count}_{i}.log"), "w+")
-            process = subprocess.Popen([f"{self.args.bin}/planmark-server", "--store", url, "--port", "0", *extra],
-                                       stdout=subprocess.DEVNULL, stderr=log)
-            servers.append((process, log))
-        ports = []
-        for process, log in servers:
-            for _ in range(400):
-                log.seek(0)
-                found = re.search(r"listening on http://[^:]*:(\d+)", log.read())
-                if found:
-                    ports.append(int(found.group(1)))
-                    break
-                time.sleep(0.05)
-            else:
-                raise SystemExit("a server did not start")
-        return servers, ports
+        return start_servers(self.args.bin, url, count, self.work, extra, tag=str(self.count))
 
     def stop_servers(self, servers):
-        peaks = []
-        for process, _ in servers:
-            with open(f"/proc/{process.pid}/status") as f:
-                peaks.append(int(re.search(r"VmHWM:\s+(\d+) kB", f.read()).group(1)) / 1024)
-            process.terminate()
-            process.wait()
-        return max(peaks)
+        return stop_servers(servers)
 
     def posts(self, count):
         url = self.database(f"posts{count}")

@@ -76,7 +76,14 @@ final class ChangeHub: Service, Sendable {
                 await store.store.watchChanges { [wake] in wake.yield() }
             }
             group.addTask { [self] in
-                for await _ in wakes { await deliver() }
+                for await _ in wakes {
+                    // A read that failed (the store unreachable for a moment) is tried again every second until it
+                    // succeeds: the wake that asked for it may be the last for a long while.
+                    while let error = await deliver() {
+                        logger.warning("event streams: the change feed could not be read (\(error.message)); trying again in 1 s")
+                        do { try await Task.sleep(for: .seconds(1)) } catch { return }
+                    }
+                }
             }
             group.addTask { [self] in
                 while !Task.isCancelled {
@@ -101,15 +108,21 @@ final class ChangeHub: Service, Sendable {
         wake.finish()
     }
 
-    /// Reads the changes committed since the last read and hands them out.
+    /// Reads the changes committed since the last read and hands them out; the store's error when a read failed
+    /// (what was handed out stays handed out, and the next call goes on from there).
     /// - Complexity: O(k) for k changes, plus O(k * s) for s streams.
-    private func deliver() async {
-        guard var cursor = state.withLock({ $0.cursor }) else { return }
+    private func deliver() async -> APIError? {
+        guard var cursor = state.withLock({ $0.cursor }) else { return nil }
         while true {
             let since = cursor
-            guard let page = try? await store.run("changes", { store throws(StoreError) in
-                try await store.changes(since: since, drawing: nil, limit: ChangePage.defaultLimit)
-            }) else { return }
+            let page: ChangePage
+            do {
+                page = try await store.run("changes") { store throws(StoreError) in
+                    try await store.changes(since: since, drawing: nil, limit: ChangePage.defaultLimit)
+                }
+            } catch {
+                return error
+            }
             for change in page.changes {
                 broadcast { subscriber in
                     subscriber.drawingID == change.drawingID && subscriber.visible(change) ? .change(change) : nil
@@ -117,7 +130,7 @@ final class ChangeHub: Service, Sendable {
             }
             cursor = page.next
             state.withLock { $0.cursor = cursor }
-            if !page.more { return }
+            if !page.more { return nil }
         }
     }
 
