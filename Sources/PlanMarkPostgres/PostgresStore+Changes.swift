@@ -67,13 +67,16 @@ extension PostgresStore {
         }
     }
 
-    public func watchChanges(_ changed: @escaping @Sendable () async -> Void) async {
+    public func watchChanges(_ changed: @escaping @Sendable (_ latest: Int64?) async -> Void) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.changeChannel) { notifications in
-                        await changed()
-                        for try await _ in notifications { await changed() }
+                        // Listening from now on; what was committed before is not known here.
+                        await changed(nil)
+                        // Each notification's payload is its transaction's last cursor (`takeCursors`, the batch insert);
+                        // PostgreSQL delivers them in commit order.
+                        for try await notification in notifications { await changed(Int64(notification.payload)) }
                     }
                 }
             } catch {

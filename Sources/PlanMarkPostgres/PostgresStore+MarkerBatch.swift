@@ -156,7 +156,7 @@ extension PostgresStore {
                 ORDER BY number
             ),
             head AS (UPDATE historyHead SET hash = \(history.last!.hash), lastCursor = \(lastCursor + Int64(markers.count))
-                     WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM stored) RETURNING pg_notify('planmark_changes', '')),
+                     WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM stored) RETURNING pg_notify('planmark_changes', lastCursor::text)),
             inserted AS (
                 INSERT INTO marker (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category,
                                     priority, assignee, due, capturedAt, needsPlacement, cursor)

@@ -200,11 +200,11 @@ public struct PostgresTransaction: StoreTransaction {
     }
 
     /// Bumps the counter in the head's row, which stays locked until the transaction ends (as `historyHead` locks it), and
-    /// notifies the feed's watchers (`PostgresStore.watchChanges`: delivered at the commit, once however many).
+    /// notifies the feed's watchers of its last cursor (`PostgresStore.watchChanges`: delivered at the commit).
     public func takeCursors(_ count: Int) async throws -> Int64 {
         for try await (last, _) in try await connection.query("""
             UPDATE historyHead SET lastCursor = lastCursor + \(Int64(count)) WHERE id = 1
-            RETURNING lastCursor, pg_notify('planmark_changes', '')::text
+            RETURNING lastCursor, pg_notify('planmark_changes', lastCursor::text)::text
             """, logger: logger).decode((Int64, String?).self) {
             return last - Int64(count) + 1
         }

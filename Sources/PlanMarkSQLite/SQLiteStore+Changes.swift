@@ -56,13 +56,13 @@ extension SQLiteStore {
         try await read { db in try Int64.fetchOne(db, sql: "SELECT lastCursor FROM historyHead WHERE id = 1") ?? 0 }
     }
 
-    public func watchChanges(_ changed: @escaping @Sendable () async -> Void) async {
+    public func watchChanges(_ changed: @escaping @Sendable (_ latest: Int64?) async -> Void) async {
         var last: Int64? = nil
         while !Task.isCancelled {
             let now = try? await latestCursor()
             if let now, now != last {
                 last = now
-                await changed()
+                await changed(now)
             }
             try? await Task.sleep(for: Self.changeWatchInterval)
         }

@@ -33,6 +33,8 @@ final class ChangeHub: Service, Sendable {
         /// Also how many streams were ever opened: `deliver` adopts a cursor read while no stream was open only if none
         /// opened meanwhile.
         var nextID = 0
+        /// The feed's last cursor as the store's watcher last told it, if it knows it.
+        var latest: Int64?
         var running = false
         var stopped = false
     }
@@ -75,7 +77,14 @@ final class ChangeHub: Service, Sendable {
                     }
                     try? await Task.sleep(for: .seconds(1))
                 }
-                await store.store.watchChanges { [wake] in wake.yield() }
+                await store.store.watchChanges { [self] latest in
+                    state.withLock { state in
+                        // Cursors grow in commit order, and news of commits arrives in that order: the largest is the
+                        // latest known. Nil: the watcher lost track.
+                        state.latest = latest.map { max(state.latest ?? $0, $0) }
+                    }
+                    wake.yield()
+                }
             }
             group.addTask { [self] in
                 for await _ in wakes {
@@ -113,13 +122,21 @@ final class ChangeHub: Service, Sendable {
     /// Reads the changes committed since the last read and hands them out; the store's error when a read failed
     /// (what was handed out stays handed out, and the next call goes on from there).
     ///
-    /// While no stream is open the changes are nobody's news: the hub reads only where the feed ends (one row) and goes
-    /// on from there. A stream opened during that read may need what came before its end, so then the cursor read is
+    /// While no stream is open the changes are nobody's news: the hub goes on from where the feed ends, as the watcher
+    /// told it, or else reads that (one row). A stream opened during that read may need what came before its end, so then the cursor read is
     /// dropped and the changes are read as usual. (Every server of a store is woken by every commit of any of them;
     /// reading each commit's changes on servers nobody watches cost three servers' POSTs a share of the CPU.)
     /// - Complexity: O(1) while no stream is open; O(k) for k changes, plus O(k * s) for s streams.
     private func deliver() async -> APIError? {
         guard var cursor = state.withLock({ $0.cursor }) else { return nil }
+        // No stream open and the watcher knows the feed's end (PostgreSQL's notifications carry it): nothing to read. A
+        // stream opened later needs only what is committed after it opened, which comes after that end.
+        let adopted = state.withLock { state -> Bool in
+            guard state.subscribers.isEmpty, let latest = state.latest else { return false }
+            state.cursor = max(state.cursor ?? latest, latest)
+            return true
+        }
+        if adopted { return nil }
         let (idle, opened) = state.withLock { ($0.subscribers.isEmpty, $0.nextID) }
         if idle {
             let latest: Int64

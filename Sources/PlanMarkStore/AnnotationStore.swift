@@ -119,9 +119,11 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func changes(since: Int64, drawing: String?, limit: Int) async throws(StoreError) -> ChangePage
     /// The process's one watcher of the feed: calls `changed` once at the start and then whenever changes may have been
     /// committed, by this process or any other (SQLite: the counter read every `changeWatchInterval`; PostgreSQL: a
-    /// `LISTEN` on one connection, which every writing transaction notifies at its commit); returns when the task is
-    /// cancelled.
-    func watchChanges(_ changed: @escaping @Sendable () async -> Void) async
+    /// `LISTEN` on one connection, which every writing transaction notifies at its commit, with its last cursor);
+    /// returns when the task is cancelled. `changed` gets the feed's last cursor when the watcher knows it (it may be
+    /// behind a commit whose news is still on its way), nil when it does not (at the start, or after the watcher lost
+    /// track).
+    func watchChanges(_ changed: @escaping @Sendable (_ latest: Int64?) async -> Void) async
     /// The feed's last cursor committed: a reader starting now reads from here.
     func latestCursor() async throws(StoreError) -> Int64
 

@@ -33,7 +33,7 @@ struct ChangesCommand: AsyncParsableCommand {
             // --follow: the store's watcher (as the service's: PostgreSQL's LISTEN, SQLite's counter read ten times a
             // second) says when changes may have been committed; wakes coalesce.
             let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-            let watcher = follow ? Task { await store.watchChanges { wake.yield() } } : nil
+            let watcher = follow ? Task { await store.watchChanges { _ in wake.yield() } } : nil
             defer { watcher?.cancel() }
             var next = wakes.makeAsyncIterator()
             while true {
