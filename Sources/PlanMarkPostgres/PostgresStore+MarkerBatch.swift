@@ -28,19 +28,19 @@ extension PostgresStore {
     /// each of its additions runs alone. An error of the transaction itself (the database unreachable, the drawing
     /// unknown) is every addition's answer: nothing of the batch was stored.
     /// - Complexity: O(k log n) for k additions, plus O(region vertices) when the regions changed since this process
-    ///   last validated on the drawing; five round trips (BEGIN, the lock, the history head, the insert, COMMIT), six when a uuid of the
-    ///   batch is stored already.
+    ///   last validated on the drawing; four round trips (BEGIN, the locks of the drawing and the history's head, the
+    ///   insert, COMMIT), five when a uuid of the batch is stored already.
     func addMarkers(to name: String, take: @Sendable () -> [MarkerAddition]) async -> [Result<MarkerCreation, StoreError>] {
         var taken: [MarkerAddition]? = nil
         var answers: [Result<MarkerCreation, StoreError>?]
         do {
-            answers = try await writeOrRollBack(lockDrawing: name) { connection, logger, locked in
+            answers = try await writeOrRollBack(lockDrawing: nil) { connection, logger, _ in
+                let (drawing, head) = try await Self.lockDrawingAndHistoryHead(connection, named: name, logger: logger)
                 let batch = taken ?? take()   // once, also when a deadlock runs the transaction again
                 taken = batch
-                guard let drawing = locked else { throw StoreError.unknownDrawing(name) }
                 let alone = [Result<MarkerCreation, StoreError>?](repeating: nil, count: batch.count)
                 if drawing.singleMarker { return (alone, commit: false) }
-                guard let answers = try await self.storeBatch(batch, drawing: drawing, connection: connection, logger: logger) else {
+                guard let answers = try await self.storeBatch(batch, drawing: drawing, head: head, connection: connection, logger: logger) else {
                     return (alone, commit: false)
                 }
                 return (answers, commit: true)
@@ -62,7 +62,7 @@ extension PostgresStore {
 
     /// The batch's part of `addMarkers`, in its transaction: the answers (nil for an addition to run alone), or nil
     /// when the insert met a concurrent writer of one of its uuids (the caller rolls back).
-    private func storeBatch(_ batch: [MarkerAddition], drawing: Drawing, connection: PostgresConnection,
+    private func storeBatch(_ batch: [MarkerAddition], drawing: Drawing, head: HistoryHeadRow, connection: PostgresConnection,
                             logger: Logger) async throws -> [Result<MarkerCreation, StoreError>?]? {
         let validator = try await validator(PostgresTransaction(connection: connection, logger: logger), for: drawing)
         var stored = Set<String>()
@@ -87,7 +87,8 @@ extension PostgresStore {
                 number += 1
             }
             if created.isEmpty { return answers }
-            switch try await Self.insertCreated(connection, created.map(\.marker), drawing: drawing, nextNumber: number, logger: logger) {
+            switch try await Self.insertCreated(connection, created.map(\.marker), drawing: drawing, head: head, nextNumber: number,
+                                                  logger: logger) {
             case .inserted:
                 for (index, marker) in created { answers[index] = .success(MarkerCreation(marker: marker, created: true)) }
                 return answers
@@ -113,25 +114,18 @@ extension PostgresStore {
     }
 
     /// Inserts new `markers` of `drawing` (numbered from its counter on), a `created` history entry each (chained after
-    /// the head, which a first statement locks), and sets the counter to `nextNumber`, in one statement, unless the store has a marker (of any drawing) with one of their
-    /// uuids: then it writes nothing and names those uuids. The lookup is part of the statement (one round trip under
-    /// the drawing's lock, not two).
+    /// `head`, the history head's row, which the transaction holds locked), and sets the counter to `nextNumber`, in one
+    /// statement, unless the store has a marker (of any drawing) with one of their uuids: then it writes nothing and
+    /// names those uuids. The lookup is part of the statement (one round trip under the drawing's lock, not two).
     /// - Complexity: O(k log n) for k markers.
-    static func insertCreated(_ connection: PostgresConnection, _ markers: [Marker], drawing: Drawing, nextNumber: Int,
-                              logger: Logger) async throws -> CreatedInsert {
+    static func insertCreated(_ connection: PostgresConnection, _ markers: [Marker], drawing: Drawing, head: HistoryHeadRow,
+                              nextNumber: Int, logger: Logger) async throws -> CreatedInsert {
         let drawingID = drawing.id!
-        // Their `created` entries chained after the history's head, and their cursors after the feed's counter, both in
-        // the head's row, which this locks until the commit (as `historyHead` and `takeCursors` do).
-        var head = HistoryChain.genesis
-        var lastCursor: Int64 = 0
-        for try await (hash, cursor) in try await connection.query("SELECT hash, lastCursor FROM historyHead WHERE id = 1 FOR UPDATE",
-                                                                   logger: logger).decode((String, Int64).self) {
-            (head, lastCursor) = (hash, cursor)
-        }
+        let lastCursor = head.lastCursor
         let history = HistoryChain.link(markers.map { marker in
             HistoryRow(drawingID: drawingID, number: marker.number, lastNumber: nil, action: HistoryAction.created.rawValue,
                        at: marker.createdAt.milliseconds, author: marker.author, oldValue: nil, newValue: marker.state.jsonText)
-        }, after: head)
+        }, after: head.hash)
         let rows = String(decoding: try JSONEncoder().encode(zip(markers, history).enumerated().map { index, pair in
             CreatedRow(pair.0, pair.1, cursor: lastCursor + 1 + Int64(index))
         }), as: UTF8.self)
@@ -222,5 +216,32 @@ private struct CreatedRow: Encodable {
         needsplacement = marker.needsPlacement
         newvalue = history.newValue!
         hash = history.hash
+    }
+}
+
+/// The history head's row: the chain's last hash and the feed's last cursor.
+struct HistoryHeadRow {
+    var hash: String
+    var lastCursor: Int64
+}
+
+extension PostgresStore {
+    /// Locks drawing `name`'s row and the history head's row (`FOR UPDATE`, until the transaction ends) in one round
+    /// trip, in the order every writer takes them (the drawing, then the head); `unknownDrawing` when there is none.
+    /// - Complexity: O(log d) for d drawings.
+    static func lockDrawingAndHistoryHead(_ connection: PostgresConnection, named name: String,
+                                          logger: Logger) async throws -> (Drawing, HistoryHeadRow) {
+        if !name.utf8.contains(0) {
+            let columns = drawingColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+            var bindings = PostgresBindings()
+            bindings.append(name)
+            let sql = "SELECT \(columns), h.hash, h.lastCursor FROM drawing d, historyHead h WHERE d.name = $1 AND h.id = 1 FOR UPDATE"
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+                let cells = row.makeRandomAccess()
+                let head = HistoryHeadRow(hash: try cells[cells.count - 2].decode(String.self), lastCursor: try cells[cells.count - 1].decode(Int64.self))
+                return (try decodeDrawing(row), head)
+            }
+        }
+        throw StoreError.unknownDrawing(name)
     }
 }
