@@ -5,7 +5,8 @@ import Testing
 /// The review page end to end in headless Chromium: `Browser/review_page.py` (Selenium through Debian's
 /// chromium-driver) drives the page of a real `planmark serve` on a loopback port over a temporary store,
 /// without and with a token, once without Leaflet (the page says what to install), and once signed in as users of a
-/// project (an inspector, and a subcontractor who sees only the markers assigned to their company). The tools are
+/// project (an inspector, and a subcontractor who sees only the markers assigned to their company), and once as a phone
+/// (390 px wide, touch: the sheet fills the screen, the panel is a drawer). The tools are
 /// Debian's `chromium`, `chromium-driver` and `python3-selenium` (Drawings/install-deps.sh installs them):
 /// without them the test fails under `CI=true` and is skipped, saying why, anywhere else.
 @Suite(.serialized) struct ReviewPageBrowserTests {
@@ -24,7 +25,7 @@ import Testing
     static let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
     @Test(.enabled(if: missingTools == nil || inCI, "headless Chromium is not available: \(missingTools ?? "")"),
-          .hangGuard, arguments: [Run.plain, .token, .withoutLeaflet, .signedIn])
+          .hangGuard, arguments: [Run.plain, .token, .withoutLeaflet, .signedIn, .phone])
     func reviewPageInHeadlessChromium(run mode: Run) async throws {
         if let missing = Self.missingTools {
             Issue.record("CI=true but the browser test cannot run: \(missing)")
@@ -54,6 +55,7 @@ import Testing
                          "--flutter-drawing", "flat"]
         if let token { arguments += ["--token", token] }
         if mode == .signedIn { arguments += try Self.team(planmark, store: store) }
+        if mode == .phone { arguments.append("--phone") }
         if mode == .withoutLeaflet {
             arguments.append("--without-leaflet")
             #expect(server.stderr.contains("Leaflet not found (install Debian's libjs-leaflet or give --leaflet-dir)"), "\(server.stderr)")
@@ -89,9 +91,10 @@ import Testing
         return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The four runs: no token; with `--token`; with a Leaflet folder that does not exist; users signed in with theirs.
+    /// The five runs: no token; with `--token`; with a Leaflet folder that does not exist; users signed in with theirs; a
+    /// phone (390 px wide, touch).
     enum Run: String, Sendable, CustomTestStringConvertible {
-        case plain, token, withoutLeaflet, signedIn
+        case plain, token, withoutLeaflet, signedIn, phone
         var testDescription: String { rawValue }
     }
 

@@ -30,8 +30,9 @@ test('the filter adds the shown pins that are off the map and removes the hidden
   ];
   const onMap = new Set(['b', 'c']);
   const visible = new Set(['open', 'ready']);
-  assert.deepEqual(filterChanges(entries, visible, (layer) => onMap.has(layer)), { add: ['a', 'e'], remove: ['c'] });
-  assert.deepEqual(filterChanges(entries, new Set(), (layer) => onMap.has(layer)), { add: [], remove: ['b', 'c'] });
+  const shows = (shown) => (data) => shown.has(data.status);
+  assert.deepEqual(filterChanges(entries, shows(visible), (layer) => onMap.has(layer)), { add: ['a', 'e'], remove: ['c'] });
+  assert.deepEqual(filterChanges(entries, shows(new Set()), (layer) => onMap.has(layer)), { add: [], remove: ['b', 'c'] });
 });
 
 test('a checkbox shows and hides its status', () => {

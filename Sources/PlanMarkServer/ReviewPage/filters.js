@@ -31,15 +31,15 @@ export function setShown(visible, status, shown) {
 }
 
 /**
- * What the filter changes on the map: of the `entries` (each `{ data, layer }`), the layers to add (their
- * status is shown and they are not on the map) and the layers to remove (hidden, and on the map).
- * `onMap(layer)` says whether a layer is on the map.
+ * What the filter changes on the map: of the `entries` (each `{ data, layer }`), the layers to add (`shows(data)`
+ * and they are not on the map) and the layers to remove (hidden, and on the map). `onMap(layer)` says whether a
+ * layer is on the map.
  */
-export function filterChanges(entries, visible, onMap) {
+export function filterChanges(entries, shows, onMap) {
   const add = [];
   const remove = [];
   for (const { data, layer } of entries) {
-    const show = visible.has(data.status);
+    const show = shows(data);
     if (show && !onMap(layer)) add.push(layer);
     if (!show && onMap(layer)) remove.push(layer);
   }

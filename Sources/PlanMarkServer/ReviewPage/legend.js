@@ -35,6 +35,11 @@ export function updateLegend(state) {
   if (state.drawing) showDrawingCounts(state.drawing.name, counts);
 }
 
+/** Ticks the checkboxes of the statuses `state.visible` shows, and only those (after the address set them). */
+export function showStatuses(state) {
+  for (const box of byId('filters').querySelectorAll('input[data-status]')) box.checked = state.visible.has(box.dataset.status);
+}
+
 /** Shows `status` in the filter (ticks its checkbox). */
 export function showStatus(state, status) {
   setShown(state.visible, status, true);

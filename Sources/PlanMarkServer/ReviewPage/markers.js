@@ -1,12 +1,13 @@
 // The pins: one Leaflet marker a punch item, numbered and coloured by status, focusable (Enter or Space
-// opens it), draggable when the signed-in user may edit it, with its popup; shown or hidden by the status filter.
+// opens it), draggable when the signed-in user may edit it, with its popup; shown or hidden by the punch list's filter.
 // Each pin's element carries data-number, data-status, and data-x, data-y: the image pixel where the page
 // shows it (it follows a drag), for scripts and the browser test.
 import { L } from './leaflet-global.js';
 import { filterChanges } from './filters.js';
+import { passes } from './list-filter.js';
 import { toLatLng, toPixel } from './map.js';
 import { may } from './permissions.js';
-import { drawingHash } from './routes.js';
+import { addressOf } from './address.js';
 import { STATUS_NAMES } from './workflow.js';
 
 /** A pin's icon: its number in a circle of its status's colour, wider for numbers of three digits or more. */
@@ -95,17 +96,17 @@ export function createPins(state, { popupContent, dragEnded }) {
     layer.bindPopup(() => popupContent(entry.data.number), { minWidth: 240, maxWidth: 340, maxHeight: 320, autoPanPadding: [30, 30] });
     layer.on('popupopen', () => {
       state.openNumber = entry.data.number;
-      history.replaceState(null, '', drawingHash(state.drawing.name, entry.data.number));
+      history.replaceState(null, '', addressOf(state, entry.data.number));
     });
     layer.on('popupclose', () => {
       if (state.openNumber === entry.data.number) state.openNumber = null;
-      if (state.drawing) history.replaceState(null, '', drawingHash(state.drawing.name));
+      if (state.drawing) history.replaceState(null, '', addressOf(state, null));
     });
     let from = null;
     layer.on('dragstart', () => { from = layer.getLatLng(); state.dragging = entry.data.number; layer.closePopup(); });
     layer.on('dragend', () => { state.draggedAt = performance.now(); dragEnded(entry, from); });
     state.markers.set(data.number, entry);
-    if (state.visible.has(data.status)) state.markerLayer.addLayer(layer);
+    if (passes(data, state.visible, state.conditions)) state.markerLayer.addLayer(layer);
     return entry;
   }
 
@@ -146,9 +147,10 @@ export function createPins(state, { popupContent, dragEnded }) {
     return entry;
   }
 
-  /** Shows the pins whose status the filter shows, and hides the others. */
+  /** Shows the pins the filter shows (the punch list's: list-filter.js), and hides the others. */
   function applyFilter() {
-    const { add: shown, remove: hidden } = filterChanges(state.markers.values(), state.visible, (layer) => state.markerLayer.hasLayer(layer));
+    const shows = (data) => passes(data, state.visible, state.conditions);
+    const { add: shown, remove: hidden } = filterChanges(state.markers.values(), shows, (layer) => state.markerLayer.hasLayer(layer));
     for (const layer of shown) state.markerLayer.addLayer(layer);
     for (const layer of hidden) state.markerLayer.removeLayer(layer);
   }

@@ -6,7 +6,10 @@ import { markerZoom } from './coordinates.js';
 import { byId } from './dom.js';
 import { loadDrawings, markCurrentDrawing } from './drawings.js';
 import { createEdits } from './edits.js';
-import { buildLegend, showStatus, updateLegend } from './legend.js';
+import { showAddress } from './address.js';
+import { setUpLayout } from './layout.js';
+import { buildLegend, showStatus, showStatuses, updateLegend } from './legend.js';
+import { emptyConditions, filterQuery, parseFilterQuery, passes } from './list-filter.js';
 import { loadMarkers, startLive, stopLive } from './live.js';
 import { centrePixel, createMap, toPixel } from './map.js';
 import { L } from './leaflet-global.js';
@@ -14,6 +17,7 @@ import { createPins } from './markers.js';
 import { failure, say } from './messages.js';
 import { may } from './permissions.js';
 import { popupContent } from './popup.js';
+import { createPunchList } from './punch-list.js';
 import { showRegions } from './regions.js';
 import { drawingHash, parseHash } from './routes.js';
 import { loadMe, showAccess } from './signed-in.js';
@@ -26,18 +30,24 @@ import { createState, openDrawingState } from './state.js';
  */
 export async function start() {
   const state = createState();
+  const layout = setUpLayout(state);
+  /** The legend's counts and the punch list, after the markers changed. */
+  const refresh = () => {
+    updateLegend(state);
+    list.render();
+  };
   // The parts call each other through these: the pins build popups whose buttons make edits, whose
   // answers change the pins.
   const edits = createEdits(state, {
     changed(data) {
       pins.upsert(data);
       pins.applyFilter();
-      updateLegend(state);
+      refresh();
       state.lastText = null;
     },
     removed(number) {
       pins.remove(number);
-      updateLegend(state);
+      refresh();
       state.lastText = null;
     },
   });
@@ -45,9 +55,19 @@ export async function start() {
     popupContent: (number) => popupContent(state, number, edits),
     dragEnded: (entry, from) => edits.move(entry, from),
   });
+  const list = createPunchList(state, {
+    changed() {
+      pins.applyFilter();
+      showAddress(state);
+    },
+    choose(number) {
+      layout.close();
+      focusMarker(number);
+    },
+  });
   const applyMarkers = (collection) => {
     pins.apply(collection);
-    updateLegend(state);
+    refresh();
   };
   /** One change of the open drawing's event stream (live.js). */
   const applyChange = (change) => {
@@ -56,16 +76,16 @@ export async function start() {
     if (change.kind === 'upsert' && change.marker) {
       pins.upsert(change.marker);
       pins.applyFilter();
-      updateLegend(state);
+      refresh();
     } else if (change.kind === 'remove') {
       pins.remove(change.number);
-      updateLegend(state);
+      refresh();
     } else if (change.kind === 'drawing-removed') {
       stopLive(state);
       say(`Drawing "${state.drawing.name}" was removed.`, true);
     } else if (change.kind === 'drawing-renamed') {
       // The drawing has another name now: open it under that name (the address follows).
-      history.replaceState(null, '', drawingHash(change.drawing));
+      history.replaceState(null, '', drawingHash(change.drawing, null, filterQuery(state.visible, state.conditions)));
       openDrawing(change.drawing, state.openNumber, true);
       loadDrawings(state).catch(() => {});
     } else if (change.kind === 'drawing-regions' || change.kind === 'drawing-revised' || change.kind === 'drawing-calibrated') {
@@ -74,13 +94,19 @@ export async function start() {
     }
   };
 
-  /** Opens marker `number`'s popup, zoomed to it; its status is shown if the filter hid it. */
+  /** Opens marker `number`'s popup, zoomed to it; when the filter hid it, its status is shown and the list's conditions cleared. */
   function focusMarker(number) {
     const entry = state.markers.get(number);
     if (!entry) { say(`Drawing "${state.drawing.name}" has no marker ${number}.`, true); return; }
-    if (!state.visible.has(entry.data.status)) {
+    if (!passes(entry.data, state.visible, state.conditions)) {
       showStatus(state, entry.data.status);
+      if (!passes(entry.data, state.visible, state.conditions)) {
+        state.conditions = emptyConditions();
+        list.showConditions();
+        say(`The list's filter hid marker ${number}; it is cleared.`);
+      }
       pins.applyFilter();
+      list.render();
     }
     state.map.setView(entry.layer.getLatLng(), markerZoom(state.drawing, state.map.getMaxZoom()), { animate: false });
     entry.layer.openPopup();
@@ -157,6 +183,7 @@ export async function start() {
   function route() {
     const target = parseHash(location.hash);
     if (target) {
+      applyFilterQuery(target.query);
       openDrawing(target.name, target.number);
     } else if (state.drawings.length > 0 && !state.drawing) {
       history.replaceState(null, '', drawingHash(state.drawings[0].name));
@@ -164,7 +191,22 @@ export async function start() {
     }
   }
 
-  buildLegend(state, () => pins.applyFilter());
+  /** Makes the filter the one `query` names (an address's), in the legend, the list and the pins. */
+  function applyFilterQuery(query) {
+    const { visible, conditions } = parseFilterQuery(query);
+    state.visible.clear();
+    for (const status of visible) state.visible.add(status);
+    state.conditions = conditions;
+    showStatuses(state);
+    list.showConditions();
+    if (state.markerLayer) pins.applyFilter();
+  }
+
+  buildLegend(state, () => {
+    pins.applyFilter();
+    list.render();
+    showAddress(state);
+  });
   setUpTokenButton();
   byId('place-center').addEventListener('click', () => {
     if (!state.map || !may(state.access, 'place-marker')) return;

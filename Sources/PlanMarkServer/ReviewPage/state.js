@@ -4,6 +4,7 @@
 // Plain logic: no page, no Leaflet (Tests/ReviewPageTests/state.test.mjs runs it under node).
 import { STATUSES } from './workflow.js';
 import { imageZoom } from './coordinates.js';
+import { emptyConditions } from './list-filter.js';
 import { accessTo } from './permissions.js';
 
 /** A fresh state: no drawing open, every status shown. */
@@ -19,6 +20,8 @@ export function createState() {
     markers: new Map(),        // number -> { data, layer }
     history: new Map(),        // number -> history entries (the popup's cache)
     visible: new Set(STATUSES), // the statuses the filter shows
+    conditions: emptyConditions(), // the punch list's other conditions (list-filter.js), which the pins follow too
+    panelOpen: false,          // whether the panel is open as a drawer (narrow screens: layout.js)
     etag: null,                // the markers' ETag last read (If-None-Match of the next poll)
     lastText: null,            // the markers' JSON text last applied
     poll: null,                // the timer of the next poll (while the event stream is down)

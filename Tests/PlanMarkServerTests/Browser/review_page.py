@@ -13,16 +13,20 @@ import json
 import subprocess
 import sys
 import time
+import urllib.parse
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 # Pixels of the sample drawing (Drawings/sample/regions.geojson), worked out by hand:
 ROOM_PIXEL = (900.0, 400.0)        # inside room 2.02 (700..1100 x 150..650), inside the allowed area A1
@@ -170,6 +174,88 @@ def comments_loaded(driver, number):
     return True
 
 
+def api_numbers(args, query):
+    """The numbers of the markers GET /drawings/NAME/markers answers for `query` (the markers API's own filter)."""
+    request = urllib.request.Request(f"{args.base}/drawings/{urllib.parse.quote(args.drawing)}/markers?{query}")
+    if args.token:
+        request.add_header("Authorization", f"Bearer {args.token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return sorted(feature["properties"]["number"] for feature in json.load(answer)["features"])
+
+
+def list_numbers(driver):
+    """The numbers of the punch list's rows, in their order."""
+    return driver.execute_script("return [...document.querySelectorAll('#punch-list .row')].map((b) => Number(b.dataset.number))")
+
+
+def pin_numbers(driver):
+    """The numbers of the pins on the sheet, sorted."""
+    return sorted(driver.execute_script("return [...document.querySelectorAll('.pin')].map((p) => Number(p.dataset.number))"))
+
+
+def set_list_filter(driver, conditions):
+    """Sets the punch list's controls as a reader would: types the search, picks the menus, ticks "overdue only"."""
+    search = driver.find_element(By.ID, "list-search")
+    search.clear()
+    if conditions.get("q"):
+        search.send_keys(conditions["q"])
+    else:
+        driver.execute_script("arguments[0].dispatchEvent(new Event('input'))", search)
+    for key in ("assignee", "category", "priority", "room"):
+        Select(driver.find_element(By.ID, f"filter-{key}")).select_by_value(conditions.get(key, ""))
+    overdue = driver.find_element(By.ID, "filter-overdue")
+    if overdue.is_selected() != bool(conditions.get("overdue")):
+        overdue.click()
+
+
+def check_punch_list(driver, args):
+    """The list beside the sheet: each filter set through its controls lists exactly what the markers API answers for
+    the same query, the pins show the same set, the address keeps it (a reload reproduces the view), and a row opens
+    its pin's popup."""
+    for x, y, note, assignee, category, priority, due in [
+            (820, 300, "Grout missing at the door", "Acme", "Tiling", "high", "2020-01-10"),
+            (1300, 900, "Paint scuff", "acme", "Finishes", "normal", None),
+            (1000, 600, "Loose socket", "Sparks", "Electrical", "critical", "2020-02-01"),
+            (1400, 1100, "Tile cracked", "Tiles Ltd", "tiling", "low", "2999-01-01")]:
+        extra = ["--due", due] if due else []
+        subprocess.run([args.planmark, "mark", args.drawing, str(x), str(y), "--store", args.store, "--note", note, "--assignee", assignee,
+                        "--category", category, "--priority", priority] + extra, check=True, capture_output=True)
+    everything = api_numbers(args, "")
+    wait(driver, 20, lambda d: list_numbers(d) == everything, f"the list to show every marker {everything}")
+    check(driver.find_element(By.ID, "list-count").text == f"({len(everything)})", "the list's count")
+    for conditions in [{"assignee": "Acme"}, {"category": "Tiling"}, {"priority": "critical"}, {"room": "2.02"}, {"overdue": True},
+                       {"q": "TILE"}, {"assignee": "Acme", "overdue": True}, {"q": "nothing like this"}, {}]:
+        set_list_filter(driver, conditions)
+        query = urllib.parse.urlencode({k: ("true" if v is True else v) for k, v in conditions.items()})
+        expected = api_numbers(args, query)
+        wait(driver, 10, lambda d: list_numbers(d) == expected, f"the list for {conditions} to be the API's {expected}")
+        wait(driver, 10, lambda d: pin_numbers(d) == expected, f"the pins for {conditions} to be the API's {expected}")
+        hash_query = driver.execute_script("return location.hash.split('?')[1] || ''")
+        check(urllib.parse.parse_qs(hash_query) == urllib.parse.parse_qs(query), f"the address keeps {hash_query!r}, not {query!r}")
+        check(not conditions or len(expected) < len(everything), f"the filter {conditions} takes every marker: a weak check")
+    # A link with the filter reproduces the view: the list, the pins and the controls.
+    set_list_filter(driver, {"category": "Tiling", "q": "grout"})
+    expected = api_numbers(args, "category=Tiling&q=grout")
+    wait(driver, 10, lambda d: list_numbers(d) == expected, "the list for category and search")
+    address = driver.current_url
+    driver.get("about:blank")
+    driver.get(address)
+    wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the linked view to open")
+    wait(driver, 10, lambda d: list_numbers(d) == expected and pin_numbers(d) == expected, f"the linked view to list {expected}")
+    check(driver.find_element(By.ID, "list-search").get_attribute("value") == "grout", "the link did not fill the search")
+    check(Select(driver.find_element(By.ID, "filter-category")).first_selected_option.get_attribute("value") == "Tiling",
+          "the link did not pick the category")
+    # A row opens its pin's popup, the sheet moved to the pin (centred on it, then panned as much as the popup needs).
+    number = expected[0]
+    driver.find_element(By.CSS_SELECTOR, f'#punch-list .row[data-number="{number}"]').click()
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{number}"]'), f"marker {number}'s popup")
+    inside = driver.execute_script(
+        "const r = document.getElementById('map').getBoundingClientRect(), p = document.querySelector(`.pin[data-number=\"${arguments[0]}\"]`)"
+        ".getBoundingClientRect(); return p.left >= r.left && p.right <= r.right && p.top >= r.top && p.bottom <= r.bottom;", number)
+    check(inside, f"marker {number}'s pin is not on the visible sheet")
+    set_list_filter(driver, {})
+
+
 def run_without_leaflet(args):
     """A server whose Leaflet folder is missing: the page says what to install."""
     driver = browser()
@@ -293,11 +379,91 @@ def run_signed_in(args):
         driver.quit()
 
 
+def phone():
+    """Chromium as a phone: 390 x 844 CSS pixels, touch events, a mobile viewport."""
+    options = Options()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--disable-extensions", "--no-first-run",
+                 "--disable-background-networking"):
+        options.add_argument(flag)
+    options.binary_location = "/usr/bin/chromium"
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3, "touch": True}})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def tap(driver, vx, vy):
+    """A tap (a touch pointer: down, up) at viewport point (vx, vy)."""
+    actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    actions.pointer_action.move_to_location(round(vx), round(vy)).pointer_down().pointer_up()
+    actions.perform()
+
+
+def tap_element(driver, element):
+    """A tap at the middle of `element`, scrolled into view first."""
+    x, y = driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); const r = arguments[0].getBoundingClientRect();"
+                                 "return [r.left + r.width / 2, r.top + r.height / 2];", element)
+    tap(driver, x, y)
+
+
+def drawer(driver):
+    """The panel's place and state: [left, right, inert, the button's aria-expanded]."""
+    return driver.execute_script("const s = document.getElementById('side'), r = s.getBoundingClientRect();"
+                                 "return [r.left, r.right, s.inert, document.getElementById('panel-button').getAttribute('aria-expanded')];")
+
+
+def run_phone(args):
+    """At a phone's width with touch: the sheet fills the screen and the panel is a closed drawer; a tap on the sheet
+    places a marker as a click does; the header's button opens the drawer, whose controls are at least 44 px tall; a
+    row of the list closes it and opens its pin's popup."""
+    driver = phone()
+    try:
+        started = time.monotonic()
+        driver.get(args.base + "/#/" + args.drawing)
+        wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the drawing to open")
+        check(driver.execute_script("return window.innerWidth") == 390, "the window is not a phone's 390 px")
+        check(driver.execute_script("return document.querySelector('#map').classList.contains('leaflet-touch')"), "Leaflet sees no touch")
+        sheet = driver.execute_script("const m = document.getElementById('map').getBoundingClientRect(); return [m.left, m.width];")
+        check(sheet == [0, 390], f"the sheet (left, width) is {sheet}, not the screen's width")
+        left, right, inert, expanded = drawer(driver)
+        check(right <= 0 and inert and expanded == "false", f"the drawer is not closed: {drawer(driver)}")
+        button = driver.find_element(By.ID, "panel-button")
+        check(button.is_displayed() and button.size["height"] >= 44, f"the list button: shown {button.is_displayed()}, {button.size}")
+
+        # A tap in room 2.02 places a marker there, as a click does.
+        before = markers(args)
+        next_number = max([m["number"] for m in before], default=0) + 1
+        scale = image_pixels_per_screen_pixel(driver)
+        tap(driver, *viewport_point(driver, *ROOM_PIXEL))
+        wait(driver, 10, lambda d: f"Marker {next_number} placed" in d.find_element(By.ID, "messages").text, "the tap's marker")
+        stored = {m["number"]: m for m in markers(args)}[next_number]
+        check(abs(stored["x"] - ROOM_PIXEL[0]) <= scale and abs(stored["y"] - ROOM_PIXEL[1]) <= scale and stored["rooms"] == ["2.02"],
+              f"the tap stored {stored}")
+
+        # The button opens the drawer over the sheet; what a finger presses in it is at least 44 px tall.
+        tap_element(driver, button)
+        wait(driver, 10, lambda d: drawer(d)[0] >= 0 and drawer(d)[2] is False and drawer(d)[3] == "true", "the drawer to open")
+        small = driver.execute_script(
+            "return [...document.querySelectorAll('#side button, #side select, #side input[type=search], #side input[type=text], #side .check')]"
+            ".filter((e) => e.getClientRects().length > 0 && e.getBoundingClientRect().height < 44)"
+            ".map((e) => `${e.tagName} ${e.id || e.className} ${e.getBoundingClientRect().height}`)")
+        check(small == [], f"controls under 44 px: {small}")
+        wait(driver, 10, lambda d: next_number in list_numbers(d), f"marker {next_number} in the list")
+        row = driver.find_element(By.CSS_SELECTOR, f'#punch-list .row[data-number="{next_number}"]')
+        tap_element(driver, row)
+        wait(driver, 10, lambda d: drawer(d)[2] is True and d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
+             "the row to close the drawer and open its popup")
+        print(f"review page (phone): every check held in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    finally:
+        driver.quit()
+
+
 def run(args):
     if args.without_leaflet:
         return run_without_leaflet(args)
     if args.inspector:
         return run_signed_in(args)
+    if args.phone:
+        return run_phone(args)
     driver = browser()
     try:
         started = time.monotonic()
@@ -441,6 +607,14 @@ def run(args):
         wait(driver, 10, lambda d: pin(d, int(added)) is None, f"pin {added} to go")
         check(int(added) not in {m["number"] for m in markers(args)}, "the deleted marker is still stored")
 
+        # Panel and sheet side by side at a desktop's width, no drawer button.
+        layout = driver.execute_script(
+            "const s = document.getElementById('side').getBoundingClientRect(), m = document.getElementById('map').getBoundingClientRect();"
+            "return [s.left, s.right, m.left, m.right, window.innerWidth, document.getElementById('panel-button').hidden];")
+        check(layout[0] == 0 and abs(layout[1] - layout[2]) <= 1 and abs(layout[3] - layout[4]) <= 1 and layout[5],
+              f"desktop layout (panel left, right, sheet left, right, window width, button hidden): {layout}")
+        check_punch_list(driver, args)
+
         # A deep link opens the drawing at a marker with its popup.
         driver.get(args.base + f"/#/{args.drawing}/{next_number}")
         wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
@@ -494,6 +668,7 @@ def main():
     parser.add_argument("--without-leaflet", action="store_true", help="the server was started with a missing --leaflet-dir")
     parser.add_argument("--inspector", help="NAME:TOKEN of an inspector in the drawing's project (the signed-in run)")
     parser.add_argument("--subcontractor", help="NAME:TOKEN of a subcontractor of company Acme there (the signed-in run)")
+    parser.add_argument("--phone", action="store_true", help="drive the page as a phone (390 px wide, touch)")
     parser.add_argument("--screenshot")
     args = parser.parse_args()
     try:

@@ -1,0 +1,82 @@
+// The punch list beside the sheet: the drawing's items that pass the filter (number and status, title, assignee,
+// due date, overdue), by number, with a search and menus for assignee, category, priority, room and "overdue only";
+// the pins show the same items (list-filter.js). A row opens its pin's popup with the sheet centred on it.
+import { button, byId, element } from './dom.js';
+import { choices, listRows } from './list-filter.js';
+import { STATUS_NAMES } from './workflow.js';
+
+/** The priorities, lowest first (the API's words). */
+const PRIORITIES = ['low', 'normal', 'high', 'critical'];
+
+/** A menu's options: "Any" (the empty value), then `values`; `current` stays offered when no marker has it now. */
+function fillMenu(select, values, current) {
+  const offered = current && !values.includes(current) ? [current, ...values] : values;
+  // Unchanged, the menu is left as it is (a reader may have it open while a live change arrives).
+  const now = [...select.options].map((option) => option.value);
+  if (now.length === offered.length + 1 && offered.every((value, index) => now[index + 1] === value)) {
+    select.value = current;
+    return;
+  }
+  const options = [element('option', 'Any')];
+  options[0].value = '';
+  for (const value of offered) {
+    const option = element('option', value);
+    option.value = value;
+    options.push(option);
+  }
+  select.replaceChildren(...options);
+  select.value = current;
+}
+
+/** A row of the list: a button that reads as the item (colour is never the only sign of its status). */
+function row(marker, choose) {
+  const item = element('li');
+  const title = marker.note ? marker.note.split('\n')[0] : '(no note)';
+  const b = button('', () => choose(marker.number), 'row');
+  b.dataset.number = String(marker.number);
+  const badge = element('span', String(marker.number), `badge pin-${marker.status}`);
+  const meta = [STATUS_NAMES[marker.status] || marker.status];
+  if (marker.assignee) meta.push(marker.assignee);
+  if (marker.due) meta.push(`due ${marker.due}`);
+  const words = element('span', undefined, 'row-words');
+  words.append(element('span', title, 'row-title'), element('span', meta.join(' · '), 'row-meta'));
+  if (marker.overdue) words.append(element('span', 'overdue', 'row-overdue'));
+  b.append(badge, words);
+  b.setAttribute('aria-label', `Marker ${marker.number}: ${title}; ${meta.join(', ')}${marker.overdue ? ', overdue' : ''}`);
+  item.append(b);
+  return item;
+}
+
+/**
+ * The list of the open drawing (`state.markers`). `changed()` is told when the reader changed the filter (the pins and
+ * the address follow); `choose(number)` when they chose a row.
+ */
+export function createPunchList(state, { changed, choose }) {
+  const search = byId('list-search');
+  const menus = { assignee: byId('filter-assignee'), category: byId('filter-category'), priority: byId('filter-priority'), room: byId('filter-room') };
+  const overdue = byId('filter-overdue');
+  search.addEventListener('input', () => { state.conditions.q = search.value.trim(); changed(); render(); });
+  for (const [key, select] of Object.entries(menus)) {
+    select.addEventListener('change', () => { state.conditions[key] = select.value; changed(); render(); });
+  }
+  overdue.addEventListener('change', () => { state.conditions.overdue = overdue.checked; changed(); render(); });
+
+  /** Lists the items that pass, and offers in the menus the values the drawing's items have. */
+  function render() {
+    const markers = [...state.markers.values()].map((entry) => entry.data);
+    for (const key of ['assignee', 'category', 'room']) fillMenu(menus[key], choices(markers, key), state.conditions[key]);
+    fillMenu(menus.priority, PRIORITIES, state.conditions.priority);
+    const rows = listRows(markers, state.visible, state.conditions);
+    byId('punch-list').replaceChildren(...rows.map((marker) => row(marker, choose)));
+    byId('list-count').textContent = rows.length === markers.length ? `(${markers.length})` : `(${rows.length} of ${markers.length})`;
+  }
+
+  /** Shows the filter's conditions in the controls (after the address set them). */
+  function showConditions() {
+    search.value = state.conditions.q;
+    overdue.checked = state.conditions.overdue;
+    render();
+  }
+
+  return { render, showConditions };
+}
