@@ -4,7 +4,7 @@
 import { drawingPath, json } from './api.js';
 import { commentsSection } from './comments.js';
 import { button, element } from './dom.js';
-import { historyLine } from './history-text.js';
+import { historyLine, timeText } from './history-text.js';
 import { say } from './messages.js';
 import { markerActions } from './permissions.js';
 import { STATUS_NAMES, reasonLabel, statusChange, workflowButtons } from './workflow.js';
@@ -20,20 +20,20 @@ export function popupContent(state, number, edits) {
   const m = entry.data;
   box.dataset.number = String(number);
   box.append(element('h3', `Marker ${m.number}: ${STATUS_NAMES[m.status]}${m.overdue ? ' (overdue)' : ''}`));
+  const offered = markerActions(state.access, m);
   const dl = element('dl');
   const row = (name, value) => { if (value !== null && value !== undefined && value !== '') dl.append(element('dt', name), element('dd', String(value))); };
   row('Rooms', m.rooms && m.rooms.length ? m.rooms.join(', ') : 'none');
-  row('Note', m.note);
+  if (!offered.edit) row('Note', m.note); // otherwise the note is in its field below, once
   row('Author', m.author);
   row('Category', m.category);
   row('Priority', m.priority);
   row('Assignee', m.assignee);
   row('Due', m.due);
   row('Position', `${Math.round(m.x)}, ${Math.round(m.y)} px`);
-  row('Created', m.createdAt);
+  row('Created', timeText(m.createdAt));
   box.append(dl);
 
-  const offered = markerActions(state.access, m);
   if (offered.edit) {
     const noteId = `note-${number}`;
     const noteLabel = element('label', 'Note');

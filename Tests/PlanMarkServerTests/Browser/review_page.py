@@ -452,6 +452,13 @@ def run_phone(args):
         tap_element(driver, row)
         wait(driver, 10, lambda d: drawer(d)[2] is True and d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
              "the row to close the drawer and open its popup")
+        if args.screenshot:
+            # The README's picture: the drawer open over the sheet, the list in it.
+            driver.find_element(By.CSS_SELECTOR, ".leaflet-popup-close-button").click()
+            tap_element(driver, button)
+            wait(driver, 10, lambda d: drawer(d)[0] >= 0 and drawer(d)[3] == "true", "the drawer to open again")
+            driver.execute_script("document.getElementById('list-heading').scrollIntoView()")
+            driver.save_screenshot(args.screenshot)
         print(f"review page (phone): every check held in {time.monotonic() - started:.1f} s", file=sys.stderr)
     finally:
         driver.quit()
