@@ -1,7 +1,8 @@
-// Changes the page makes through the service: place, move, edit and delete markers. Each says what it did,
+// Changes the page makes through the service: place, move, edit and delete markers (edits with If-Match: a
+// conflict is shown, not overwritten). Each says what it did,
 // or why the service refused it, in the message region; `shown.changed(data)` and `shown.removed(number)`
 // put the answer on the page at once (the next poll brings everything else).
-import { drawingPath, json, request } from './api.js';
+import { ApiError, drawingPath, json, request } from './api.js';
 import { byId } from './dom.js';
 import { failure, say } from './messages.js';
 import { toPixel } from './map.js';
@@ -45,14 +46,34 @@ export function createEdits(state, shown) {
     }
   }
 
-  /** PATCHes marker `number` with `body`; `done(data)` gives the message when it is stored. */
+  /**
+   * PATCHes marker `number` with `body`, made only while the marker is still at the version the page shows
+   * (`If-Match`); `done(data)` gives the message when it is stored. When someone changed it meanwhile (412), nothing
+   * is stored: the page shows the stored marker, and its popup the conflict (`state.conflicts`), where the reviewer
+   * keeps theirs (the same change, made again on the new version) or takes the other.
+   */
   async function patch(number, body, done) {
+    const entry = state.markers.get(number);
+    const headers = entry && Number.isInteger(entry.data.version) ? { 'If-Match': `"${entry.data.version}"` } : {};
+    let response;
     try {
-      const data = await json(markerPath(number), { method: 'PATCH', body });
-      shown.changed(data);
-      say(done(data));
+      response = await request(markerPath(number), { method: 'PATCH', body, headers });
     } catch (error) {
       failure(`Marker ${number} not changed`, error);
+      return;
+    }
+    const data = await response.json().catch(() => null);
+    if (response.ok) {
+      state.conflicts.delete(number);
+      shown.changed(data);
+      say(done(data));
+    } else if (response.status === 412 && data && data.marker) {
+      state.conflicts.set(number, { body, done });
+      shown.changed(data.marker);
+      say(`Marker ${number} was changed by someone else meanwhile: nothing was stored. Its popup shows both; keep yours or take theirs.`, true);
+    } else {
+      const error = data && data.error ? data.error : {};
+      failure(`Marker ${number} not changed`, new ApiError(response.status, error.code ?? `http-${response.status}`, error.message ?? response.statusText));
     }
   }
 

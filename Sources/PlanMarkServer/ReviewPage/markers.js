@@ -58,8 +58,9 @@ function rebuildPopup(entry) {
   if (!popup) return;
   const before = popup.getElement();
   const typed = new Map();
-  for (const field of before?.querySelectorAll('textarea[id], input[id]') ?? []) {
-    if (field.value !== field.defaultValue) typed.set(field.id, field.value);
+  for (const field of before?.querySelectorAll('textarea[id], input[id], select[id]') ?? []) {
+    const initial = field.tagName === 'SELECT' ? [...field.options].find((option) => option.defaultSelected)?.value : field.defaultValue;
+    if (field.value !== initial) typed.set(field.id, field.value);
   }
   const focused = before?.contains(document.activeElement) && document.activeElement.id ? document.activeElement.id : null;
   popup.update();

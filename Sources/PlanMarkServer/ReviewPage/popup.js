@@ -4,6 +4,7 @@
 import { drawingPath, json } from './api.js';
 import { commentsSection } from './comments.js';
 import { button, element } from './dom.js';
+import { DETAILS, conflictRows, detailChanges } from './conflict.js';
 import { historyLine, timeText } from './history-text.js';
 import { say } from './messages.js';
 import { markerActions } from './permissions.js';
@@ -34,6 +35,9 @@ export function popupContent(state, number, edits) {
   row('Created', timeText(m.createdAt));
   box.append(dl);
 
+  const conflict = state.conflicts.get(number);
+  if (conflict) box.append(conflictBox(state, number, conflict, edits));
+
   if (offered.edit) {
     const noteId = `note-${number}`;
     const noteLabel = element('label', 'Note');
@@ -49,7 +53,7 @@ export function popupContent(state, number, edits) {
     }, 'save-note');
     const noteButtons = element('div', undefined, 'buttons');
     noteButtons.append(saveNote);
-    box.append(noteLabel, note, noteButtons);
+    box.append(noteLabel, note, noteButtons, detailsForm(m, edits));
   }
 
   const moves = workflowButtons(m.status).filter(({ to }) => offered.statuses.includes(to));
@@ -103,5 +107,86 @@ export function popupContent(state, number, edits) {
       fill(answer.history);
     }, () => { list.replaceChildren(element('li', 'history unavailable')); });
   }
+  return box;
+}
+
+/** The priorities, lowest first (the API's words). */
+const PRIORITIES = ['low', 'normal', 'high', 'critical'];
+
+/**
+ * The form that edits a marker's category, priority, assignee and due date; "Save details" sends what was changed
+ * (conflict.js detailChanges). Each field's default is the stored value, so a popup rebuilt under the reader keeps
+ * only what they typed.
+ */
+function detailsForm(m, edits) {
+  const box = element('fieldset', undefined, 'details');
+  box.append(element('legend', 'Details'));
+  const fields = {};
+  for (const { field, label } of DETAILS) {
+    const id = `${field}-${m.number}`;
+    const title = element('label', label);
+    title.htmlFor = id;
+    let input;
+    if (field === 'priority') {
+      input = element('select');
+      for (const priority of PRIORITIES) {
+        const option = element('option', priority);
+        option.value = priority;
+        option.defaultSelected = priority === (m.priority ?? 'normal');
+        input.append(option);
+      }
+    } else {
+      input = element('input');
+      input.type = field === 'due' ? 'date' : 'text';
+      input.defaultValue = m[field] ?? '';
+      input.value = m[field] ?? '';
+      if (field !== 'due') input.maxLength = 100;
+    }
+    input.id = id;
+    fields[field] = input;
+    box.append(title, input);
+  }
+  const save = button('Save details', () => {
+    const typed = Object.fromEntries(Object.entries(fields).map(([field, input]) => [field, input.value]));
+    const body = detailChanges(m, typed);
+    if (Object.keys(body).length === 0) { say(`Marker ${m.number}: nothing changed.`); return; }
+    edits.patch(m.number, body, () => `Marker ${m.number}: details saved.`);
+  }, 'save-details');
+  const buttons = element('div', undefined, 'buttons');
+  buttons.append(save);
+  box.append(buttons);
+  return box;
+}
+
+/**
+ * The conflict of marker `number`: the reviewer's change refused with 412 because someone changed the marker
+ * meanwhile. Each field of the change, theirs beside the stored value; "Keep mine" makes the same change again on the
+ * version now shown, "Take theirs" drops it (the popup then shows the stored values only).
+ */
+function conflictBox(state, number, conflict, edits) {
+  const entry = state.markers.get(number);
+  const box = element('div', undefined, 'conflict');
+  box.setAttribute('role', 'alert');
+  box.append(element('p', 'Someone changed this marker after you opened it; nothing of yours was stored.'));
+  const table = element('table');
+  const head = element('tr');
+  head.append(element('th', 'Field'), element('th', 'Yours'), element('th', 'Stored now'));
+  table.append(head);
+  for (const { field, mine, theirs } of conflictRows(conflict.body, entry.data)) {
+    const tr = element('tr');
+    tr.dataset.field = field;
+    tr.append(element('td', field), element('td', mine), element('td', theirs));
+    table.append(tr);
+  }
+  const keep = button('Keep mine', () => edits.patch(number, conflict.body, conflict.done), 'keep-mine');
+  const take = button('Take theirs', () => {
+    state.conflicts.delete(number);
+    say(`Marker ${number}: the stored values are kept.`);
+    // Built afresh, not rebuilt keeping what was typed: the fields show the stored values.
+    entry.layer.getPopup()?.update();
+  }, 'take-theirs');
+  const buttons = element('div', undefined, 'buttons');
+  buttons.append(keep, take);
+  box.append(table, buttons);
   return box;
 }

@@ -27,6 +27,7 @@ export function createState() {
     poll: null,                // the timer of the next poll (while the event stream is down)
     live: null,                // the AbortController of the open drawing's event stream (live.js)
     comments: new Map(),       // number -> comments (the popup's cache)
+    conflicts: new Map(),      // number -> { body, done }: an edit the service refused with 412, shown in the popup (edits.js)
     generation: 0,             // bumps when another drawing opens, so late answers for the old one are dropped
     openNumber: null,          // the marker whose popup is open
     popupOpen: false,          // whether any popup is open
@@ -47,6 +48,7 @@ export function openDrawingState(state, drawing) {
   state.markers = new Map();
   state.history = new Map();
   state.comments = new Map();
+  state.conflicts = new Map();
   state.etag = null;
   state.lastText = null;
   state.openNumber = null;

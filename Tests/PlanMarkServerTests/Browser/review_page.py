@@ -208,6 +208,84 @@ def set_list_filter(driver, conditions):
         overdue.click()
 
 
+def stored_marker(args, number):
+    return {m["number"]: m for m in markers(args)}[number]
+
+
+def set_detail(driver, number, field, value):
+    """Sets a field of the popup's details form as typing would (a date input through its value), finding it anew
+    when the popup was rebuilt meanwhile (a rebuilt popup keeps what was typed)."""
+    def attempt(d):
+        field_el = d.find_element(By.ID, f"{field}-{number}")
+        if field_el.tag_name == "select":
+            Select(field_el).select_by_value(value)
+        else:
+            d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", field_el, value)
+        return d.find_element(By.ID, f"{field}-{number}").get_attribute("value") == value
+    wait(driver, 10, attempt, f"the popup's {field} field to take {value!r}")
+
+
+def check_details_and_conflicts(driver, args, number):
+    """Every detail edited in the popup is stored; an edit the service refuses with 412 (another client changed the
+    marker while the page could not hear of it) shows both values, and "Keep mine" or "Take theirs" settles it."""
+    popup = f'.leaflet-popup .popup[data-number="{number}"]'
+    driver.get(args.base + f"/#/{args.drawing}/{number}")
+    wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, f"{popup} .details"), f"marker {number}'s details form")
+    # The note is shown once: in its field, not also among the fields above it.
+    check("Note" not in [dt.get_attribute("textContent") for dt in driver.find_elements(By.CSS_SELECTOR, f"{popup} dt")],
+          "the note is shown twice")
+    for field, value in (("category", "Drywall"), ("priority", "high"), ("assignee", "Crew 7"), ("due", "2027-01-15")):
+        set_detail(driver, number, field, value)
+    click_shown(driver, f"{popup} button.save-details", "Save details")
+    wait(driver, 10, lambda d: f"Marker {number}: details saved" in d.find_element(By.ID, "messages").text, "the saved details")
+    kept = stored_marker(args, number)
+    check((kept["category"], kept["priority"], kept["assignee"], kept["due"]) == ("Drywall", "high", "Crew 7", "2027-01-15"),
+          f"the details stored: {kept}")
+
+    # The page stops hearing of changes: a script put in before the page's own (DevTools) fails its event stream's
+    # requests, and, once the page has read the markers, its reads of the markers list (its polls).
+    blocker = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        window.testBlocks = { events: true, markers: false };
+        const realFetch = window.fetch;
+        window.fetch = (input, init) => {
+            const path = new URL(typeof input === 'string' ? input : input.url, location.href).pathname;
+            const reading = !init || !init.method || init.method === 'GET';
+            const blocked = (window.testBlocks.events && /^\\/drawings\\/[^/]+\\/events$/.test(path))
+                || (window.testBlocks.markers && /^\\/drawings\\/[^/]+\\/markers$/.test(path));
+            if (reading && blocked) {
+                return Promise.reject(new TypeError('blocked by the test'));
+            }
+            return realFetch(input, init);
+        };"""})
+    try:
+        driver.get("about:blank")
+        driver.get(args.base + f"/#/{args.drawing}/{number}")
+        wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, f"{popup} .details"), "the popup, the page not live")
+        driver.execute_script("window.testBlocks.markers = true")
+        for keep_mine, field, theirs, mine in ((True, "priority", "critical", "low"), (False, "assignee", "Tiles Ltd", "Crew 9")):
+            subprocess.run([args.planmark, "update", args.drawing, str(number), f"--{field}", theirs, "--store", args.store],
+                           check=True, capture_output=True)
+            set_detail(driver, number, field, mine)
+            click_shown(driver, f"{popup} button.save-details", "Save details")
+            wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'{popup} .conflict tr[data-field="{field}"]'), f"the {field} conflict")
+            cells = driver.execute_script(
+                "return [...document.querySelectorAll(arguments[0])].map((td) => td.textContent)", f'{popup} .conflict tr[data-field="{field}"] td')
+            check(cells == [field, mine, theirs], f"the conflict shows {cells}, not [{field}, {mine}, {theirs}]")
+            check(stored_marker(args, number)[field] == theirs, "the refused edit changed the store")
+            click_shown(driver, f"{popup} button.{'keep-mine' if keep_mine else 'take-theirs'}", "the conflict's choice")
+            wait(driver, 10, lambda d: not d.find_elements(By.CSS_SELECTOR, f"{popup} .conflict"), "the conflict to be settled")
+            expected = mine if keep_mine else theirs
+            wait(driver, 10, lambda d: stored_marker(args, number)[field] == expected, f"the store to keep {expected}")
+            shown_value = driver.find_element(By.ID, f"{field}-{number}").get_attribute("value")
+            check(shown_value == expected, f"the popup shows {field} {shown_value!r}, not {expected!r}")
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": blocker["identifier"]})
+        # This document keeps the wrapped fetch: leave it.
+        driver.get("about:blank")
+    # The console so far: the 412s were meant; the rest of the run is checked at its end.
+    check_console(driver, ["status of 412", "status of 422", "status of 401"])
+
+
 def check_punch_list(driver, args):
     """The list beside the sheet: each filter set through its controls lists exactly what the markers API answers for
     the same query, the pins show the same set, the address keeps it (a reload reproduces the view), and a row opens
@@ -621,6 +699,7 @@ def run(args):
         check(layout[0] == 0 and abs(layout[1] - layout[2]) <= 1 and abs(layout[3] - layout[4]) <= 1 and layout[5],
               f"desktop layout (panel left, right, sheet left, right, window width, button hidden): {layout}")
         check_punch_list(driver, args)
+        check_details_and_conflicts(driver, args, list_numbers(driver)[-1])
 
         # A deep link opens the drawing at a marker with its popup.
         driver.get(args.base + f"/#/{args.drawing}/{next_number}")
