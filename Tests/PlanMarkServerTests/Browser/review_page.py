@@ -531,7 +531,13 @@ def run_phone(args):
         wait(driver, 10, lambda d: drawer(d)[2] is True and d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
              "the row to close the drawer and open its popup")
         if args.screenshot:
-            # The README's picture: the drawer open over the sheet, the list in it.
+            # The README's picture: the drawer open over the sheet, the list in it, with a few more items.
+            for x, y, note, assignee, status in ((820, 300, "Grout missing at the door", "Acme", "open"),
+                                                 (1300, 900, "Paint scuff by the window", "Decor Ltd", "in-progress"),
+                                                 (1000, 600, "Loose socket", "Sparks", "ready")):
+                subprocess.run([args.planmark, "mark", args.drawing, str(x), str(y), "--store", args.store, "--note", note,
+                                "--assignee", assignee, "--status", status, "--due", "2026-11-20"], check=True, capture_output=True)
+            wait(driver, 20, lambda d: len(list_numbers(d)) >= 4, "the items in the list")
             driver.find_element(By.CSS_SELECTOR, ".leaflet-popup-close-button").click()
             tap_element(driver, button)
             wait(driver, 10, lambda d: drawer(d)[0] >= 0 and drawer(d)[3] == "true", "the drawer to open again")
@@ -733,7 +739,7 @@ def run(args):
             wait(driver, 20, lambda d: d.execute_script(
                 "const imgs = [...document.querySelectorAll(arguments[0])];"
                 "return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);", selector), "the sheet again")
-            pin(driver, int(added)).click()
+            pin(driver, next_number).click()
             wait(driver, 10, lambda d: d.execute_script(
                 "const p = document.querySelectorAll('.leaflet-popup'); return p.length === 1"
                 " && getComputedStyle(p[0]).opacity === '1' && !!p[0].querySelector('.history[data-loaded]')"), "the popup")
