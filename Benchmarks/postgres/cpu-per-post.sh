@@ -18,7 +18,7 @@ chmod 755 "$work"
 trap 'pkill -f "planmark-server --store postgres://planmark@127.0.0.1:$port/" || true; bash Drawings/postgres-cluster.sh stop "$work/pg"; rm -rf "$work"' EXIT
 admin=$(bash Drawings/postgres-cluster.sh start-durable "$work/pg" "$port")
 store=postgres://planmark@127.0.0.1:$port/cpu
-ticks() { local t=0 f; for p in "$@"; do read -r -a f < "/proc/$p/stat" || continue; t=$((t + f[13] + f[14])); done; echo "$t"; }
+ticks() { local t=0 f; for p in "$@"; do { read -r -a f < "/proc/$p/stat"; } 2>/dev/null || continue; t=$((t + f[13] + f[14])); done; echo "$t"; }
 postgres_pids() { pgrep -f "postgres" | tr '\n' ' '; }
 hz=$(getconf CLK_TCK)
 for round in $(seq "$rounds"); do
