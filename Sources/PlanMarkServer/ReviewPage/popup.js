@@ -8,7 +8,7 @@ import { DETAILS, conflictRows, detailChanges } from './conflict.js';
 import { historyLine, timeText } from './history-text.js';
 import { say } from './messages.js';
 import { markerActions } from './permissions.js';
-import { STATUS_NAMES, reasonLabel, statusChange, workflowButtons } from './workflow.js';
+import { PRIORITIES, STATUS_NAMES, reasonLabel, statusChange, workflowButtons } from './workflow.js';
 
 /**
  * The popup of marker `number` of the open drawing. `edits.patch(number, body, done)` and
@@ -110,8 +110,6 @@ export function popupContent(state, number, edits) {
   return box;
 }
 
-/** The priorities, lowest first (the API's words). */
-const PRIORITIES = ['low', 'normal', 'high', 'critical'];
 
 /**
  * The form that edits a marker's category, priority, assignee and due date; "Save details" sends what was changed

@@ -3,10 +3,7 @@
 // the pins show the same items (list-filter.js). A row opens its pin's popup with the sheet centred on it.
 import { button, byId, element } from './dom.js';
 import { choices, listRows } from './list-filter.js';
-import { STATUS_NAMES } from './workflow.js';
-
-/** The priorities, lowest first (the API's words). */
-const PRIORITIES = ['low', 'normal', 'high', 'critical'];
+import { PRIORITIES, STATUS_NAMES } from './workflow.js';
 
 /** A menu's options: "Any" (the empty value), then `values`; `current` stays offered when no marker has it now. */
 function fillMenu(select, values, current) {

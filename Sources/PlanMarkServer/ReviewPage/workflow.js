@@ -5,6 +5,9 @@
 /** The statuses, in the order the legend lists them. */
 export const STATUSES = ['open', 'in-progress', 'ready', 'closed', 'void'];
 
+/** The priorities, lowest first (the API's words). */
+export const PRIORITIES = ['low', 'normal', 'high', 'critical'];
+
 /** The name of each status as the page shows it. */
 export const STATUS_NAMES = {
   open: 'Open', 'in-progress': 'In progress', ready: 'Ready for inspection', closed: 'Closed (resolved)', void: 'Void',
