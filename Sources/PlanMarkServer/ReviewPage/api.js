@@ -12,16 +12,16 @@ export class ApiError extends Error {
 }
 
 /**
- * fetch() of an API path with the token; JSON `body` is sent as application/json; `signal` can stop it. Asks for the
- * token on 401.
+ * fetch() of an API path with the token; JSON `body` is sent as application/json, `raw` (a file, with the caller's
+ * Content-Type) as it is; `signal` can stop it. Asks for the token on 401.
  */
-export async function request(path, { method = 'GET', body, headers = {}, signal } = {}) {
+export async function request(path, { method = 'GET', body, raw, headers = {}, signal } = {}) {
   for (let attempt = 0; ; attempt += 1) {
     const all = { ...headers, ...authHeaders() };
     if (body !== undefined) all['Content-Type'] = 'application/json';
     const response = await fetch(path, {
       method, headers: all, cache: 'no-store', signal,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: raw !== undefined ? raw : body === undefined ? undefined : JSON.stringify(body),
     });
     if (response.status === 401 && attempt < 5) {
       await askToken(currentToken() ? 'That token was refused: give the right one' : 'This server needs a token');

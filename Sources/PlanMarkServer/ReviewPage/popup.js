@@ -3,6 +3,7 @@
 // Everything a user typed goes in as text, never as HTML.
 import { drawingPath, json } from './api.js';
 import { commentsSection } from './comments.js';
+import { photosSection } from './photos.js';
 import { button, element } from './dom.js';
 import { DETAILS, conflictRows, detailChanges } from './conflict.js';
 import { historyLine, timeText } from './history-text.js';
@@ -87,6 +88,7 @@ export function popupContent(state, number, edits) {
     box.append(danger);
   }
 
+  box.append(photosSection(state, number, offered.comment));
   box.append(commentsSection(state, number, offered.comment));
 
   box.append(element('h4', 'History'));

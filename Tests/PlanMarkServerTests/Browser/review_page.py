@@ -9,7 +9,9 @@ holds; otherwise the first failure on stderr and exit 1. With --screenshot, save
 checks (the README's picture).
 """
 import argparse
+import hashlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -183,6 +185,15 @@ def api_numbers(args, query):
         return sorted(feature["properties"]["number"] for feature in json.load(answer)["features"])
 
 
+def api_json(args, path):
+    """The JSON answer of GET `path` (with the token when the server has one)."""
+    request = urllib.request.Request(args.base + path)
+    if args.token:
+        request.add_header("Authorization", f"Bearer {args.token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
 def list_numbers(driver):
     """The numbers of the punch list's rows, in their order."""
     return driver.execute_script("return [...document.querySelectorAll('#punch-list .row')].map((b) => Number(b.dataset.number))")
@@ -241,6 +252,21 @@ def check_details_and_conflicts(driver, args, number):
     kept = stored_marker(args, number)
     check((kept["category"], kept["priority"], kept["assignee"], kept["due"]) == ("Drywall", "high", "Crew 7", "2027-01-15"),
           f"the details stored: {kept}")
+
+    # A photo through the popup's file field (on a phone, the camera): stored as sent, and shown as a thumbnail.
+    photo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Drawings", "sample", "plan.png")
+    field = driver.find_element(By.ID, f"photo-{number}")
+    check(field.get_attribute("accept") == "image/*" and field.get_attribute("capture") == "environment", "the photo field does not open the camera")
+    field.send_keys(os.path.abspath(photo))
+    wait(driver, 10, lambda d: f"Marker {number}: photo attached" in d.find_element(By.ID, "messages").text, "the attached photo")
+    attachments = api_json(args, f"/drawings/{urllib.parse.quote(args.drawing)}/markers/{number}/attachments")["attachments"]
+    with open(photo, "rb") as sent:
+        digest = hashlib.sha256(sent.read()).hexdigest()
+    check(len(attachments) == 1 and attachments[0]["sha256"] == digest and attachments[0]["contentType"] == "image/png",
+          f"the stored attachments: {attachments}")
+    wait(driver, 10, lambda d: d.execute_script(
+        "const i = document.querySelector(arguments[0]); return !!i && i.complete && i.naturalWidth > 0", f"{popup} .photo-list img"),
+        "the photo's thumbnail")
 
     # The page stops hearing of changes: a script put in before the page's own (DevTools) fails its event stream's
     # requests, and, once the page has read the markers, its reads of the markers list (its polls).
