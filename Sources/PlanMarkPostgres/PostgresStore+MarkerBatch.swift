@@ -226,17 +226,21 @@ struct HistoryHeadRow {
 }
 
 extension PostgresStore {
+    /// `lockDrawingAndHistoryHead`'s statement: `drawingColumns` of the drawing, then the head's hash and cursor.
+    private static let lockDrawingAndHistoryHeadSQL: String = {
+        let columns = drawingColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+        return "SELECT \(columns), h.hash, h.lastCursor FROM drawing d, historyHead h WHERE d.name = $1 AND h.id = 1 FOR UPDATE"
+    }()
+
     /// Locks drawing `name`'s row and the history head's row (`FOR UPDATE`, until the transaction ends) in one round
     /// trip, in the order every writer takes them (the drawing, then the head); `unknownDrawing` when there is none.
     /// - Complexity: O(log d) for d drawings.
     static func lockDrawingAndHistoryHead(_ connection: PostgresConnection, named name: String,
                                           logger: Logger) async throws -> (Drawing, HistoryHeadRow) {
         if !name.utf8.contains(0) {
-            let columns = drawingColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
             var bindings = PostgresBindings()
             bindings.append(name)
-            let sql = "SELECT \(columns), h.hash, h.lastCursor FROM drawing d, historyHead h WHERE d.name = $1 AND h.id = 1 FOR UPDATE"
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: lockDrawingAndHistoryHeadSQL, binds: bindings), logger: logger) {
                 let cells = row.makeRandomAccess()
                 let head = HistoryHeadRow(hash: try cells[cells.count - 2].decode(String.self), lastCursor: try cells[cells.count - 1].decode(Int64.self))
                 return (try decodeDrawing(row), head)

@@ -123,9 +123,10 @@ final class ChangeHub: Service, Sendable {
     /// (what was handed out stays handed out, and the next call goes on from there).
     ///
     /// While no stream is open the changes are nobody's news: the hub goes on from where the feed ends, as the watcher
-    /// told it, or else reads that (one row). A stream opened during that read may need what came before its end, so then the cursor read is
-    /// dropped and the changes are read as usual. (Every server of a store is woken by every commit of any of them;
-    /// reading each commit's changes on servers nobody watches cost three servers' POSTs a share of the CPU.)
+    /// told it, or else reads that (one row). A stream opened during that read may need what came before its end, so
+    /// then the cursor read is dropped and the changes are read as usual. (Every server of a store is woken by every
+    /// commit of any of them; reading each commit's changes on servers nobody watches cost three servers' POSTs a share
+    /// of the CPU.)
     /// - Complexity: O(1) while no stream is open; O(k) for k changes, plus O(k * s) for s streams.
     private func deliver() async -> APIError? {
         guard var cursor = state.withLock({ $0.cursor }) else { return nil }

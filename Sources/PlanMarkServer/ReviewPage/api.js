@@ -31,21 +31,22 @@ export async function request(path, { method = 'GET', body, raw, headers = {}, s
   }
 }
 
-/** The ApiError of an answer that is not a success (its JSON error when it has one). */
-export async function answerError(response, fallbackCode) {
-  const data = await response.json().catch(() => null);
+/** The ApiError of an answer that is not a success, from its JSON `data` already read (its error when it has one). */
+export function errorOf(response, data, fallbackCode = 'http-' + response.status) {
   const error = data && data.error ? data.error : {};
   return new ApiError(response.status, error.code ?? fallbackCode, error.message ?? response.statusText);
+}
+
+/** The ApiError of an answer that is not a success (its JSON error when it has one). */
+export async function answerError(response, fallbackCode) {
+  return errorOf(response, await response.json().catch(() => null), fallbackCode);
 }
 
 /** The JSON of a successful answer; throws ApiError otherwise. */
 export async function json(path, options) {
   const response = await request(path, options);
   const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = data && data.error ? data.error : {};
-    throw new ApiError(response.status, error.code ?? 'http-' + response.status, error.message ?? response.statusText);
-  }
+  if (!response.ok) throw errorOf(response, data);
   return data;
 }
 

@@ -2,7 +2,7 @@
 // conflict is shown, not overwritten). Each says what it did,
 // or why the service refused it, in the message region; `shown.changed(data)` and `shown.removed(number)`
 // put the answer on the page at once (the next poll brings everything else).
-import { ApiError, drawingPath, json, request } from './api.js';
+import { drawingPath, errorOf, json, request } from './api.js';
 import { byId } from './dom.js';
 import { failure, say } from './messages.js';
 import { toPixel } from './map.js';
@@ -72,8 +72,7 @@ export function createEdits(state, shown) {
       shown.changed(data.marker);
       say(`Marker ${number} was changed by someone else meanwhile: nothing was stored. Its popup shows both; keep yours or take theirs.`, true);
     } else {
-      const error = data && data.error ? data.error : {};
-      failure(`Marker ${number} not changed`, new ApiError(response.status, error.code ?? `http-${response.status}`, error.message ?? response.statusText));
+      failure(`Marker ${number} not changed`, errorOf(response, data));
     }
   }
 

@@ -2,7 +2,7 @@
 // photo full size, and, for a role that may attach, "Add a photo": a file field that on a phone opens the camera
 // (`capture="environment"`) and sends the file as it is (POST .../attachments, the service sniffs and bounds it).
 // Images are fetched with the token into `blob:` URLs (an <img> cannot send the header).
-import { drawingPath, fetchImage, json, request } from './api.js';
+import { drawingPath, errorOf, fetchImage, json, request } from './api.js';
 import { element } from './dom.js';
 import { say } from './messages.js';
 
@@ -63,8 +63,7 @@ export function photosSection(state, number, mayAttach) {
         input.value = '';
         load();
       } else {
-        const error = data && data.error ? data.error : {};
-        say(`Marker ${number}: the photo was not attached: ${error.message ?? (response ? response.statusText : 'no answer')}.`, true);
+        say(`Marker ${number}: the photo was not attached: ${response ? errorOf(response, data).message : 'no answer'}.`, true);
       }
     });
     box.append(label, input);

@@ -112,7 +112,6 @@ export function popupContent(state, number, edits) {
   return box;
 }
 
-
 /**
  * The form that edits a marker's category, priority, assignee and due date; "Save details" sends what was changed
  * (conflict.js detailChanges). Each field's default is the stored value, so a popup rebuilt under the reader keeps
