@@ -36,6 +36,10 @@ public struct ReviewPageFiles: Sendable {
         return [beside, source].first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
     }
 
+    /// The page's service worker (offline use): served at `/app/sw.js` with `Service-Worker-Allowed: /`, so that it may
+    /// take the whole site (`/`, where the page is) as its scope while its imports stay beside it in `/app/`.
+    static let serviceWorkerPath = "/app/sw.js"
+
     /// The Content-Security-Policy of every page file: nothing from outside the server; images also from
     /// blob: (tiles fetched with the token) and data: (Leaflet's CSS).
     static let contentSecurityPolicy = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
@@ -76,6 +80,7 @@ public struct ReviewPageFiles: Sendable {
         case "svg": return "image/svg+xml"
         case "ico": return "image/x-icon"
         case "json": return "application/json"
+        case "webmanifest": return "application/manifest+json"
         case "txt": return "text/plain; charset=utf-8"
         default: return nil
         }
@@ -116,9 +121,12 @@ public enum ReviewPageError: Error, Hashable, Sendable, CustomStringConvertible 
 
 /// Serves the review page's files for GET and HEAD, before the token check (the page asks for the token
 /// itself): `ETag` with `If-None-Match` -> 304, `Cache-Control: no-cache` (always revalidated, so a new
-/// page is picked up at once), the Content-Security-Policy, `nosniff`. Other requests pass.
+/// page is picked up at once), the Content-Security-Policy, `nosniff`; the service worker also
+/// `Service-Worker-Allowed: /`. Other requests pass.
 struct ReviewPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let page: ReviewPageFiles
+    /// The header that lets the service worker's scope be wider than its folder.
+    static var serviceWorkerAllowed: HTTPFields.Element.Name { HTTPFields.Element.Name("Service-Worker-Allowed")! }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get || request.method == .head, let file = page.file(at: request.uri.path) else {
@@ -129,6 +137,7 @@ struct ReviewPageMiddleware<Context: RequestContext>: RouterMiddleware {
             .contentSecurityPolicy: ReviewPageFiles.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
             HTTPFields.Element.Name("Referrer-Policy")!: "no-referrer",
         ]
+        if request.uri.path == ReviewPageFiles.serviceWorkerPath { headers[Self.serviceWorkerAllowed] = "/" }
         if let match = request.headers[.ifNoneMatch],
            match.split(separator: ",").contains(where: { $0.trimmingSpaces() == file.etag || $0.trimmingSpaces() == "*" }) {
             headers[.contentType] = nil

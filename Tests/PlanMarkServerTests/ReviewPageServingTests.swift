@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Testing
 @testable import PlanMarkServer
@@ -18,7 +19,8 @@ import PlanMarkTestSupport
             root = TestFolder.path("planmark-page")
             let files: [(String, String)] = [
                 ("web/index.html", "<!doctype html><title>t</title>"), ("web/app.js", "export const a = 1;\n"),
-                ("web/app.css", "body{}"), ("web/modules/more.js", "export {};\n"), ("web/notes.md", "not served"),
+                ("web/app.css", "body{}"), ("web/modules/more.js", "export {};\n"),
+                ("web/sw.js", "self.addEventListener('fetch', () => {});\n"), ("web/manifest.webmanifest", "{\"name\":\"t\"}"), ("web/notes.md", "not served"),
                 ("web/.hidden.js", "hidden"), ("secret.txt", "SECRET"),
             ] + (withLeaflet ? [("leaflet/leaflet.js", "var L = {};"), ("leaflet/leaflet.css", ".leaflet{}"),
                                 ("leaflet/images/layers.png", "\u{89}PNG"), ("leaflet/leaflet.js.map", "{}")] : [])
@@ -54,6 +56,8 @@ import PlanMarkTestSupport
                 ("/leaflet/leaflet.js", "text/javascript; charset=utf-8", "var L = {};"),
                 ("/leaflet/leaflet.css", "text/css; charset=utf-8", ".leaflet{}"),
                 ("/leaflet/images/layers.png", "image/png", "\u{89}PNG"),
+                ("/app/sw.js", "text/javascript; charset=utf-8", "self.addEventListener('fetch', () => {});\n"),
+                ("/app/manifest.webmanifest", "application/manifest+json", "{\"name\":\"t\"}"),
             ]
             for (path, type, body) in expected {
                 let response = try await client.get(path)
@@ -63,6 +67,8 @@ import PlanMarkTestSupport
                 #expect(response.headers[.contentSecurityPolicy]?.hasPrefix("default-src 'self'; img-src 'self' blob: data:") == true, "\(path)")
                 #expect(response.headers[.xContentTypeOptions] == "nosniff")
                 #expect(response.headers[.cacheControl] == "no-cache")
+                // Only the service worker may take a scope wider than its folder (the whole site, where the page is).
+                #expect(response.headers[HTTPField.Name("Service-Worker-Allowed")!] == (path == "/app/sw.js" ? "/" : nil), "\(path)")
             }
             // The API still needs the token.
             let withoutToken = try await client.get("/drawings")

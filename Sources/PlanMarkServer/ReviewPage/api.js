@@ -37,6 +37,9 @@ export function errorOf(response, data, fallbackCode = 'http-' + response.status
   return new ApiError(response.status, error.code ?? fallbackCode, error.message ?? response.statusText);
 }
 
+/** The ApiError of a write's result (sync.js: `{ status, data }`) that is not a success. */
+export function resultError(result) { return errorOf({ status: result.status, statusText: `HTTP ${result.status}` }, result.data); }
+
 /** The ApiError of an answer that is not a success (its JSON error when it has one). */
 export async function answerError(response, fallbackCode) {
   return errorOf(response, await response.json().catch(() => null), fallbackCode);

@@ -1,7 +1,7 @@
 // A marker's comments in its popup: GET .../markers/N/comments (oldest first), each as who wrote it, when, and its
 // text (as text: nothing a user typed runs in the page); a small form that POSTs a new one when the role may comment
 // on the marker. When the comments cannot be read, the popup shows no comments section.
-import { drawingPath, json } from './api.js';
+import { drawingPath, json, resultError } from './api.js';
 import { button, element } from './dom.js';
 import { commentByline } from './history-text.js';
 import { failure, say } from './messages.js';
@@ -34,8 +34,8 @@ function showEverywhere(number, comments) {
   }
 }
 
-/** The form that adds a comment to marker `number` (`path` its comments). */
-function commentForm(state, number, path) {
+/** The form that adds a comment to marker `number` (`path` its comments) through `edits` (edits.js: the outbox). */
+function commentForm(state, number, path, edits) {
   const form = element('div', undefined, 'comment-form');
   const id = `comment-${number}`;
   const label = element('label', 'Add a comment');
@@ -47,15 +47,23 @@ function commentForm(state, number, path) {
     const typed = text.value.trim();
     if (!typed) { say(`Write the comment on marker ${number} first.`, true); return; }
     add.disabled = true;
-    try {
-      const comment = await json(path, { method: 'POST', body: { text: typed } });
-      showEverywhere(number, remember(state, number, [comment]));
+    const emptied = () => {
       // The popup may have been rebuilt meanwhile: empty whichever box now holds the text.
       for (const box of document.querySelectorAll(`.popup[data-number="${number}"] .comment-form textarea`)) box.value = '';
       text.value = '';
-      say(`Marker ${number}: comment added.`);
-    } catch (error) {
-      failure(`Marker ${number}: comment not added`, error);
+    };
+    try {
+      const result = await edits.comment(number, typed);
+      if (result.outcome === 'stored') {
+        showEverywhere(number, remember(state, number, [result.data]));
+        emptied();
+        say(`Marker ${number}: comment added.`);
+      } else if (result.outcome === 'waiting') {
+        emptied();
+        say(`No network: the comment on marker ${number} is kept on this device (${edits.waitingText()}).`);
+      } else {
+        failure(`Marker ${number}: comment not added`, resultError(result));
+      }
     } finally {
       add.disabled = false;
     }
@@ -68,14 +76,15 @@ function commentForm(state, number, path) {
 
 /**
  * The comments section of marker `number`'s popup: the comments this page has of it at once (state.comments), then
- * those read from the service (hidden until either); with the form when `mayComment`.
+ * those read from the service (hidden until either, or, without a network, shown with the form alone); with the form
+ * when `mayComment`.
  */
-export function commentsSection(state, number, mayComment) {
+export function commentsSection(state, number, mayComment, edits) {
   const section = element('section', undefined, 'comments');
   section.hidden = true;
   const list = element('ol', undefined, 'comment-list');
   section.append(element('h4', 'Comments'), list);
-  if (mayComment) section.append(commentForm(state, number, `${drawingPath(state.drawing.name)}/markers/${number}/comments`));
+  if (mayComment) section.append(commentForm(state, number, `${drawingPath(state.drawing.name)}/markers/${number}/comments`, edits));
   const show = (comments) => {
     list.replaceChildren(...comments.map(commentItem));
     section.hidden = false;
@@ -85,6 +94,14 @@ export function commentsSection(state, number, mayComment) {
   if (cached) show(cached);
   json(`${drawingPath(state.drawing.name)}/markers/${number}/comments`).then((comments) => {
     show(remember(state, number, Array.isArray(comments) ? comments : []));
-  }, () => { if (!cached) section.dataset.loaded = 'unavailable'; });
+  }, () => {
+    if (cached) return;
+    section.dataset.loaded = 'unavailable';
+    // Without a network the form still takes a comment (it waits to sync); the ones stored are not known here.
+    if (mayComment && !navigator.onLine) {
+      list.replaceChildren(element('li', 'Not available without a network.', 'muted'));
+      section.hidden = false;
+    }
+  });
   return section;
 }

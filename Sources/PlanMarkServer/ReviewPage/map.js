@@ -32,9 +32,10 @@ function describeView(state, map) {
 /**
  * Makes the map of the open drawing (`state.drawing`) in the element with id `elementId`, fitted to the
  * sheet, and adds the sheet to it. Returns the map and the sheet's bounds.
- * `onImageError(error)` is told when the one image of a server without tiles does not load.
+ * `onImageError(error)` is told when the one image of a server without tiles does not load; `onTilesLoaded()` each time
+ * the tiles in view have all loaded.
  */
-export function createMap(state, elementId, onImageError) {
+export function createMap(state, elementId, onImageError, onTilesLoaded = () => {}) {
   const drawing = state.drawing;
   const { minZoom, maxZoom } = zoomRange(drawing);
   const map = L.map(elementId, {
@@ -50,7 +51,7 @@ export function createMap(state, elementId, onImageError) {
     tileLayerPlanmark(drawing.tiles.template, {
       ...tileZooms(drawing.tiles, drawing.crs), minZoom: map.getMinZoom(), maxZoom: map.getMaxZoom(), bounds, noWrap: true,
       keepBuffer: 1, className: 'sheet-tiles', fetchTile: fetchImage,
-    }).addTo(map);
+    }).on('load', onTilesLoaded).addTo(map);
   } else {
     // A server without tiles: the whole image as one overlay.
     const generation = state.generation;

@@ -2,12 +2,15 @@
 // photo full size, and, for a role that may attach, "Add a photo": a file field that on a phone opens the camera
 // (`capture="environment"`) and sends the file as it is (POST .../attachments, the service sniffs and bounds it).
 // Images are fetched with the token into `blob:` URLs (an <img> cannot send the header).
-import { drawingPath, errorOf, fetchImage, json, request } from './api.js';
+import { drawingPath, fetchImage, json, resultError } from './api.js';
 import { element } from './dom.js';
 import { say } from './messages.js';
 
-/** The photos section of marker `number`'s popup; `mayAttach`: the signed-in user may attach to it. */
-export function photosSection(state, number, mayAttach) {
+/**
+ * The photos section of marker `number`'s popup; `mayAttach`: the signed-in user may attach to it (through `edits`,
+ * edits.js: the outbox, so a photo taken without a network waits on the device and goes when it returns).
+ */
+export function photosSection(state, number, mayAttach, edits) {
   const box = element('div', undefined, 'photos');
   box.append(element('h4', 'Photos'));
   const list = element('ul', undefined, 'photo-list');
@@ -55,15 +58,16 @@ export function photosSection(state, number, mayAttach) {
     input.addEventListener('change', async () => {
       const file = input.files && input.files[0];
       if (!file) return;
-      const response = await request(path, { method: 'POST', raw: file, headers: { 'Content-Type': file.type || 'application/octet-stream' } })
-        .catch(() => null);
-      const data = response ? await response.json().catch(() => null) : null;
-      if (response && response.status === 201) {
+      const result = await edits.attach(number, file);
+      if (result.outcome === 'stored') {
         say(`Marker ${number}: photo attached.`);
         input.value = '';
         load();
+      } else if (result.outcome === 'waiting') {
+        input.value = '';
+        say(`No network: the photo for marker ${number} is kept on this device (${edits.waitingText()}).`);
       } else {
-        say(`Marker ${number}: the photo was not attached: ${response ? errorOf(response, data).message : 'no answer'}.`, true);
+        say(`Marker ${number}: the photo was not attached: ${resultError(result).message}.`, true);
       }
     });
     box.append(label, input);

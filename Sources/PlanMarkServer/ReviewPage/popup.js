@@ -88,8 +88,8 @@ export function popupContent(state, number, edits) {
     box.append(danger);
   }
 
-  box.append(photosSection(state, number, offered.comment));
-  box.append(commentsSection(state, number, offered.comment));
+  box.append(photosSection(state, number, offered.comment, edits));
+  box.append(commentsSection(state, number, offered.comment, edits));
 
   box.append(element('h4', 'History'));
   const list = element('ol', undefined, 'history');

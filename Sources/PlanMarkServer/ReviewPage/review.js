@@ -14,6 +14,7 @@ import { loadMarkers, startLive, stopLive } from './live.js';
 import { centrePixel, createMap, toPixel } from './map.js';
 import { L } from './leaflet-global.js';
 import { createPins } from './markers.js';
+import { createKeepOffline, setUpOffline } from './offline.js';
 import { failure, say } from './messages.js';
 import { may } from './permissions.js';
 import { popupContent } from './popup.js';
@@ -23,6 +24,8 @@ import { drawingHash, parseHash } from './routes.js';
 import { loadMe, showAccess } from './signed-in.js';
 import { onTokenGiven, setUpTokenButton } from './signin.js';
 import { createState, openDrawingState } from './state.js';
+import { createSync } from './sync.js';
+import { createWaitingPins } from './waiting.js';
 
 /**
  * Starts the page: legend, token button, who is signed in (GET /me, after the token dialog when the server asks),
@@ -38,7 +41,25 @@ export async function start() {
   };
   // The parts call each other through these: the pins build popups whose buttons make edits, whose
   // answers change the pins.
-  const edits = createEdits(state, {
+  // Every write goes through the outbox: at once with a network, kept and sent later without one.
+  let synced = false; // the service stored a comment or a photo (its answer is not the marker) since the markers were read
+  const sync = createSync({
+    answered(entry, outcome, answer) {
+      if (entry.kind === 'comment' || entry.kind === 'photo') synced = true;
+      edits.answered(entry, outcome, answer);
+    },
+    waitingChanged(entries) {
+      state.waiting = entries;
+      waiting.show();
+      // A comment or a photo changes its marker's version too: the markers are read again (the event stream may still be
+      // reconnecting after the network came back), so the next edit is made on the version stored.
+      if (synced && state.drawing) {
+        synced = false;
+        loadMarkers(state, applyMarkers).catch(() => {});
+      }
+    },
+  });
+  const edits = createEdits(state, sync, {
     changed(data) {
       pins.upsert(data);
       pins.applyFilter();
@@ -51,6 +72,8 @@ export async function start() {
       state.lastText = null;
     },
   });
+  const waiting = createWaitingPins(state, sync);
+  const keepOffline = createKeepOffline(state);
   const pins = createPins(state, {
     popupContent: (number) => popupContent(state, number, edits),
     dragEnded: (entry, from) => edits.move(entry, from),
@@ -66,7 +89,8 @@ export async function start() {
     },
   });
   const applyMarkers = (collection) => {
-    pins.apply(collection);
+    // With the changes made here that wait to be sent shown on them.
+    pins.apply(waiting.withWaitingChanges(collection));
     refresh();
   };
   /** One change of the open drawing's event stream (live.js). */
@@ -153,7 +177,8 @@ export async function start() {
     showAccess(state);
     byId('drawing-title').textContent = `${drawing.name} (${drawing.width} × ${drawing.height} px, zoom ${drawing.zoom}, ${drawing.crs})`;
     markCurrentDrawing(state);
-    const map = createMap(state, 'map', (error) => failure('The drawing image did not load', error));
+    waiting.reset();
+    const map = createMap(state, 'map', (error) => failure('The drawing image did not load', error), () => keepOffline.describe());
     state.map = map;
 
     try {
@@ -165,6 +190,8 @@ export async function start() {
     }
 
     state.markerLayer = L.layerGroup().addTo(map);
+    state.waitingLayer = L.layerGroup().addTo(map);
+    waiting.show();
     listenToClicks(map);
     // The markers, then their changes as they happen (the event stream, or polling while it is down).
     await startLive(state, { apply: applyMarkers, change: applyChange });
@@ -176,6 +203,7 @@ export async function start() {
     say(`Drawing "${drawing.name}": ${state.markers.size} markers.${may(state.access, 'place-marker') ? ' Click the sheet to place one.' : ''}`);
     document.body.dataset.drawing = drawing.name;
     document.body.dataset.ready = 'true';
+    keepOffline.describe();
     if (number) focusMarker(number);
   }
 
@@ -213,6 +241,9 @@ export async function start() {
     const { x, y } = centrePixel(state);
     edits.place(x, y);
   });
+  // Once the page's files (and, the first time, what it read before the worker took it) are kept: the sheet's size.
+  setUpOffline().then(() => keepOffline.describe());
+  sync.flush();
   await loadMe(state);
   showAccess(state);
   // Another token given later (one was refused) may be someone else's: read who it is again.

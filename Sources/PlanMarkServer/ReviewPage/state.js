@@ -17,6 +17,8 @@ export function createState() {
     imageZoom: 0,              // the map zoom at which map pixels are image pixels (coordinates.js)
     map: null,                 // the open drawing's Leaflet map
     markerLayer: null,         // the Leaflet layer group holding the pins
+    waitingLayer: null,        // the Leaflet layer group holding the new markers waiting to sync (waiting.js)
+    waiting: [],               // the writes waiting in the outbox, in order (sync.js)
     markers: new Map(),        // number -> { data, layer }
     history: new Map(),        // number -> history entries (the popup's cache)
     visible: new Set(STATUSES), // the statuses the filter shows

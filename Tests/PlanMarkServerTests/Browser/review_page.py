@@ -312,6 +312,177 @@ def check_details_and_conflicts(driver, args, number):
     check_console(driver, ["status of 412", "status of 422", "status of 401"])
 
 
+def network(driver, online):
+    """Takes the page and its service worker off the network (DevTools' network emulation: the page's own requests,
+    and, through a session attached to the worker, the requests the worker makes), or back on it."""
+    conditions = {"offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", conditions)
+    workers = [t for t in driver.execute_cdp_cmd("Target.getTargets", {})["targetInfos"]
+               if t["type"] == "service_worker" and t["url"].startswith(args_base(driver))]
+    check(len(workers) == 1, f"{len(workers)} service workers of the page run")
+    session = driver.execute_cdp_cmd("Target.attachToTarget", {"targetId": workers[0]["targetId"], "flatten": False})["sessionId"]
+    for number, (method, params) in enumerate((("Network.enable", {}), ("Network.emulateNetworkConditions", conditions)), start=1):
+        driver.execute_cdp_cmd("Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps(
+            {"id": number, "method": method, "params": params})})
+    driver.execute_cdp_cmd("Target.detachFromTarget", {"sessionId": session})
+
+
+def args_base(driver):
+    """The page's origin (scheme, host and port)."""
+    return driver.execute_script("return location.origin")
+
+
+def reaches_network(driver, path):
+    """Whether a read the worker has never kept (a query no one asked before) reaches the service from the page."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(arguments[0] + '?probe=' + crypto.randomUUID(), { cache: 'no-store' }).then((r) => done(r.ok), () => done(false));", path)
+
+
+def tile_count(drawing):
+    """The tiles of a drawing's pyramid, from GET /drawings/NAME as docs/tiles.md's scheme defines them: levels
+    tiles.minZoom..tiles.maxZoom, level z of ceil(width / (256 * 2^(zoom - z))) by ceil(height / ...) tiles."""
+    tiles = drawing["tiles"]
+    total = 0
+    for z in range(tiles["minZoom"], tiles["maxZoom"] + 1):
+        span = tiles["tileSize"] * 2.0 ** (drawing["zoom"] - z)
+        total += -(-drawing["width"] // span) * -(-drawing["height"] // span)
+    return int(total)
+
+
+def waiting_count(driver):
+    return int(driver.find_element(By.ID, "sync-status").get_attribute("data-count"))
+
+
+def check_offline(driver, args):
+    """The page without a network: "Keep this sheet offline" keeps every tile of the drawing; taken off the network
+    (page and service worker), a reload still shows the sheet and its markers; three markers placed and one of them and
+    an older marker edited wait on the device with a count, nothing reaching the store; meanwhile another client changes
+    the older marker; back on the network, exactly those three markers are stored, once each, with the uuids the page gave
+    them, the comment and the photo given the older marker offline once each, and the older marker's edit comes back as a
+    conflict, shown and settled in its popup."""
+    path = f"/drawings/{urllib.parse.quote(args.drawing)}"
+    driver.get(args.base + f"/#/{args.drawing}")
+    wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true' && document.body.dataset.offline === 'ready'"),
+         "the page to be ready for use offline")
+    # Keep this sheet offline: it says how many tiles first (counted here from the drawing's JSON and the tile scheme).
+    tiles = tile_count(api_json(args, path))
+    wait(driver, 20, lambda d: d.find_element(By.ID, "offline-size").text.startswith(f"{tiles} tiles, about "), f"the sheet's size ({tiles} tiles)")
+    click_shown(driver, "#keep-offline", "Keep this sheet offline")
+    wait(driver, 60, lambda d: d.find_element(By.ID, "offline-section").get_attribute("data-kept") == str(tiles), f"all {tiles} tiles kept")
+
+    before = {m["number"]: m for m in markers(args)}
+    older = min(before)
+    network(driver, online=False)
+    check(not reaches_network(driver, path + "/regions"), "the page still reaches the service with the network off")
+    driver.refresh()
+    wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the page to open without a network")
+    wait(driver, 20, lambda d: sorted(n for n in pin_numbers(d) if n == n) == sorted(before), "the kept markers on the sheet")
+    check(not reaches_network(driver, path + "/regions"), "the reloaded page reaches the service with the network off")
+    # The sheet is drawn from the kept tiles, and so it is zoomed in as far as its tiles go (tiles never viewed online,
+    # kept by "Keep this sheet offline").
+    sheet_drawn = ("const levels = [...document.querySelectorAll('.sheet-tiles .leaflet-tile-container')];"
+                   "const top = levels.sort((a, b) => Number(b.style.zIndex) - Number(a.style.zIndex))[0];"
+                   "const imgs = top ? [...top.querySelectorAll('img')] : [];"
+                   "return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);")
+    wait(driver, 20, lambda d: d.execute_script(sheet_drawn), "the kept tiles to draw the sheet")
+    zoomed_out = image_pixels_per_screen_pixel(driver)
+    for control, expected in ((".leaflet-control-zoom-in", zoomed_out / 2), (".leaflet-control-zoom-in", zoomed_out / 4),
+                              (".leaflet-control-zoom-out", zoomed_out / 2), (".leaflet-control-zoom-out", zoomed_out)):
+        driver.execute_script("document.querySelector(arguments[0]).click()", control)
+        wait(driver, 20, lambda d: image_pixels_per_screen_pixel(d) == expected and d.execute_script(sheet_drawn),
+             f"the sheet drawn from kept tiles at {expected} image pixels per CSS pixel")
+
+    # Three new markers, placed by clicks away from every pin, wait with a count.
+    chosen = []
+    for x, y in ((400.0, 250.0), (1600.0, 300.0), (400.0, 1150.0), (1650.0, 1150.0), (1200.0, 250.0), (300.0, 700.0)):
+        if all(abs(m["x"] - x) > 80 or abs(m["y"] - y) > 80 for m in before.values()) and len(chosen) < 3:
+            chosen.append((x, y))
+    check(len(chosen) == 3, f"no three free places on the sheet: {chosen}")
+    scales = []
+    for k, (x, y) in enumerate(chosen, start=1):
+        scales.append(click_pixel(driver, x, y))
+        wait(driver, 10, lambda d: waiting_count(d) == k, f"{k} writes waiting")
+    check(driver.find_element(By.ID, "sync-status").text == "3 waiting to sync", "the header does not say 3 waiting to sync")
+    uuids = driver.execute_script("return [...document.querySelectorAll('.pin-waiting')].map((p) => p.dataset.uuid)")
+    check(len(set(uuids)) == 3, f"the waiting pins' uuids: {uuids}")
+
+    # One of them gets a note before it is sent.
+    first = driver.find_element(By.CSS_SELECTOR, f'.pin-waiting[data-uuid="{uuids[0]}"]')
+    first.click()
+    note = wait(driver, 10, lambda d: (lambda f: f[0] if f and f[0].is_displayed() else None)(
+        d.find_elements(By.ID, f"waiting-note-{uuids[0]}")), "the waiting marker's popup")
+    note.send_keys("noted offline")
+    click_shown(driver, ".waiting-popup button.save-waiting-note", "Save note of the waiting marker")
+    wait(driver, 10, lambda d: "goes with the new marker when it syncs" in d.find_element(By.ID, "messages").text, "the kept note")
+
+    # The older marker's note is edited too; meanwhile another client changes it.
+    driver.execute_script("document.querySelector('.leaflet-popup-close-button')?.click()")
+    pin(driver, older).click()
+    popup = f'.leaflet-popup .popup[data-number="{older}"]'
+    field = wait(driver, 10, lambda d: (lambda f: f[0] if f and f[0].is_displayed() else None)(
+        d.find_elements(By.ID, f"note-{older}")), f"marker {older}'s note field")
+    field.clear()
+    field.send_keys("mine, written offline")
+    click_shown(driver, f"{popup} button.save-note", "Save note")
+    wait(driver, 10, lambda d: waiting_count(d) == 4, "4 writes waiting")
+    # A comment and a photo (through the popup's file field) on it wait too.
+    comments_before = api_json(args, f"{path}/markers/{older}/comments")
+    photos_before = api_json(args, f"{path}/markers/{older}/attachments")["attachments"]
+    comment = wait(driver, 10, lambda d: (lambda f: f[0] if f and f[0].is_displayed() else None)(
+        d.find_elements(By.ID, f"comment-{older}")), f"marker {older}'s comment field")
+    comment.send_keys("seen offline")
+    click_shown(driver, f"{popup} button.add-comment", "Add comment")
+    wait(driver, 10, lambda d: waiting_count(d) == 5, "5 writes waiting")
+    photo = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Drawings", "sample", "plan.png"))
+    driver.find_element(By.ID, f"photo-{older}").send_keys(photo)
+    wait(driver, 10, lambda d: waiting_count(d) == 6, "6 writes waiting")
+    subprocess.run([args.planmark, "update", args.drawing, str(older), "--note", "theirs, meanwhile", "--store", args.store],
+                   check=True, capture_output=True)
+    now = {m["number"]: m for m in markers(args)}
+    check(sorted(now) == sorted(before), f"markers were stored while offline: {sorted(set(now) - set(before))}")
+
+    # Back on the network: the writes go, in order, once each.
+    network(driver, online=True)
+    wait(driver, 30, lambda d: waiting_count(d) == 0 and d.find_element(By.ID, "sync-status").get_attribute("hidden") is not None,
+         "the waiting writes to sync")
+    after = {m["number"]: m for m in markers(args)}
+    new = [m for n, m in after.items() if n not in before]
+    check(len(new) == 3, f"{len(new)} new markers stored, not 3: {new}")
+    by_uuid = {m["uuid"]: m for m in new}
+    check(sorted(by_uuid) == sorted(uuids), f"the stored uuids {sorted(by_uuid)} are not the page's {sorted(uuids)}")
+    for uuid, (x, y), scale in zip(uuids, chosen, scales):
+        m = by_uuid[uuid]
+        check(abs(m["x"] - x) <= scale and abs(m["y"] - y) <= scale, f"marker {m['number']} stored at ({m['x']}, {m['y']}), not near ({x}, {y})")
+    check(by_uuid[uuids[0]].get("note") == "noted offline", f"the note given offline: {by_uuid[uuids[0]].get('note')!r}")
+    check(all(by_uuid[u].get("note") in (None, "") for u in uuids[1:]), "a marker without a note got one")
+    wait(driver, 10, lambda d: not d.find_elements(By.CSS_SELECTOR, ".pin-waiting"), "the waiting pins to become markers")
+    for m in new:
+        wait(driver, 10, lambda d: pin(d, m["number"]) is not None, f"pin {m['number']}")
+
+    # The older marker's edit met the other client's: shown as a conflict, kept as mine.
+    check(after[older]["note"] == "theirs, meanwhile", f"the conflicting edit was stored: {after[older]['note']!r}")
+    if not driver.find_elements(By.CSS_SELECTOR, popup):
+        pin(driver, older).click()
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'{popup} .conflict tr[data-field="note"]'), "the note's conflict")
+    cells = driver.execute_script("return [...document.querySelectorAll(arguments[0])].map((td) => td.textContent)",
+                                  f'{popup} .conflict tr[data-field="note"] td')
+    check(cells == ["note", "mine, written offline", "theirs, meanwhile"], f"the conflict shows {cells}")
+    click_shown(driver, f"{popup} button.keep-mine", "Keep mine")
+    wait(driver, 10, lambda d: stored_marker(args, older)["note"] == "mine, written offline", "the store to keep mine")
+    check(len(markers(args)) == len(before) + 3, "a write was stored twice")
+    comments = api_json(args, f"{path}/markers/{older}/comments")
+    check([c["text"] for c in comments] == [c["text"] for c in comments_before] + ["seen offline"], f"the comments stored: {comments}")
+    photos = api_json(args, f"{path}/markers/{older}/attachments")["attachments"]
+    with open(photo, "rb") as sent:
+        digest = hashlib.sha256(sent.read()).hexdigest()
+    check(len(photos) == len(photos_before) + 1 and photos[-1]["sha256"] == digest, f"the photos stored: {photos}")
+    # The console: the failures of the offline time were meant; nothing broke the Content-Security-Policy.
+    problems = [e["message"] for e in driver.get_log("browser") if "Content Security Policy" in e["message"]]
+    check(not problems, f"browser console: {problems}")
+
+
 def check_punch_list(driver, args):
     """The list beside the sheet: each filter set through its controls lists exactly what the markers API answers for
     the same query, the pins show the same set, the address keeps it (a reload reproduces the view), and a row opens
@@ -732,6 +903,7 @@ def run(args):
               f"desktop layout (panel left, right, sheet left, right, window width, button hidden): {layout}")
         check_punch_list(driver, args)
         check_details_and_conflicts(driver, args, list_numbers(driver)[-1])
+        check_offline(driver, args)
 
         # A deep link opens the drawing at a marker with its popup.
         driver.get(args.base + f"/#/{args.drawing}/{next_number}")
