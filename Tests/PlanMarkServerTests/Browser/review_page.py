@@ -662,6 +662,20 @@ def drawer(driver):
                                  "return [r.left, r.right, s.inert, document.getElementById('panel-button').getAttribute('aria-expanded')];")
 
 
+def check_phone_focus(driver, number):
+    """On a phone, a row chosen in the drawer leaves the focus in its pin's popup; Escape closes it and, the drawer being
+    closed (inert), the focus goes to the pin; Enter there opens the popup again."""
+    popup = f'.leaflet-popup .popup[data-number="{number}"]'
+    wait(driver, 10, lambda d: focused(d)[3] == number, f"the focus in marker {number}'s popup (it is on {focused(driver)})")
+    press(driver, Keys.ESCAPE)
+    wait(driver, 10, lambda d: not d.find_elements(By.CSS_SELECTOR, popup), "Escape to close the popup")
+    wait(driver, 10, lambda d: d.execute_script("return document.activeElement.dataset.number === arguments[0] && "
+                                                "document.activeElement.classList.contains('pin')", str(number)),
+         f"the focus on pin {number}, the drawer closed")
+    press(driver, Keys.ENTER)
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, popup) and focused(d)[3] == number, f"Enter to open marker {number} again")
+
+
 def run_phone(args):
     """At a phone's width with touch: the sheet fills the screen and the panel is a closed drawer; a tap on the sheet
     places a marker as a click does; the header's button opens the drawer, whose controls are at least 44 px tall; a
@@ -703,6 +717,7 @@ def run_phone(args):
         tap_element(driver, row)
         wait(driver, 10, lambda d: drawer(d)[2] is True and d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
              "the row to close the drawer and open its popup")
+        check_phone_focus(driver, next_number)
         if args.screenshot:
             # The README's picture: the drawer open over the sheet, the list in it, with a few more items.
             for x, y, note, assignee, status in ((820, 300, "Grout missing at the door", "Acme", "open"),
