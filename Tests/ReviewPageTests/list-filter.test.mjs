@@ -2,7 +2,7 @@
 // menus' choices, and the filter in the address. Expected values worked out by hand from the markers below.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { choices, emptyConditions, filterQuery, listRows, parseFilterQuery, passes } from '../../Sources/PlanMarkServer/ReviewPage/list-filter.js';
+import { choices, emptyConditions, filterQuery, listCount, listCountWords, listRows, parseFilterQuery, passes } from '../../Sources/PlanMarkServer/ReviewPage/list-filter.js';
 import { STATUSES } from '../../Sources/PlanMarkServer/ReviewPage/workflow.js';
 
 const markers = [
@@ -72,4 +72,16 @@ test('an address read back gives the same filter', () => {
   const odd = parseFilterQuery('status=open,bogus&colour=red&overdue=yes');
   assert.deepEqual([...odd.visible], ['open']);
   assert.deepEqual(odd.conditions, emptyConditions());
+});
+
+test('the list\'s count: the total alone when every item is listed, else shown of total', () => {
+  assert.equal(listCount(7, 7), '(7)');
+  assert.equal(listCount(3, 7), '(3 of 7)');
+  assert.equal(listCount(0, 0), '(0)');
+});
+
+test('the list\'s count in words, as the live region says it', () => {
+  assert.equal(listCountWords(3, 7), 'Punch list: showing 3 of 7 items.');
+  assert.equal(listCountWords(7, 7), 'Punch list: showing 7 of 7 items.');
+  assert.equal(listCountWords(0, 1), 'Punch list: showing 0 of 1 item.');
 });

@@ -1,9 +1,9 @@
-// The legend: a checkbox a status (its colour, name and count) that shows or hides its pins, and the
-// number of markers.
+// The legend: a checkbox a status (its colour and glyph, name and count) that shows or hides its pins, the overdue
+// mark, and the number of markers.
 import { byId, element } from './dom.js';
 import { showDrawingCounts } from './drawings.js';
 import { countByStatus, setShown } from './filters.js';
-import { STATUSES, STATUS_NAMES } from './workflow.js';
+import { OVERDUE_GLYPH, STATUSES, STATUS_NAMES, statusGlyph } from './workflow.js';
 
 /** Builds the legend; `changed()` is called when a checkbox changes which statuses are shown. */
 export function buildLegend(state, changed) {
@@ -18,13 +18,25 @@ export function buildLegend(state, changed) {
       setShown(state.visible, status, input.checked);
       changed();
     });
-    const swatch = element('span', undefined, `swatch swatch-${status}`);
+    // The pins' colour and glyph; the name beside it says it in words.
+    const swatch = element('span', statusGlyph(status), `swatch swatch-${status}`);
+    swatch.setAttribute('aria-hidden', 'true');
     const text = element('span', STATUS_NAMES[status]);
     const count = element('span', undefined, 'muted count');
     count.dataset.status = status;
     label.append(input, swatch, text, count);
     box.append(label);
   }
+  box.after(overdueKey());
+}
+
+/** The legend's line for the overdue mark on a pin (its ring and its glyph). */
+function overdueKey() {
+  const key = element('p', undefined, 'legend-overdue');
+  const mark = element('span', OVERDUE_GLYPH, 'overdue-mark');
+  mark.setAttribute('aria-hidden', 'true');
+  key.append(mark, element('span', 'on a pin or a row: overdue (past its due date, not resolved)'));
+  return key;
 }
 
 /** Counts the open drawing's markers by status in the legend and in the drawing list. */

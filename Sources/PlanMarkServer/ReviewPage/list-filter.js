@@ -41,6 +41,16 @@ export function listRows(markers, visible, conditions) {
   return [...markers].filter((marker) => passes(marker, visible, conditions)).sort((a, b) => a.number - b.number);
 }
 
+/** The list's count beside its heading: `(7)` when every marker is listed, else `(3 of 7)`. */
+export function listCount(shown, total) {
+  return shown === total ? `(${total})` : `(${shown} of ${total})`;
+}
+
+/** The list's count in words, as the live region says it after the reader changed the filter. */
+export function listCountWords(shown, total) {
+  return `Punch list: showing ${shown} of ${total} ${total === 1 ? 'item' : 'items'}.`;
+}
+
 /**
  * The values a menu offers for `field` (`assignee`, `category` or `room`): each value the drawing's markers have,
  * once without regard to case (the first spelling met), sorted. - Complexity: O(n log n).

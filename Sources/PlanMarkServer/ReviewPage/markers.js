@@ -1,5 +1,5 @@
-// The pins: one Leaflet marker a punch item, numbered and coloured by status, focusable (Enter or Space
-// opens it), draggable when the signed-in user may edit it, with its popup; shown or hidden by the punch list's filter.
+// The pins: one Leaflet marker a punch item, numbered, coloured by status and marked with its status's glyph (an
+// overdue one with its glyph too: colour is never the only sign), focusable (Enter or Space opens it), draggable when the signed-in user may edit it, with its popup; shown or hidden by the punch list's filter.
 // Each pin's element carries data-number, data-status, and data-x, data-y: the image pixel where the page
 // shows it (it follows a drag), for scripts and the browser test.
 import { L } from './leaflet-global.js';
@@ -8,7 +8,8 @@ import { passes } from './list-filter.js';
 import { toLatLng, toPixel } from './map.js';
 import { may } from './permissions.js';
 import { addressOf } from './address.js';
-import { STATUS_NAMES } from './workflow.js';
+import { followPopupFocus, popupHeadingId } from './popup-focus.js';
+import { OVERDUE_GLYPH, statusGlyph, statusWords } from './workflow.js';
 
 /** A pin's icon: its number in a circle of its status's colour, wider for numbers of three digits or more. */
 function pinIcon(data) {
@@ -35,7 +36,10 @@ function labelPin(state, entry) {
   el.dataset.number = String(entry.data.number);
   el.dataset.status = entry.data.status;
   el.setAttribute('role', 'button');
-  el.setAttribute('aria-label', `Marker ${entry.data.number}, ${STATUS_NAMES[entry.data.status]}`);
+  el.setAttribute('aria-label', `Marker ${entry.data.number}, ${statusWords(entry.data.status)}${entry.data.overdue ? ', overdue' : ''}`);
+  // The glyphs the stylesheet shows on the pin (.pin::after, .pin-overdue::before), from workflow.js's table.
+  el.dataset.glyph = statusGlyph(entry.data.status);
+  if (entry.data.overdue) el.dataset.overdue = OVERDUE_GLYPH; else delete el.dataset.overdue;
   showPosition(state, entry);
 }
 
@@ -62,7 +66,8 @@ function rebuildPopup(entry) {
     const initial = field.tagName === 'SELECT' ? [...field.options].find((option) => option.defaultSelected)?.value : field.defaultValue;
     if (field.value !== initial) typed.set(field.id, field.value);
   }
-  const focused = before?.contains(document.activeElement) && document.activeElement.id ? document.activeElement.id : null;
+  const inside = !!before?.contains(document.activeElement);
+  const focused = inside && document.activeElement.id ? document.activeElement.id : null;
   popup.update();
   const after = popup.getElement();
   if (!after) return;
@@ -70,7 +75,11 @@ function rebuildPopup(entry) {
     const field = after.querySelector(`#${CSS.escape(id)}`);
     if (field) field.value = value;
   }
-  if (focused) after.querySelector(`#${CSS.escape(focused)}`)?.focus();
+  // The focused control may be gone (a status button after the status changed): the popup's heading takes the focus.
+  if (inside) {
+    const target = (focused && after.querySelector(`#${CSS.escape(focused)}`)) || after.querySelector(`#${popupHeadingId(entry.data.number)}`);
+    target?.focus({ preventScroll: true });
+  }
 }
 
 /**
@@ -85,15 +94,15 @@ export function createPins(state, { popupContent, dragEnded }) {
     const entry = { data, layer };
     layer.on('add', () => {
       labelPin(state, entry);
-      // Enter or Space on a focused pin opens it, and the focus moves into its popup.
+      // Enter or Space on a focused pin opens it, and the focus moves into its popup (popup-focus.js).
       entry.layer.getElement()?.addEventListener('keydown', (event) => {
         if (event.key !== 'Enter' && event.key !== ' ') return;
         event.preventDefault();
         entry.layer.openPopup();
-        entry.layer.getPopup()?.getElement()?.querySelector('button, textarea, input')?.focus();
       });
     });
     layer.on('move', () => showPosition(state, entry));
+    followPopupFocus(layer, () => entry.data.number);
     layer.bindPopup(() => popupContent(entry.data.number), { minWidth: 240, maxWidth: 340, maxHeight: 320, autoPanPadding: [30, 30] });
     layer.on('popupopen', () => {
       state.openNumber = entry.data.number;

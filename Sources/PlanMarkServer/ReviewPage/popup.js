@@ -9,6 +9,7 @@ import { DETAILS, conflictRows, detailChanges } from './conflict.js';
 import { historyLine, timeText } from './history-text.js';
 import { say } from './messages.js';
 import { markerActions } from './permissions.js';
+import { popupHeadingId } from './popup-focus.js';
 import { PRIORITIES, STATUS_NAMES, reasonLabel, statusChange, workflowButtons } from './workflow.js';
 
 /**
@@ -21,7 +22,7 @@ export function popupContent(state, number, edits) {
   if (!entry) { box.append(element('p', `Marker ${number} is gone.`)); return box; }
   const m = entry.data;
   box.dataset.number = String(number);
-  box.append(element('h3', `Marker ${m.number}: ${STATUS_NAMES[m.status]}${m.overdue ? ' (overdue)' : ''}`));
+  box.append(heading(m));
   const offered = markerActions(state.access, m);
   const dl = element('dl');
   const row = (name, value) => { if (value !== null && value !== undefined && value !== '') dl.append(element('dt', name), element('dd', String(value))); };
@@ -66,6 +67,8 @@ export function popupContent(state, number, edits) {
     reason.type = 'text';
     reason.id = reasonId;
     const actions = element('div', undefined, 'buttons status-actions');
+    actions.setAttribute('role', 'group');
+    actions.setAttribute('aria-label', `Change the status of marker ${number}`);
     for (const { to, label, className } of moves) {
       const b = button(label, () => {
         edits.patch(number, statusChange(to, reason.value), () => `Marker ${number} is now ${STATUS_NAMES[to].toLowerCase()}.`);
@@ -110,6 +113,17 @@ export function popupContent(state, number, edits) {
     }, () => { list.replaceChildren(element('li', 'history unavailable')); });
   }
   return box;
+}
+
+/**
+ * The popup's heading: the marker's number and status in words (and overdue); the focus moves to it when the popup
+ * opens (popup-focus.js), so a screen reader says which marker it is first.
+ */
+function heading(m) {
+  const h = element('h3', `Marker ${m.number}: ${STATUS_NAMES[m.status]}${m.overdue ? ' (overdue)' : ''}`);
+  h.id = popupHeadingId(m.number);
+  h.tabIndex = -1;
+  return h;
 }
 
 /**
@@ -170,6 +184,7 @@ function conflictBox(state, number, conflict, edits) {
   const table = element('table');
   const head = element('tr');
   head.append(element('th', 'Field'), element('th', 'Yours'), element('th', 'Stored now'));
+  for (const th of head.children) th.scope = 'col';
   table.append(head);
   for (const { field, mine, theirs } of conflictRows(conflict.body, entry.data)) {
     const tr = element('tr');
@@ -183,8 +198,12 @@ function conflictBox(state, number, conflict, edits) {
     say(`Marker ${number}: the stored values are kept.`);
     // Built afresh, not rebuilt keeping what was typed: the fields show the stored values.
     entry.layer.getPopup()?.update();
+    // The pressed button is gone with the box: the focus stays in the popup, on its heading.
+    document.getElementById(popupHeadingId(number))?.focus({ preventScroll: true });
   }, 'take-theirs');
   const buttons = element('div', undefined, 'buttons');
+  buttons.setAttribute('role', 'group');
+  buttons.setAttribute('aria-label', 'Settle the conflict');
   buttons.append(keep, take);
   box.append(table, buttons);
   return box;

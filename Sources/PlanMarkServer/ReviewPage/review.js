@@ -234,6 +234,7 @@ export async function start() {
     pins.applyFilter();
     list.render();
     showAddress(state);
+    list.announce();
   });
   setUpTokenButton();
   byId('place-center').addEventListener('click', () => {

@@ -13,6 +13,28 @@ export const STATUS_NAMES = {
   open: 'Open', 'in-progress': 'In progress', ready: 'Ready for inspection', closed: 'Closed (resolved)', void: 'Void',
 };
 
+/**
+ * The sign of each status besides its colour (colour is never the only one): a glyph the pins, the list's rows and the
+ * legend show, so two statuses look different in black and white too. Empty, then half, then full: the work done;
+ * a tick: resolved; a cross: void.
+ */
+export const STATUS_GLYPHS = {
+  open: '○', 'in-progress': '◐', ready: '●', closed: '✓', void: '✕',
+};
+
+/** The sign of an overdue marker besides its colour, on its pin and in its row. */
+export const OVERDUE_GLYPH = '!';
+
+/** A status's glyph; `?` for a status the page does not know. */
+export function statusGlyph(status) {
+  return Object.prototype.hasOwnProperty.call(STATUS_GLYPHS, status) ? STATUS_GLYPHS[status] : '?';
+}
+
+/** A status in words (its name; the service's word for a status the page does not know). */
+export function statusWords(status) {
+  return Object.prototype.hasOwnProperty.call(STATUS_NAMES, status) ? STATUS_NAMES[status] : String(status);
+}
+
 /** Allowed next statuses; `ready -> open` is a rejection and needs a reason. */
 export const TRANSITIONS = {
   open: ['in-progress', 'ready', 'closed', 'void'],

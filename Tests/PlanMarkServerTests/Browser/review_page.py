@@ -531,6 +531,153 @@ def check_punch_list(driver, args):
     set_list_filter(driver, {})
 
 
+# The roles of the controls a reader operates, as Chromium's accessibility tree names them; each needs a name.
+CONTROL_ROLES = {"textbox", "searchbox", "combobox", "checkbox", "button", "link", "Date", "radio", "slider", "spinbutton"}
+
+
+def ax_nodes(driver, selector):
+    """The nodes of Chromium's accessibility tree (those not ignored) under the first element `selector` finds."""
+    root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = driver.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    check(node, f"nothing on the page is {selector}")
+    return [n for n in driver.execute_cdp_cmd("Accessibility.queryAXTree", {"nodeId": node})["nodes"] if not n.get("ignored")]
+
+
+def ax_role(node):
+    return node.get("role", {}).get("value", "")
+
+
+def ax_name(node):
+    return str(node.get("name", {}).get("value", "")).strip()
+
+
+def check_named_controls(driver, selector, expected_roles):
+    """Every control under `selector` has a non-empty accessible name, and each role of `expected_roles` is among them
+    (so the check is not empty). Returns the controls."""
+    nodes = ax_nodes(driver, selector)
+    controls = [n for n in nodes if ax_role(n) in CONTROL_ROLES]
+    unnamed = [f"{ax_role(n)} (DOM node {n.get('backendDOMNodeId')})" for n in controls if not ax_name(n)]
+    check(not unnamed, f"controls under {selector} without an accessible name: {unnamed}")
+    missing = set(expected_roles) - {ax_role(n) for n in controls}
+    check(not missing, f"no {sorted(missing)} under {selector}: the accessibility tree has {sorted({ax_role(n) for n in controls})}")
+    return controls
+
+
+def focused(driver):
+    """What has the focus: [tag, id, the row's marker number or null, the number of the popup it is in or null]."""
+    return driver.execute_script(
+        "const a = document.activeElement, row = a.closest('#punch-list .row'), popup = a.closest('.leaflet-popup');"
+        "return [a.tagName.toLowerCase(), a.id, row ? Number(row.dataset.number) : null,"
+        " popup && popup.querySelector('.popup') ? Number(popup.querySelector('.popup').dataset.number) : null];")
+
+
+def press(driver, *keys):
+    """Presses `keys` on whatever has the focus, as a keyboard does."""
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def tab_until(driver, condition, what, limit=20):
+    """Presses Tab until `condition(focused(driver))` holds; at most `limit` times."""
+    for _ in range(limit):
+        if condition(focused(driver)):
+            return
+        press(driver, Keys.TAB)
+    check(condition(focused(driver)), f"{limit} presses of Tab did not reach {what}; the focus is on {focused(driver)}")
+
+
+def check_keyboard_and_screen_readers(driver, args):
+    """The panel and a popup for the keyboard and screen readers: every control in Chromium's accessibility tree has a
+    name; from the list's search box, Tab reaches the row the API lists for the search, Enter opens its popup with the
+    focus in it, a detail typed there is stored, and Escape closes it with the focus back on the row; the count is
+    said once, not a keystroke; and two statuses (and overdue) differ on the pins in more than colour."""
+    note = "Keyboard check by the page"
+    number = int(subprocess.run([args.planmark, "mark", args.drawing, str(CLI_PIXEL[0]), str(CLI_PIXEL[1]), "--store", args.store,
+                                 "--note", note, "--status", "in-progress", "--due", "2020-03-01"],
+                                check=True, capture_output=True, text=True).stdout.strip())
+    driver.get("about:blank")
+    driver.get(args.base + "/#/" + args.drawing)
+    wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the drawing to open")
+    everything = api_numbers(args, "")
+    wait(driver, 10, lambda d: list_numbers(d) == everything, f"the list to show every marker {everything}")
+
+    # Every control of the panel has a name, and each punch-list item holds a button named after its marker.
+    check_named_controls(driver, "#side", ["searchbox", "combobox", "checkbox", "button", "textbox"])
+    items = [n for n in ax_nodes(driver, "#punch-list") if ax_role(n) == "listitem"]
+    row_names = [ax_name(n) for n in ax_nodes(driver, "#punch-list") if ax_role(n) == "button"]
+    check(len(items) == len(everything) and len(row_names) == len(everything),
+          f"the list's accessibility tree has {len(items)} items and {len(row_names)} buttons for the API's {len(everything)} markers")
+    stored = {f["properties"]["number"]: f["properties"] for f in api_json(args, f"/drawings/{urllib.parse.quote(args.drawing)}/markers")["features"]}
+    for listed, name in zip(everything, row_names):
+        check(name.startswith(f"Marker {listed}:"), f"row {listed} is named {name!r}")
+    # Each row says its status in words (the API's word, its hyphen a space), seen and heard.
+    for listed in everything:
+        words = stored[listed]["status"].replace("-", " ")
+        row = driver.find_element(By.CSS_SELECTOR, f'#punch-list .row[data-number="{listed}"]')
+        check(words in row.text.lower() and words in row.get_attribute("aria-label").lower(),
+              f"row {listed} does not say {words!r}: {row.text!r}")
+
+    # The keyboard only: type in the search; the count is said once, when the typing stops (not a keystroke).
+    driver.execute_script(
+        "window.testSaid = 0; new MutationObserver(() => { window.testSaid += 1; })"
+        ".observe(document.getElementById('messages'), { childList: true, characterData: true, subtree: true });")
+    driver.find_element(By.ID, "list-search").click()
+    query = "keyboard check"
+    press(driver, query)
+    expected = api_numbers(args, urllib.parse.urlencode({"q": query}, quote_via=urllib.parse.quote))
+    check(expected == [number], f"the API lists {expected} for {query!r}, not marker {number} alone")
+    wait(driver, 10, lambda d: list_numbers(d) == expected, f"the list to show {expected}")
+    said = f"showing {len(expected)} of {len(everything)}"
+    wait(driver, 10, lambda d: said in d.find_element(By.ID, "messages").text, f"the live region to say {said!r}")
+    times = driver.execute_script("return window.testSaid")
+    check(times == 1, f"the live region changed {times} times while {len(query)} keys were typed")
+
+    # Tab reaches the row, Enter opens its popup and the focus moves into it.
+    tab_until(driver, lambda f: f[2] == number, f"the row of marker {number}")
+    press(driver, Keys.ENTER)
+    popup = f'.leaflet-popup .popup[data-number="{number}"]'
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f"{popup} .history[data-loaded]"), f"marker {number}'s popup")
+    wait(driver, 10, lambda d: focused(d)[3] == number, f"the focus in marker {number}'s popup (it is on {focused(driver)})")
+    dialog = driver.execute_script("const p = document.querySelector('.leaflet-popup');"
+                                   "return [p.getAttribute('role'), document.getElementById(p.getAttribute('aria-labelledby'))?.textContent];")
+    check(dialog[0] == "dialog" and dialog[1] and f"Marker {number}" in dialog[1], f"the popup is not a dialog named after its marker: {dialog}")
+    check_named_controls(driver, ".leaflet-popup", ["textbox", "combobox", "button", "Date"])
+
+    # A detail typed with the keyboard is stored: Tab to the assignee, type, Tab to "Save details", Enter.
+    tab_until(driver, lambda f: f[1] == f"assignee-{number}", f"marker {number}'s assignee field")
+    assignee = "Crew on the keyboard"
+    press(driver, assignee)
+    tab_until(driver, lambda f: f[0] == "button" and driver.execute_script(
+        "return document.activeElement.classList.contains('save-details')"), "Save details")
+    press(driver, Keys.ENTER)
+    wait(driver, 10, lambda d: stored_marker(args, number)["assignee"] == assignee, f"the store to have assignee {assignee!r}")
+    check(api_json(args, f"/drawings/{urllib.parse.quote(args.drawing)}/markers/{number}")["assignee"] == assignee,
+          "the API does not answer the typed assignee")
+    # The focus stays in the popup (rebuilt with the stored marker), and Escape takes it back to the row.
+    wait(driver, 10, lambda d: focused(d)[3] == number, f"the focus to stay in the popup (it is on {focused(driver)})")
+    press(driver, Keys.ESCAPE)
+    wait(driver, 10, lambda d: not d.find_elements(By.CSS_SELECTOR, popup), "Escape to close the popup")
+    wait(driver, 10, lambda d: focused(d)[2] == number, f"the focus back on the row of marker {number} (it is on {focused(driver)})")
+
+    # Colour is never the only sign: two markers of different statuses (the API's) differ in their pins' glyphs, an
+    # overdue one carries a mark a marker not overdue lacks, and the legend shows each status's glyph as its pins do.
+    set_list_filter(driver, {})
+    wait(driver, 10, lambda d: pin_numbers(d) == everything, "every pin again")
+    other = next((n for n in everything if stored[n]["status"] != stored[number]["status"] and not stored[n]["overdue"]), None)
+    check(other is not None, f"no marker of another status, not overdue, among {[(n, stored[n]['status']) for n in everything]}")
+    check(stored[number]["overdue"] is True, f"marker {number} is not overdue in the API")
+    signs = driver.execute_script(
+        "return arguments[0].map((n) => { const p = document.querySelector(`.pin[data-number=\"${n}\"]`);"
+        " const s = document.querySelector(`#filters input[data-status=\"${p.dataset.status}\"]`).parentElement.querySelector('.swatch');"
+        " return [getComputedStyle(p, '::after').content, getComputedStyle(p, '::before').content, JSON.stringify(s.textContent)]; })",
+        [number, other])
+    (glyph_a, overdue_a, legend_a), (glyph_b, overdue_b, legend_b) = signs
+    check(glyph_a not in ("none", "normal", '""') and glyph_b not in ("none", "normal", '""') and glyph_a != glyph_b,
+          f"markers {number} ({stored[number]['status']}) and {other} ({stored[other]['status']}) show glyphs {glyph_a} and {glyph_b}")
+    check((legend_a, legend_b) == (glyph_a, glyph_b), f"the legend shows {legend_a}, {legend_b}; the pins {glyph_a}, {glyph_b}")
+    check(overdue_a not in ("none", "normal", '""') and overdue_b in ("none", "normal"),
+          f"the overdue mark: {overdue_a} on overdue marker {number}, {overdue_b} on marker {other}")
+
+
 def run_without_leaflet(args):
     """A server whose Leaflet folder is missing: the page says what to install."""
     driver = browser()
@@ -686,6 +833,20 @@ def drawer(driver):
                                  "return [r.left, r.right, s.inert, document.getElementById('panel-button').getAttribute('aria-expanded')];")
 
 
+def check_phone_focus(driver, number):
+    """On a phone, a row chosen in the drawer leaves the focus in its pin's popup; Escape closes it and, the drawer being
+    closed (inert), the focus goes to the pin; Enter there opens the popup again."""
+    popup = f'.leaflet-popup .popup[data-number="{number}"]'
+    wait(driver, 10, lambda d: focused(d)[3] == number, f"the focus in marker {number}'s popup (it is on {focused(driver)})")
+    press(driver, Keys.ESCAPE)
+    wait(driver, 10, lambda d: not d.find_elements(By.CSS_SELECTOR, popup), "Escape to close the popup")
+    wait(driver, 10, lambda d: d.execute_script("return document.activeElement.dataset.number === arguments[0] && "
+                                                "document.activeElement.classList.contains('pin')", str(number)),
+         f"the focus on pin {number}, the drawer closed")
+    press(driver, Keys.ENTER)
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, popup) and focused(d)[3] == number, f"Enter to open marker {number} again")
+
+
 def run_phone(args):
     """At a phone's width with touch: the sheet fills the screen and the panel is a closed drawer; a tap on the sheet
     places a marker as a click does; the header's button opens the drawer, whose controls are at least 44 px tall; a
@@ -727,6 +888,7 @@ def run_phone(args):
         tap_element(driver, row)
         wait(driver, 10, lambda d: drawer(d)[2] is True and d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
              "the row to close the drawer and open its popup")
+        check_phone_focus(driver, next_number)
         if args.screenshot:
             # The README's picture: the drawer open over the sheet, the list in it, with a few more items.
             for x, y, note, assignee, status in ((820, 300, "Grout missing at the door", "Acme", "open"),
@@ -903,6 +1065,7 @@ def run(args):
               f"desktop layout (panel left, right, sheet left, right, window width, button hidden): {layout}")
         check_punch_list(driver, args)
         check_details_and_conflicts(driver, args, list_numbers(driver)[-1])
+        check_keyboard_and_screen_readers(driver, args)
         check_offline(driver, args)
 
         # A deep link opens the drawing at a marker with its popup.
