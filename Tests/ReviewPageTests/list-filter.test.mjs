@@ -57,8 +57,13 @@ test('the menus offer each value once, the first spelling met, sorted', () => {
 test('the address keeps only what differs from showing everything, in the API\'s own words', () => {
   assert.equal(filterQuery(all, emptyConditions()), '');
   assert.equal(filterQuery(new Set(['open', 'ready']), with_({ assignee: 'Tiles Ltd', overdue: true, q: 'a&b' })),
-    'status=open%2Cready&assignee=Tiles+Ltd&overdue=true&q=a%26b');
+    'status=open,ready&assignee=Tiles%20Ltd&overdue=true&q=a%26b');
   assert.equal(filterQuery(new Set(), emptyConditions()), 'status=');
+  // The API reads its query as RFC 3986 text, not as a form: a space is %20 and `+` a plus (QueryParameters.swift).
+  assert.equal(filterQuery(all, with_({ q: 'C+D 5%' })), 'q=C%2BD%205%25');
+  assert.equal(parseFilterQuery('q=C+D%205%25').conditions.q, 'C+D 5%');
+  // A bad escape leaves its item out, the rest is read.
+  assert.deepEqual(parseFilterQuery('q=%GG&assignee=Acme').conditions, with_({ assignee: 'Acme' }));
 });
 
 test('an address read back gives the same filter', () => {

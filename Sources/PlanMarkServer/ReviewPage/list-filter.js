@@ -73,13 +73,31 @@ export function choices(markers, field) {
  * keys and values are the markers API's own, so the same text filters GET /drawings/NAME/markers.
  */
 export function filterQuery(visible, conditions) {
-  const params = new URLSearchParams();
-  if (STATUSES.some((status) => !visible.has(status))) params.set('status', STATUSES.filter((status) => visible.has(status)).join(','));
+  const pairs = [];
+  if (STATUSES.some((status) => !visible.has(status))) pairs.push(['status', STATUSES.filter((status) => visible.has(status)).join(',')]);
   for (const key of KEYS) {
     const value = conditions[key];
-    if (key === 'overdue') { if (value) params.set('overdue', 'true'); } else if (value) params.set(key, value);
+    if (key === 'overdue') { if (value) pairs.push(['overdue', 'true']); } else if (value) pairs.push([key, value]);
   }
-  return params.toString();
+  // Percent-escapes as the API reads its query (RFC 3986: a space is %20, and `+` a plus, as it is not a form);
+  // commas stay commas, as the API splits lists on them after decoding.
+  return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value).replace(/%2C/g, ',')}`).join('&');
+}
+
+/** The parameters of query text as the API reads them: each percent-escape decoded once, `+` a plus; a bad escape skips its item. */
+function queryParameters(query) {
+  const params = new Map();
+  for (const item of String(query ?? '').replace(/^\?/, '').split('&')) {
+    if (!item) continue;
+    const equals = item.indexOf('=');
+    try {
+      const key = decodeURIComponent(equals < 0 ? item : item.slice(0, equals));
+      params.set(key, equals < 0 ? '' : decodeURIComponent(item.slice(equals + 1)));
+    } catch (error) {
+      // A bad escape (`%`, `%GG`): the API refuses it; the page leaves that item out.
+    }
+  }
+  return params;
 }
 
 /**
@@ -87,7 +105,7 @@ export function filterQuery(visible, conditions) {
  * names are left out) and the conditions (unknown keys are ignored).
  */
 export function parseFilterQuery(query) {
-  const params = new URLSearchParams(query);
+  const params = queryParameters(query);
   const visible = new Set(STATUSES);
   if (params.has('status')) {
     const named = new Set(params.get('status').split(','));

@@ -501,12 +501,15 @@ def check_punch_list(driver, args):
     for conditions in [{"assignee": "Acme"}, {"category": "Tiling"}, {"priority": "critical"}, {"room": "2.02"}, {"overdue": True},
                        {"q": "TILE"}, {"assignee": "Acme", "overdue": True}, {"q": "nothing like this"}, {}]:
         set_list_filter(driver, conditions)
-        query = urllib.parse.urlencode({k: ("true" if v is True else v) for k, v in conditions.items()})
+        # As RFC 3986 text (a space is %20): the API does not read its query as a form, so `+` is a plus there.
+        query = urllib.parse.urlencode({k: ("true" if v is True else v) for k, v in conditions.items()}, quote_via=urllib.parse.quote)
         expected = api_numbers(args, query)
         wait(driver, 10, lambda d: list_numbers(d) == expected, f"the list for {conditions} to be the API's {expected}")
         wait(driver, 10, lambda d: pin_numbers(d) == expected, f"the pins for {conditions} to be the API's {expected}")
         hash_query = driver.execute_script("return location.hash.split('?')[1] || ''")
         check(urllib.parse.parse_qs(hash_query) == urllib.parse.parse_qs(query), f"the address keeps {hash_query!r}, not {query!r}")
+        # The address's query is the API's own: sent to it as it is, it answers the same markers.
+        check(api_numbers(args, hash_query) == expected, f"the address's query {hash_query!r} asks the API for other markers")
         check(not conditions or len(expected) < len(everything), f"the filter {conditions} takes every marker: a weak check")
     # A link with the filter reproduces the view: the list, the pins and the controls.
     set_list_filter(driver, {"category": "Tiling", "q": "grout"})
