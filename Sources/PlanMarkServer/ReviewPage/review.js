@@ -15,6 +15,8 @@ import { centrePixel, createMap, toPixel } from './map.js';
 import { L } from './leaflet-global.js';
 import { createPins } from './markers.js';
 import { createKeepOffline, setUpOffline } from './offline.js';
+import { placeControl } from './place-control.js';
+import { setUpReportLink } from './report-link.js';
 import { failure, say } from './messages.js';
 import { may } from './permissions.js';
 import { popupContent } from './popup.js';
@@ -45,6 +47,8 @@ export async function start() {
   let synced = false; // the service stored a comment or a photo (its answer is not the marker) since the markers were read
   const sync = createSync({
     answered(entry, outcome, answer) {
+      // Answered: no longer shown on its marker as waiting (markers read from now on are the service's word on it).
+      state.waiting = state.waiting.filter((waitingEntry) => waitingEntry.id !== entry.id);
       if (entry.kind === 'comment' || entry.kind === 'photo') synced = true;
       edits.answered(entry, outcome, answer);
     },
@@ -146,7 +150,7 @@ export async function start() {
       if (state.skipClick) { state.skipClick = false; return; }
       // The click that ends a drag (the mouse released off the pin) places nothing.
       if (performance.now() - state.draggedAt < 300) return;
-      if (!byId('place-mode').checked || !may(state.access, 'place-marker')) return;
+      if (!state.placing || !may(state.access, 'place-marker')) return;
       const { x, y } = toPixel(state, event.latlng);
       edits.place(x, y);
     });
@@ -189,6 +193,9 @@ export async function start() {
       failure('The rooms did not load', error);
     }
 
+    state.placing = false;
+    placeControl({ changed: (on) => { state.placing = on; } }).addTo(map);
+    showAccess(state);
     state.markerLayer = L.layerGroup().addTo(map);
     state.waitingLayer = L.layerGroup().addTo(map);
     waiting.show();
@@ -200,7 +207,7 @@ export async function start() {
       try { await loadMarkers(state, applyMarkers); } catch (error) { failure('The markers did not load', error); }
       if (generation !== state.generation) return;
     }
-    say(`Drawing "${drawing.name}": ${state.markers.size} markers.${may(state.access, 'place-marker') ? ' Click the sheet to place one.' : ''}`);
+    say(`Drawing "${drawing.name}": ${state.markers.size} markers.${may(state.access, 'place-marker') ? ' Press Place, then click the sheet to place one.' : ''}`);
     document.body.dataset.drawing = drawing.name;
     document.body.dataset.ready = 'true';
     keepOffline.describe();
@@ -237,6 +244,7 @@ export async function start() {
     list.announce();
   });
   setUpTokenButton();
+  setUpReportLink(state);
   byId('place-center').addEventListener('click', () => {
     if (!state.map || !may(state.access, 'place-marker')) return;
     const { x, y } = centrePixel(state);

@@ -24,4 +24,7 @@ export function showAccess(state) {
   who.hidden = who.textContent === '';
   who.dataset.role = access && !access.operator ? access.role ?? '' : '';
   byId('place-section').hidden = !may(access, 'place-marker');
+  // The map's Place button too (place-control.js), when the map has one.
+  const place = document.getElementById('place-button');
+  if (place) place.closest('.place-control').hidden = !may(access, 'place-marker');
 }

@@ -34,6 +34,7 @@ export function createState() {
     openNumber: null,          // the marker whose popup is open
     popupOpen: false,          // whether any popup is open
     skipClick: false,          // the next click on the map only closes a popup
+    placing: false,            // a click or tap on the sheet places a marker (the map's Place button: place-control.js)
     dragging: null,            // the marker being dragged
     draggedAt: -Infinity,      // when the last drag ended (performance.now())
   });

@@ -157,6 +157,16 @@ def drag_pin(driver, number, start, end):
     return scale
 
 
+def place_mode(driver, on=True):
+    """Switches the map's Place button on (or off), as a reader presses it; checks it says so (aria-pressed)."""
+    button = wait(driver, 10, lambda d: (lambda f: f[0] if f and f[0].is_displayed() else None)(d.find_elements(By.ID, "place-button")),
+                  "the map's Place button")
+    if button.get_attribute("aria-pressed") != str(on).lower():
+        button.click()
+    wait(driver, 10, lambda d: d.find_element(By.ID, "place-button").get_attribute("aria-pressed") == str(on).lower(),
+         f"Place to be {'on' if on else 'off'}")
+
+
 def check_console(driver, expected):
     """Nothing the page loaded broke its Content-Security-Policy or failed but the answers `expected` names.
     (Chromium logs every non-2xx fetch.)"""
@@ -401,6 +411,7 @@ def check_offline(driver, args):
             chosen.append((x, y))
     check(len(chosen) == 3, f"no three free places on the sheet: {chosen}")
     scales = []
+    place_mode(driver, True)
     for k, (x, y) in enumerate(chosen, start=1):
         scales.append(click_pixel(driver, x, y))
         wait(driver, 10, lambda d: waiting_count(d) == k, f"{k} writes waiting")
@@ -511,6 +522,17 @@ def check_punch_list(driver, args):
         # The address's query is the API's own: sent to it as it is, it answers the same markers.
         check(api_numbers(args, hash_query) == expected, f"the address's query {hash_query!r} asks the API for other markers")
         check(not conditions or len(expected) < len(everything), f"the filter {conditions} takes every marker: a weak check")
+    # "Report of this list (PDF)" asks the service for the report with the list's filter (the address's query, checked
+    # against the API above), with the token, and the answer is a PDF.
+    set_list_filter(driver, {"assignee": "Acme"})
+    report_query = driver.execute_script("return location.hash.split('?')[1] || ''")
+    driver.execute_script("performance.setResourceTimingBufferSize(100000); performance.clearResourceTimings();")
+    click_shown(driver, "#report-button", "Report of this list")
+    wait(driver, 60, lambda d: "is downloaded" in d.find_element(By.ID, "messages").text, "the report")
+    reports = driver.execute_script(
+        "return performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('/report.pdf'))"
+        ".map((e) => [new URL(e.name).search, e.responseStatus])")
+    check(reports == [["?" + report_query, 200]], f"the report requests: {reports}, not one of ?{report_query} answered 200")
     # A link with the filter reproduces the view: the list, the pins and the controls.
     set_list_filter(driver, {"category": "Tiling", "q": "grout"})
     expected = api_numbers(args, "category=Tiling&q=grout")
@@ -868,9 +890,11 @@ def run_phone(args):
         button = driver.find_element(By.ID, "panel-button")
         check(button.is_displayed() and button.size["height"] >= 44, f"the list button: shown {button.is_displayed()}, {button.size}")
 
-        # A tap in room 2.02 places a marker there, as a click does.
+        # With Place on, a tap in room 2.02 places a marker there, as a click does.
         before = markers(args)
         next_number = max([m["number"] for m in before], default=0) + 1
+        place_mode(driver, True)
+        check(driver.find_element(By.ID, "place-button").size["height"] >= 44, "the Place button is less than 44 px high")
         scale = image_pixels_per_screen_pixel(driver)
         tap(driver, *viewport_point(driver, *ROOM_PIXEL))
         wait(driver, 10, lambda d: f"Marker {next_number} placed" in d.find_element(By.ID, "messages").text, "the tap's marker")
@@ -956,7 +980,17 @@ def run(args):
         wait(driver, 10, lambda d: any(t.text == "2.02 Office" for t in d.find_elements(By.CSS_SELECTOR, ".leaflet-tooltip")),
              "room 2.02's name on hover")
 
-        # A click in room 2.02 stores the next marker at that pixel (within one CSS pixel's worth of image pixels).
+        # Placing is a mode switched on: an ordinary click on the sheet places nothing; neither does one after Escape.
+        check(driver.find_element(By.ID, "place-button").get_attribute("aria-pressed") == "false", "Place is on when the page opens")
+        click_pixel(driver, *ROOM_PIXEL)
+        place_mode(driver, True)
+        ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        wait(driver, 10, lambda d: d.find_element(By.ID, "place-button").get_attribute("aria-pressed") == "false", "Escape to stop placing")
+        click_pixel(driver, *ROOM_PIXEL)
+        # The clicks reached the page (its map moved nothing and said nothing new) and stored nothing.
+        check(len(markers(args)) == len(before), "a click with Place off stored a marker")
+        # A click in room 2.02 with Place on stores the next marker at that pixel (within one CSS pixel's worth of image pixels).
+        place_mode(driver, True)
         scale = click_pixel(driver, *ROOM_PIXEL)
         wait(driver, 10, lambda d: pin(d, next_number) is not None, f"pin {next_number}")
         wait(driver, 10, lambda d: f"Marker {next_number} placed" in d.find_element(By.ID, "messages").text, "the placed message")
@@ -1086,6 +1120,7 @@ def run(args):
             wait(driver, 20, lambda d: d.execute_script(
                 "const imgs = [...document.querySelectorAll(arguments[0])];"
                 "return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);", selector), "the flutter drawing's sheet")
+            place_mode(driver, True)
             scale = click_pixel(driver, *ROOM_PIXEL)
             wait(driver, 10, lambda d: "Marker 1 placed" in d.find_element(By.ID, "messages").text, "the flutter drawing's marker")
             flutter = markers(args, args.flutter_drawing)
