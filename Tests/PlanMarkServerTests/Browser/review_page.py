@@ -336,6 +336,9 @@ def network(driver, online):
         driver.execute_cdp_cmd("Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps(
             {"id": number, "method": method, "params": params})})
     driver.execute_cdp_cmd("Target.detachFromTarget", {"sessionId": session})
+    if online:
+        # Back on the network, DevTools' network domain is no longer needed (left on, it can hold up a stream's reads).
+        driver.execute_cdp_cmd("Network.disable", {})
 
 
 def args_base(driver):
