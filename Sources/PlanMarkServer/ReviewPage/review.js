@@ -12,8 +12,8 @@ import { buildLegend, showStatus, showStatuses, updateLegend } from './legend.js
 import { emptyConditions, filterQuery, parseFilterQuery, passes } from './list-filter.js';
 import { loadMarkers, startLive, stopLive } from './live.js';
 import { centrePixel, createMap, toPixel } from './map.js';
-import { L } from './leaflet-global.js';
 import { createPins } from './markers.js';
+import { pinGroups, showPin } from './pin-groups.js';
 import { failure, say } from './messages.js';
 import { may } from './permissions.js';
 import { popupContent } from './popup.js';
@@ -109,7 +109,14 @@ export async function start() {
       list.render();
     }
     state.map.setView(entry.layer.getLatLng(), markerZoom(state.drawing, state.map.getMaxZoom()), { animate: false });
-    entry.layer.openPopup();
+    // A pin in a group of overlapping pins is shown first (pin-groups.js).
+    showPin(state.markerLayer, entry.layer, () => entry.layer.openPopup());
+  }
+
+  /** The marker number of a pin on the sheet, for a pin group's label. O(markers). */
+  function numberOf(pin) {
+    for (const [number, entry] of state.markers) if (entry.layer === pin) return number;
+    return null;
   }
 
   /** The map's clicks: a click places a marker, unless it closes a popup or ends a drag, or placing is off. */
@@ -164,7 +171,7 @@ export async function start() {
       failure('The rooms did not load', error);
     }
 
-    state.markerLayer = L.layerGroup().addTo(map);
+    state.markerLayer = pinGroups(map, { numberOf }).addTo(map);
     listenToClicks(map);
     // The markers, then their changes as they happen (the event stream, or polling while it is down).
     await startLive(state, { apply: applyMarkers, change: applyChange });
