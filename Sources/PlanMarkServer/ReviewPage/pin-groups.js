@@ -19,6 +19,9 @@ const GroupIcon = L.DivIcon.extend({
   },
 });
 
+/** The groups whose pins are spread out now. */
+const spreadGroups = new WeakSet();
+
 /** Whether Leaflet.markercluster is loaded. */
 export function canGroupPins() { return typeof L.MarkerClusterGroup === 'function'; }
 
@@ -44,10 +47,15 @@ export function pinGroups(map, { pinSize = 24, numberOf }) {
   });
   // Enter on a group spreads it out and the plugin gives the focus to the map: give it to the group's first pin.
   group.on('spiderfied', (event) => {
+    spreadGroups.add(group);
     if (document.activeElement === map.getContainer()) event.markers[0]?.getElement()?.focus();
   });
+  group.on('unspiderfied', () => spreadGroups.delete(group));
   return group;
 }
+
+/** Whether a group of `layer` (the pins' layer) is spread out now: a click on the sheet then only folds it back. */
+export function isSpread(layer) { return spreadGroups.has(layer); }
 
 /**
  * Shows `pin` (a pin on `layer`, the pins' layer) and then calls `shown()`: a pin inside a group is shown by

@@ -13,7 +13,7 @@ import { emptyConditions, filterQuery, parseFilterQuery, passes } from './list-f
 import { loadMarkers, startLive, stopLive } from './live.js';
 import { centrePixel, createMap, toPixel } from './map.js';
 import { createPins } from './markers.js';
-import { pinGroups, showPin } from './pin-groups.js';
+import { isSpread, pinGroups, showPin } from './pin-groups.js';
 import { failure, say } from './messages.js';
 import { may } from './permissions.js';
 import { popupContent } from './popup.js';
@@ -123,8 +123,8 @@ export async function start() {
   function listenToClicks(map) {
     map.on('popupopen', () => { state.popupOpen = true; });
     map.on('popupclose', () => { state.popupOpen = false; });
-    // A click that closes a popup only closes it.
-    map.on('preclick', () => { state.skipClick = state.popupOpen; });
+    // A click that closes a popup, or folds a group of pins spread out, only does that.
+    map.on('preclick', () => { state.skipClick = state.popupOpen || isSpread(state.markerLayer); });
     map.on('click', (event) => {
       if (state.skipClick) { state.skipClick = false; return; }
       // The click that ends a drag (the mouse released off the pin) places nothing.
