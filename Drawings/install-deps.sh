@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages PlanMark builds and runs with, when they are missing.
 # libpng (PNG input/output), FreeType and DejaVu (marker labels), SQLite (the store), pkg-config;
-# Leaflet for the review page `planmark serve` serves (libjs-leaflet), and headless Chromium with its
+# Leaflet for the review page `planmark serve` serves (libjs-leaflet) with its plugin that groups pins that overlap
+# (libjs-leaflet.markercluster), and headless Chromium with its
 # WebDriver and Selenium for the page's browser tests (chromium, chromium-driver, python3-selenium); cairo for
 # the punch-list report (libcairo2-dev) and poppler's tools that its tests read the PDFs with (poppler-utils);
 # PostgreSQL with PostGIS for the PostgreSQL store's tests (a throwaway cluster: Drawings/postgres-cluster.sh);
@@ -10,7 +11,7 @@
 # With package names as arguments it installs those instead (the benchmarks' peers use it).
 set -euo pipefail
 packages=(pkg-config libpng-dev libfreetype-dev fonts-dejavu-core libsqlite3-dev sqlite3
-          libjs-leaflet chromium chromium-driver python3-selenium libcairo2-dev poppler-utils postgresql postgis
+          libjs-leaflet libjs-leaflet.markercluster chromium chromium-driver python3-selenium libcairo2-dev poppler-utils postgresql postgis
           nodejs eslint curl)
 [ $# -gt 0 ] && packages=("$@")
 missing=()

@@ -16,8 +16,8 @@ public enum PlanMarkApplication {
     /// the `Host` check, CORS (when an origin is configured; preflights need no token), JSON errors,
     /// the `Origin` check of writes, bearer-token checks (when a token is configured) and 405 for known
     /// paths with another method. `boundPort` is the port the `Host` check expects (default: the configured one).
-    /// `page`, when given, is served at `/`, `/app/...` and `/leaflet/...` after the `Host` check and before
-    /// the token check (the page asks for the token and sends it with every API call).
+    /// `page`, when given, is served at `/`, `/app/...`, `/leaflet/...` and `/leaflet.markercluster/...` after
+    /// the `Host` check and before the token check (the page asks for the token and sends it with every API call).
     public static func router(configuration: ServerConfiguration, store: StoreAccess, logger: Logger,
                               renderer: ReviewRenderer = ReviewRenderer(), page: ReviewPageFiles? = nil) -> Router<PlanMarkRequestContext> {
         router(configuration: configuration, store: store, logger: logger, renderer: renderer, boundPort: BoundPort(configuration.port),

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import PlanMarkStore
 
-/// The review page's files (the project's own HTML, CSS and ES modules) and Leaflet's, read once when the
-/// server starts and served from memory by URL path: `/` is the page's `index.html`, `/app/FILE` its other
-/// files, `/leaflet/FILE` Leaflet's (Debian's `libjs-leaflet`). Only the files found at start-up with a
+/// The review page's files (the project's own HTML, CSS and ES modules), Leaflet's and Leaflet.markercluster's,
+/// read once when the server starts and served from memory by URL path: `/` is the page's `index.html`,
+/// `/app/FILE` its other files, `/leaflet/FILE` Leaflet's (Debian's `libjs-leaflet`),
+/// `/leaflet.markercluster/FILE` the plugin's few files (Debian's `libjs-leaflet.markercluster`). Only the files found at start-up with a
 /// known type are served, looked up by their exact path, so no request path ever reaches the file system
 /// (no directory traversal).
 public struct ReviewPageFiles: Sendable {
@@ -22,9 +23,15 @@ public struct ReviewPageFiles: Sendable {
     let files: [String: File]
     /// Why Leaflet's files are not served (the folder or its `leaflet.js` is missing), nil when they are.
     public let leafletProblem: String?
+    /// Why Leaflet.markercluster's files are not served (its script or style sheet is missing), nil when they are.
+    public let markerClusterProblem: String?
 
     /// Where Debian's `libjs-leaflet` puts Leaflet.
     public static let defaultLeafletDirectory = "/usr/share/javascript/leaflet"
+    /// Where Debian's `libjs-leaflet.markercluster` puts the plugin: beside Leaflet.
+    public static let defaultMarkerClusterDirectory = "/usr/share/javascript/leaflet"
+    /// The plugin's files the page loads (its folder may hold Leaflet and other plugins too: only these are served).
+    static let markerClusterFiles: Set<String> = ["leaflet.markercluster.js", "MarkerCluster.css"]
 
     /// The page's folder: in the resource bundle SwiftPM copies `ReviewPage/` into beside the executable
     /// (`PlanMark_PlanMarkServer.resources`), else in the source tree the server was built from; nil when
@@ -45,10 +52,12 @@ public struct ReviewPageFiles: Sendable {
     static let contentSecurityPolicy = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
         + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    /// Reads the page from `webRoot` (it must hold `index.html`) and Leaflet from `leafletDirectory`; a
-    /// missing Leaflet is not an error (the page then says what to install), a missing page is.
+    /// Reads the page from `webRoot` (it must hold `index.html`), Leaflet from `leafletDirectory` and
+    /// Leaflet.markercluster from `markerClusterDirectory`; a missing Leaflet is not an error (the page then says
+    /// what to install), nor a missing plugin (the page then shows every pin apart), a missing page is.
     /// - Complexity: O(total size of the files).
-    public init(webRoot: String, leafletDirectory: String) throws(ReviewPageError) {
+    public init(webRoot: String, leafletDirectory: String,
+                markerClusterDirectory: String = defaultMarkerClusterDirectory) throws(ReviewPageError) {
         var files: [String: File] = [:]
         let page = Self.read(folder: webRoot)
         guard let index = page["index.html"] else { throw .missingPage(webRoot) }
@@ -61,6 +70,14 @@ public struct ReviewPageFiles: Sendable {
         } else {
             leafletProblem = nil
             for (relative, file) in leaflet { files["/leaflet/" + relative] = file }
+        }
+        let plugin = Self.read(folder: markerClusterDirectory).filter { Self.markerClusterFiles.contains($0.key) }
+        if plugin.count < Self.markerClusterFiles.count {
+            markerClusterProblem = "\(markerClusterDirectory): Leaflet.markercluster not found (install Debian's "
+                + "libjs-leaflet.markercluster or give --markercluster-dir); the review page will show pins that overlap apart"
+        } else {
+            markerClusterProblem = nil
+            for (relative, file) in plugin { files["/leaflet.markercluster/" + relative] = file }
         }
         self.files = files
     }

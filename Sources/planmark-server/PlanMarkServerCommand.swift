@@ -25,8 +25,9 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         --shutdown-grace seconds are cancelled, and answers still being sent then are cut off), the store is closed.
         Without a token the service still refuses: writes not sent as application/json (415), a Host \
         that is not this server (421; see --allowed-host), and writes from a page on another origin (403).
-        GET / is the review page (the project's HTML and ES modules with Leaflet from --leaflet-dir), served \
-        without the token; the page asks for it and sends it as a Bearer header with every API call.
+        GET / is the review page (the project's HTML and ES modules with Leaflet from --leaflet-dir and \
+        Leaflet.markercluster from --markercluster-dir), served without the token; the page asks for it and sends it \
+        as a Bearer header with every API call.
         Exit status: 0 stopped cleanly, 1 could not start (address in use ...), 64 bad usage \
         (e.g. a non-loopback host without a token, or a store URL that cannot be used), 66 missing store or review page \
         folder, 74 store I/O error or database unreachable.
@@ -128,6 +129,10 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         "Leaflet's files for the review page (Debian's libjs-leaflet puts them here).", valueName: "dir"))
     var leafletDir = ReviewPageFiles.defaultLeafletDirectory
 
+    @Option(name: .customLong("markercluster-dir"), help: ArgumentHelp(
+        "Leaflet.markercluster's files for the review page (Debian's libjs-leaflet.markercluster puts them here).", valueName: "dir"))
+    var markerClusterDir = ReviewPageFiles.defaultMarkerClusterDirectory
+
     @Option(name: .long, help: ArgumentHelp("trace, debug, info (default), notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -179,12 +184,13 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         let page: ReviewPageFiles
         do throws(ReviewPageError) {
             guard let root = webRoot ?? ReviewPageFiles.bundledWebRoot else { throw ReviewPageError.missingPage("ReviewPage") }
-            page = try ReviewPageFiles(webRoot: root, leafletDirectory: leafletDir)
+            page = try ReviewPageFiles(webRoot: root, leafletDirectory: leafletDir, markerClusterDirectory: markerClusterDir)
         } catch {
             printError("planmark-server: \(error.description)")
             throw ExitCode(66)
         }
         if let problem = page.leafletProblem { logger.warning("\(problem)") }
+        if let problem = page.markerClusterProblem { logger.warning("\(problem)") }
         let host = configuration.host
         let app = try PlanMarkApplication.application(configuration: configuration, store: access, logger: logger, page: page) { port in
             logger.info("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(storeName))")

@@ -8,14 +8,15 @@ import PlanMarkTestSupport
 /// The review page's files: served from memory by exact path, before the token check, with content types,
 /// ETags, the Content-Security-Policy, and no way out of their folders.
 @Suite struct ReviewPageServingTests {
-    /// A page folder and a Leaflet folder with small files of known bytes, and a file beside them that
-    /// must never be served.
+    /// A page folder, a Leaflet folder and a Leaflet.markercluster folder with small files of known bytes, and a
+    /// file beside them that must never be served.
     struct PageFolders {
         let root: URL
         var web: String { root.appendingPathComponent("web").path }
         var leaflet: String { root.appendingPathComponent("leaflet").path }
+        var markerCluster: String { root.appendingPathComponent("markercluster").path }
 
-        init(withLeaflet: Bool = true) throws {
+        init(withLeaflet: Bool = true, withMarkerCluster: Bool = true) throws {
             root = TestFolder.path("planmark-page")
             let files: [(String, String)] = [
                 ("web/index.html", "<!doctype html><title>t</title>"), ("web/app.js", "export const a = 1;\n"),
@@ -24,6 +25,9 @@ import PlanMarkTestSupport
                 ("web/.hidden.js", "hidden"), ("secret.txt", "SECRET"),
             ] + (withLeaflet ? [("leaflet/leaflet.js", "var L = {};"), ("leaflet/leaflet.css", ".leaflet{}"),
                                 ("leaflet/images/layers.png", "\u{89}PNG"), ("leaflet/leaflet.js.map", "{}")] : [])
+                + (withMarkerCluster ? [("markercluster/leaflet.markercluster.js", "L.MarkerClusterGroup = {};"),
+                                        ("markercluster/MarkerCluster.css", ".marker-cluster{}"),
+                                        ("markercluster/leaflet.markercluster.min.js", "min"), ("markercluster/other.js", "other")] : [])
             for (path, text) in files {
                 let url = root.appendingPathComponent(path)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -44,8 +48,8 @@ import PlanMarkTestSupport
         let fixture = try await ServerFixture()
         let folders = try PageFolders()
         defer { fixture.remove(); folders.remove() }
-        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
-        #expect(page.leafletProblem == nil)
+        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet, markerClusterDirectory: folders.markerCluster)
+        #expect(page.leafletProblem == nil && page.markerClusterProblem == nil)
         try await application(fixture, page: page, token: "secret-token").test(.router) { client in
             let expected: [(String, String, String)] = [
                 ("/", "text/html; charset=utf-8", "<!doctype html><title>t</title>"),
@@ -58,6 +62,8 @@ import PlanMarkTestSupport
                 ("/leaflet/images/layers.png", "image/png", "\u{89}PNG"),
                 ("/app/sw.js", "text/javascript; charset=utf-8", "self.addEventListener('fetch', () => {});\n"),
                 ("/app/manifest.webmanifest", "application/manifest+json", "{\"name\":\"t\"}"),
+                ("/leaflet.markercluster/leaflet.markercluster.js", "text/javascript; charset=utf-8", "L.MarkerClusterGroup = {};"),
+                ("/leaflet.markercluster/MarkerCluster.css", "text/css; charset=utf-8", ".marker-cluster{}"),
             ]
             for (path, type, body) in expected {
                 let response = try await client.get(path)
@@ -82,7 +88,7 @@ import PlanMarkTestSupport
         let fixture = try await ServerFixture()
         let folders = try PageFolders()
         defer { fixture.remove(); folders.remove() }
-        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
+        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet, markerClusterDirectory: folders.markerCluster)
         try await application(fixture, page: page).test(.router) { client in
             let first = try await client.get("/app/app.js")
             // The SHA-256 of "export const a = 1;\n", from sha256sum.
@@ -100,12 +106,13 @@ import PlanMarkTestSupport
         let fixture = try await ServerFixture()
         let folders = try PageFolders()
         defer { fixture.remove(); folders.remove() }
-        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
+        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet, markerClusterDirectory: folders.markerCluster)
         try await application(fixture, page: page).test(.router) { client in
             for path in ["/app/../secret.txt", "/app/%2e%2e/secret.txt", "/app/..%2fsecret.txt", "/leaflet/../secret.txt",
                          "/leaflet/../../secret.txt", "/app//secret.txt", "/secret.txt", "/app/notes.md", "/app/.hidden.js",
                          "/leaflet/leaflet.js.map", "/app/", "/app", "/leaflet/", "/app/%2Fetc%2Fpasswd", "/app/../../../../etc/passwd",
-                         "/index.html"] {
+                         "/index.html", "/leaflet.markercluster/leaflet.markercluster.min.js", "/leaflet.markercluster/other.js",
+                         "/leaflet.markercluster/../secret.txt", "/leaflet.markercluster/"] {
                 let response = try await client.get(path)
                 #expect(response.status == .notFound, "\(path)")
                 #expect(!response.text.contains("SECRET"), "\(path)")
@@ -124,13 +131,28 @@ import PlanMarkTestSupport
         let fixture = try await ServerFixture()
         let folders = try PageFolders(withLeaflet: false)
         defer { fixture.remove(); folders.remove() }
-        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet)
+        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet, markerClusterDirectory: folders.markerCluster)
         #expect(page.leafletProblem?.contains("libjs-leaflet") == true)
         try await application(fixture, page: page).test(.router) { client in
             let page = try await client.get("/")
             #expect(page.status == .ok)
             let leaflet = try await client.get("/leaflet/leaflet.js")
             #expect(leaflet.status == .notFound)
+        }
+    }
+
+    /// Without Leaflet.markercluster the server says so and serves the rest (the page then shows every pin apart).
+    @Test func aMissingMarkerClusterIsReportedAndTheRestServed() async throws {
+        let fixture = try await ServerFixture()
+        let folders = try PageFolders(withMarkerCluster: false)
+        defer { fixture.remove(); folders.remove() }
+        let page = try ReviewPageFiles(webRoot: folders.web, leafletDirectory: folders.leaflet, markerClusterDirectory: folders.markerCluster)
+        #expect(page.leafletProblem == nil)
+        #expect(page.markerClusterProblem?.contains("libjs-leaflet.markercluster") == true)
+        try await application(fixture, page: page).test(.router) { client in
+            #expect(try await client.get("/").status == .ok)
+            #expect(try await client.get("/leaflet/leaflet.js").status == .ok)
+            #expect(try await client.get("/leaflet.markercluster/leaflet.markercluster.js").status == .notFound)
         }
     }
 
@@ -146,7 +168,7 @@ import PlanMarkTestSupport
         let root = try #require(ReviewPageFiles.bundledWebRoot)
         let folders = try PageFolders()
         defer { folders.remove() }
-        let page = try ReviewPageFiles(webRoot: root, leafletDirectory: folders.leaflet)
+        let page = try ReviewPageFiles(webRoot: root, leafletDirectory: folders.leaflet, markerClusterDirectory: folders.markerCluster)
         #expect(page.file(at: "/") != nil)
         var references: [String] = []
         for (path, file) in page.files where path.hasPrefix("/app/") && (path.hasSuffix(".html") || path.hasSuffix(".js")) {

@@ -12,11 +12,12 @@ import { buildLegend, showStatus, showStatuses, updateLegend } from './legend.js
 import { emptyConditions, filterQuery, parseFilterQuery, passes } from './list-filter.js';
 import { loadMarkers, startLive, stopLive } from './live.js';
 import { centrePixel, createMap, toPixel } from './map.js';
-import { L } from './leaflet-global.js';
 import { createPins } from './markers.js';
 import { createKeepOffline, setUpOffline } from './offline.js';
 import { placeControl } from './place-control.js';
 import { setUpReportLink } from './report-link.js';
+import { isSpread, pinGroups, showPin } from './pin-groups.js';
+import { L } from './leaflet-global.js';
 import { failure, say } from './messages.js';
 import { may } from './permissions.js';
 import { popupContent } from './popup.js';
@@ -137,15 +138,22 @@ export async function start() {
       list.render();
     }
     state.map.setView(entry.layer.getLatLng(), markerZoom(state.drawing, state.map.getMaxZoom()), { animate: false });
-    entry.layer.openPopup();
+    // A pin in a group of overlapping pins is shown first (pin-groups.js).
+    showPin(state.markerLayer, entry.layer, () => entry.layer.openPopup());
+  }
+
+  /** The marker number of a pin on the sheet, for a pin group's label. O(markers). */
+  function numberOf(pin) {
+    for (const [number, entry] of state.markers) if (entry.layer === pin) return number;
+    return null;
   }
 
   /** The map's clicks: a click places a marker, unless it closes a popup or ends a drag, or placing is off. */
   function listenToClicks(map) {
     map.on('popupopen', () => { state.popupOpen = true; });
     map.on('popupclose', () => { state.popupOpen = false; });
-    // A click that closes a popup only closes it.
-    map.on('preclick', () => { state.skipClick = state.popupOpen; });
+    // A click that closes a popup, or folds a group of pins spread out, only does that.
+    map.on('preclick', () => { state.skipClick = state.popupOpen || isSpread(state.markerLayer); });
     map.on('click', (event) => {
       if (state.skipClick) { state.skipClick = false; return; }
       // The click that ends a drag (the mouse released off the pin) places nothing.
@@ -196,7 +204,7 @@ export async function start() {
     state.placing = false;
     placeControl({ changed: (on) => { state.placing = on; } }).addTo(map);
     showAccess(state);
-    state.markerLayer = L.layerGroup().addTo(map);
+    state.markerLayer = pinGroups(map, { numberOf }).addTo(map);
     state.waitingLayer = L.layerGroup().addTo(map);
     waiting.show();
     listenToClicks(map);

@@ -391,7 +391,7 @@ def check_offline(driver, args):
     check(not reaches_network(driver, path + "/regions"), "the page still reaches the service with the network off")
     driver.refresh()
     wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the page to open without a network")
-    wait(driver, 20, lambda d: sorted(n for n in pin_numbers(d) if n == n) == sorted(before), "the kept markers on the sheet")
+    wait(driver, 20, lambda d: list_numbers(d) == sorted(before), "the kept markers in the list")
     check(not reaches_network(driver, path + "/regions"), "the reloaded page reaches the service with the network off")
     # The sheet is drawn from the kept tiles, and so it is zoomed in as far as its tiles go (tiles never viewed online,
     # kept by "Keep this sheet offline").
@@ -409,8 +409,9 @@ def check_offline(driver, args):
 
     # Three new markers, placed by clicks away from every pin, wait with a count.
     chosen = []
-    for x, y in ((400.0, 250.0), (1600.0, 300.0), (400.0, 1150.0), (1650.0, 1150.0), (1200.0, 250.0), (300.0, 700.0)):
-        if all(abs(m["x"] - x) > 80 or abs(m["y"] - y) > 80 for m in before.values()) and len(chosen) < 3:
+    for x, y in ((400.0, 250.0), (400.0, 1150.0), (1650.0, 1150.0), (1200.0, 250.0), (300.0, 700.0), (1750.0, 200.0),
+                 (700.0, 1200.0), (1100.0, 1200.0)):
+        if all(abs(m["x"] - x) > 150 or abs(m["y"] - y) > 150 for m in before.values()) and len(chosen) < 3:
             chosen.append((x, y))
     check(len(chosen) == 3, f"no three free places on the sheet: {chosen}")
     scales = []
@@ -706,6 +707,134 @@ def check_keyboard_and_screen_readers(driver, args):
           f"the overdue mark: {overdue_a} on overdue marker {number}, {overdue_b} on marker {other}")
 
 
+# Where check_pin_groups puts its three markers: an empty part of the allowed area A1 (200..1800 x 150..1250), far from
+# every other marker the runs make.
+GROUP_PIXEL = (1600.0, 400.0)
+
+
+def overlapping(points, size):
+    """The groups of points (number -> CSS point) that overlap: linked by distances under `size`, as sorted lists."""
+    groups, left = [], set(points)
+    while left:
+        group, todo = set(), [left.pop()]
+        while todo:
+            number = todo.pop()
+            group.add(number)
+            near = {n for n in left if ((points[n][0] - points[number][0]) ** 2 + (points[n][1] - points[number][1]) ** 2) ** 0.5 < size}
+            left -= near
+            todo.extend(near)
+        groups.append(sorted(group))
+    return groups
+
+
+def open_plan(driver, args):
+    """Opens the drawing anew (its first view: the whole sheet) and waits for it."""
+    driver.get("about:blank")
+    driver.get(args.base + "/#/" + args.drawing)
+    wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the drawing to open")
+
+
+def pin_group(driver, expected):
+    """Waits for the one pin group (`.pin-group`) and its pins `expected` out of the page; the group's element."""
+    wait(driver, 10, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".pin-group")) == 1
+         and not set(expected) & set(pin_numbers(d)), f"pins {expected} as one group")
+    return driver.find_element(By.CSS_SELECTOR, ".pin-group")
+
+
+def spread_out(driver, expected, size):
+    """Waits for the pins `expected` to be shown apart (no two closer than `size`), the spreading's animation over."""
+    def apart(d):
+        centres = d.execute_script(
+            "if (document.querySelector('.leaflet-cluster-anim')) return null;"
+            "return arguments[0].map((n) => { const p = document.querySelector(`.pin[data-number=\"${n}\"]`);"
+            " if (!p) return null; const r = p.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });", expected)
+        if not centres or None in centres:
+            return False
+        return all(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 >= size for i, a in enumerate(centres) for b in centres[i + 1:])
+    wait(driver, 10, apart, f"pins {expected} to spread out")
+
+
+def check_pin_groups(driver, args, touch=False):
+    """Pins that overlap at the first view are one group showing their count, a button named by their numbers; a click
+    (a tap) spreads them out so the middle one, covered before, takes a click that opens its popup. Not on a phone: Enter
+    spreads the group out too, and a click on the sheet then only folds it back; a row of the list opens a grouped pin's
+    popup. The overlap is worked out from the API's x, y and the map's scale."""
+    open_plan(driver, args)
+    scale = image_pixels_per_screen_pixel(driver)
+    size = driver.execute_script("return document.querySelector('.pin').getBoundingClientRect().width")
+    # Three markers a sixth of a pin apart on the screen at this zoom: each covers most of the one before.
+    step = size / 6 * scale
+    for i in (-1, 0, 1):
+        subprocess.run([args.planmark, "mark", args.drawing, str(GROUP_PIXEL[0] + i * step), str(GROUP_PIXEL[1]), "--store", args.store,
+                        "--note", f"pin group {i}"], check=True, capture_output=True)
+    stored = markers(args)
+    wait(driver, 20, lambda d: len(list_numbers(d)) == len(stored), "the new markers in the list")
+    # Which pins overlap, from the stored pixels: exactly the three, the other pins each apart; and the three are more
+    # than two pins from any other (so their group takes no other pin).
+    points = {m["number"]: container_point(driver, m["x"], m["y"]) for m in stored}
+    expected = [g for g in overlapping(points, size) if len(g) > 1]
+    check(len(expected) == 1 and len(expected[0]) == 3, f"the pins that overlap: {expected}")
+    expected = expected[0]
+    near = [n for n in points if n not in expected and any(
+        ((points[n][0] - points[e][0]) ** 2 + (points[n][1] - points[e][1]) ** 2) ** 0.5 < 2 * size for e in expected)]
+    check(not near, f"pins {near} are near the group {expected}: {points}")
+    group = pin_group(driver, expected)
+    check(pin_numbers(driver) == sorted(n for n in points if n not in expected), f"the pins shown apart: {pin_numbers(driver)}")
+    check(group.get_attribute("textContent") == "3", f"the group shows {group.get_attribute('textContent')!r}, not 3")
+    label = f"3 markers: {', '.join(map(str, expected))}"
+    check(group.get_attribute("role") == "button" and group.get_attribute("tabindex") == "0" and group.get_attribute("aria-label") == label,
+          f"the group is not a focusable button named {label!r}: {group.get_attribute('role')}, {group.get_attribute('tabindex')}, "
+          f"{group.get_attribute('aria-label')!r}")
+    # It is where its pins are: within a pin of their middle.
+    rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(), m = document.getElementById('map').getBoundingClientRect();"
+                                 "return [r.left + r.width / 2 - m.left, r.top + r.height / 2 - m.top];", group)
+    middle = [sum(points[n][k] for n in expected) / 3 for k in (0, 1)]
+    check(abs(rect[0] - middle[0]) <= size and abs(rect[1] - middle[1]) <= size, f"the group is at {rect}, its pins at {middle}")
+
+    # A click on the group spreads its pins out; the middle one then takes a click (nothing covers it) and opens.
+    if touch:
+        tap_element(driver, group)
+    else:
+        group.click()
+    spread_out(driver, expected, size)
+    hidden = expected[1]
+    on_top = driver.execute_script(
+        "const r = document.querySelector(`.pin[data-number=\"${arguments[0]}\"]`).getBoundingClientRect();"
+        "return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('.pin')?.dataset.number;", hidden)
+    check(on_top == str(hidden), f"pin {hidden} is covered by {on_top} once spread out")
+    if touch:
+        tap_element(driver, pin(driver, hidden))
+    else:
+        pin(driver, hidden).click()
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{hidden}"]'), f"marker {hidden}'s popup")
+    check(len(driver.find_elements(By.CSS_SELECTOR, ".leaflet-popup")) == 1, "more than one popup is open")
+    if touch:
+        return
+    # Enter on the focused group spreads it out too, the focus going to one of its pins.
+    open_plan(driver, args)
+    pin_group(driver, expected).send_keys(Keys.ENTER)
+    spread_out(driver, expected, size)
+    wait(driver, 10, lambda d: d.execute_script("return document.activeElement.closest('.pin')?.dataset.number") in map(str, expected),
+         "the focus on a pin of the group")
+    # With Place on, a click on the sheet then only folds the group back: a click at another spot after it places the
+    # next marker, and the first spot has none.
+    place_mode(driver, True)
+    next_number = max(api_numbers(args, "")) + 1
+    folding, placing = (GROUP_PIXEL[0], GROUP_PIXEL[1] + 300), (GROUP_PIXEL[0], GROUP_PIXEL[1] + 450)
+    click_pixel(driver, *folding)
+    pin_group(driver, expected)
+    click_pixel(driver, *placing)
+    wait(driver, 10, lambda d: f"Marker {next_number} placed" in d.find_element(By.ID, "messages").text, f"marker {next_number} placed")
+    near = lambda spot: [m["number"] for m in markers(args) if abs(m["x"] - spot[0]) <= 2 * scale and abs(m["y"] - spot[1]) <= 2 * scale]
+    check(near(placing) == [next_number] and near(folding) == [], f"the clicks placed {near(folding)} and {near(placing)}")
+    # A row of the list opens a grouped pin's popup, the pin shown.
+    open_plan(driver, args)
+    pin_group(driver, expected)
+    driver.find_element(By.CSS_SELECTOR, f'#punch-list .row[data-number="{hidden}"]').click()
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{hidden}"]'), f"marker {hidden}'s popup from its row")
+    check(pin(driver, hidden) is not None and pin(driver, hidden).is_displayed(), f"pin {hidden} is not shown with its popup")
+
+
 def run_without_leaflet(args):
     """A server whose Leaflet folder is missing: the page says what to install."""
     driver = browser()
@@ -932,6 +1061,7 @@ def run_phone(args):
             wait(driver, 10, lambda d: drawer(d)[0] >= 0 and drawer(d)[3] == "true", "the drawer to open again")
             driver.execute_script("document.getElementById('list-heading').scrollIntoView()")
             driver.save_screenshot(args.screenshot)
+        check_pin_groups(driver, args, touch=True)
         print(f"review page (phone): every check held in {time.monotonic() - started:.1f} s", file=sys.stderr)
     finally:
         driver.quit()
@@ -1106,6 +1236,7 @@ def run(args):
         check_punch_list(driver, args)
         check_details_and_conflicts(driver, args, list_numbers(driver)[-1])
         check_keyboard_and_screen_readers(driver, args)
+        check_pin_groups(driver, args)
         check_offline(driver, args)
 
         # A deep link opens the drawing at a marker with its popup.
