@@ -276,5 +276,12 @@ export async function start() {
     return;
   }
   window.addEventListener('hashchange', route);
+  // A page left for another is kept by the browser for Back (the back/forward cache): its event stream would hold one of
+  // the few connections a browser opens to a server, and enough kept pages stall every new one. The stream stops when
+  // the page is left, and the drawing is read anew when it is shown again from that cache.
+  window.addEventListener('pagehide', () => stopLive(state));
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted && state.drawing) openDrawing(state.drawing.name, state.openNumber, true);
+  });
   route();
 }

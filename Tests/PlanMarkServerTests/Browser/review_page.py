@@ -73,7 +73,9 @@ def wait(driver, seconds, condition, what):
         # The open popups' text, to tell a failure's cause without a screenshot.
         popups = driver.execute_script("return document.querySelector('.leaflet-popup-pane')?.textContent") or ""
         how = f"waited {seconds} s for {what}" if isinstance(error, TimeoutException) else f"while waiting for {what}: {error!r}"
-        raise Failure(f"{how}; page says: {messages!r}; popups say: {popups[:1500]!r}") from error
+        # The console's errors (a module that did not load, a failed request), to tell why the page did not get there.
+        console = [e["message"][:300] for e in driver.get_log("browser") if e["level"] == "SEVERE"][-5:]
+        raise Failure(f"{how}; page says: {messages!r}; popups say: {popups[:1500]!r}; console: {console}") from error
 
 
 def click_shown(driver, selector, what):
@@ -1243,6 +1245,16 @@ def run(args):
         driver.get(args.base + f"/#/{args.drawing}/{next_number}")
         wait(driver, 20, lambda d: d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
              f"the deep link's popup of marker {next_number}")
+
+        # Pages left for another are kept by the browser for Back (its back/forward cache) without their event streams:
+        # seven visits in a row open (more than the six connections a browser opens to one server), and a page shown
+        # again from that cache is live again.
+        for _ in range(7):
+            open_plan(driver, args)
+        driver.get("about:blank")
+        driver.back()
+        wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
+             and d.find_element(By.ID, "live-status").get_attribute("data-state") == "live", "the page shown again to be live")
 
         # A drawing in flutter_map's CRS flavour (zoom 0: CrsSimple scales by 256 * 2^0) converts clicks right too.
         if args.flutter_drawing:
