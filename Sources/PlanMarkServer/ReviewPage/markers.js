@@ -7,6 +7,7 @@ import { filterChanges } from './filters.js';
 import { passes } from './list-filter.js';
 import { toLatLng, toPixel } from './map.js';
 import { may } from './permissions.js';
+import { holdToDrag, touchFirst } from './hold-to-drag.js';
 import { addressOf } from './address.js';
 import { followPopupFocus, popupHeadingId } from './popup-focus.js';
 import { OVERDUE_GLYPH, statusGlyph, statusWords } from './workflow.js';
@@ -45,7 +46,8 @@ function labelPin(state, entry) {
 
 /** Lets the pin be dragged only when the signed-in user may edit the marker (move it). */
 function allowDrag(state, entry) {
-  const draggable = may(state.access, 'edit-marker', entry.data);
+  // On a touch screen a pin moves by a long press (hold-to-drag.js), not by Leaflet's dragging, which starts at once.
+  const draggable = may(state.access, 'edit-marker', entry.data) && !touchFirst();
   entry.layer.options.draggable = draggable; // for a pin not on the map yet: Leaflet reads it when it adds the pin
   if (entry.layer.dragging) {
     if (draggable) entry.layer.dragging.enable();
@@ -89,16 +91,25 @@ function rebuildPopup(entry) {
 export function createPins(state, { popupContent, dragEnded }) {
   function add(data) {
     const layer = L.marker(toLatLng(state, data.x, data.y), {
-      icon: pinIcon(data), draggable: may(state.access, 'edit-marker', data), keyboard: true, riseOnHover: true, title: `Marker ${data.number}`,
+      icon: pinIcon(data), draggable: may(state.access, 'edit-marker', data) && !touchFirst(), keyboard: true, riseOnHover: true, title: `Marker ${data.number}`,
     });
     const entry = { data, layer };
+    let listened = null; // the element listened to (Leaflet keeps a pin's element when it adds the pin again: once is enough)
     layer.on('add', () => {
       labelPin(state, entry);
+      if (listened === layer.getElement()) return;
+      listened = layer.getElement();
       // Enter or Space on a focused pin opens it, and the focus moves into its popup (popup-focus.js).
-      entry.layer.getElement()?.addEventListener('keydown', (event) => {
+      listened.addEventListener('keydown', (event) => {
         if (event.key !== 'Enter' && event.key !== ' ') return;
         event.preventDefault();
         entry.layer.openPopup();
+      });
+      // A long press lifts it on a touch screen.
+      holdToDrag(state.map, layer, {
+        allowed: () => may(state.access, 'edit-marker', entry.data),
+        lifted: () => { state.dragging = entry.data.number; layer.closePopup(); },
+        dropped: (from) => { state.draggedAt = performance.now(); dragEnded(entry, from); },
       });
     });
     layer.on('move', () => showPosition(state, entry));

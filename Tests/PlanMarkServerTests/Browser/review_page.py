@@ -986,6 +986,53 @@ def tap_element(driver, element):
     tap(driver, x, y)
 
 
+def touch(driver, kind, x=None, y=None):
+    """One touch event of one finger at viewport point (x, y) (DevTools' Input.dispatchTouchEvent): touchStart,
+    touchMove or touchEnd (which takes no point)."""
+    points = [] if kind == "touchEnd" else [{"x": round(x), "y": round(y)}]
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def check_hold_to_drag(driver, args, number):
+    """On a touch screen a finger that presses pin `number` and moves at once pans the sheet and leaves the pin where
+    it is; a long press lifts it (the pin says so: the test waits for that, not for a time), and it follows the finger
+    to where it is dropped, which is stored."""
+    driver.execute_script("document.querySelector('.leaflet-popup-close-button')?.click()")
+    place_mode(driver, False)
+    kept = stored_marker(args, number)
+    # Pressed and moved at once: the sheet pans (the pin's image pixel stays), nothing is stored.
+    x, y = viewport_point(driver, kept["x"], kept["y"])
+    touch(driver, "touchStart", x, y)
+    for step in range(1, 6):
+        touch(driver, "touchMove", x + 12 * step, y + 6 * step)
+    touch(driver, "touchEnd")
+    # The sheet moved with the finger (then maybe glides on, or back inside its bounds: wait until it rests).
+    last = [None]
+    def resting(d):
+        now = d.execute_script("const v = document.getElementById('map').dataset; return [v.topLeftX, v.topLeftY]")
+        still, last[0] = now == last[0], now
+        return still
+    wait(driver, 10, resting, "the sheet to come to rest")
+    moved = viewport_point(driver, kept["x"], kept["y"])
+    check(moved[0] - x > 20, f"the sheet did not pan with the finger: pin {number} from {(x, y)} to {moved}")
+    shown = marker_pixel(driver, number)
+    check(abs(shown["x"] - kept["x"]) < 1e-6 and abs(shown["y"] - kept["y"]) < 1e-6, f"a finger that panned moved pin {number}: {shown}")
+    # A long press lifts it; it follows the finger to MOVE_PIXEL and is stored there.
+    x, y = viewport_point(driver, kept["x"], kept["y"])
+    touch(driver, "touchStart", x, y)
+    wait(driver, 10, lambda d: pin(d, number).get_attribute("data-lifted") == "true", f"a long press to lift pin {number}")
+    tx, ty = viewport_point(driver, *MOVE_PIXEL)
+    for step in range(1, 9):
+        touch(driver, "touchMove", x + (tx - x) * step / 8, y + (ty - y) * step / 8)
+    touch(driver, "touchEnd")
+    wait(driver, 10, lambda d: f"Marker {number} moved" in d.find_element(By.ID, "messages").text, f"pin {number} dropped and stored")
+    scale = image_pixels_per_screen_pixel(driver)
+    now = stored_marker(args, number)
+    check(abs(now["x"] - MOVE_PIXEL[0]) <= scale and abs(now["y"] - MOVE_PIXEL[1]) <= scale,
+          f"pin {number} stored at ({now['x']}, {now['y']}), not within {scale} px of {MOVE_PIXEL}")
+    check(pin(driver, number).get_attribute("data-lifted") is None, "the pin still says it is lifted")
+
+
 def drawer(driver):
     """The panel's place and state: [left, right, inert, the button's aria-expanded]."""
     return driver.execute_script("const s = document.getElementById('side'), r = s.getBoundingClientRect();"
@@ -1035,6 +1082,7 @@ def run_phone(args):
         stored = {m["number"]: m for m in markers(args)}[next_number]
         check(abs(stored["x"] - ROOM_PIXEL[0]) <= scale and abs(stored["y"] - ROOM_PIXEL[1]) <= scale and stored["rooms"] == ["2.02"],
               f"the tap stored {stored}")
+        check_hold_to_drag(driver, args, next_number)
 
         # The button opens the drawer over the sheet; what a finger presses in it is at least 44 px tall.
         tap_element(driver, button)
