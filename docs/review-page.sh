@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Remakes docs/review-page.png, the README's picture of the review page: the demo store (bash
-# Drawings/demo.sh) served by planmark serve on a free port, the page opened in headless Chromium at
-# marker 1's link (/#/Level%202/1: zoomed to it, its popup open), and the screenshot saved as an optimised PNG.
+# Drawings/demo.sh) served by planmark serve on a free port, the page opened in headless Chromium signed in as the
+# demo's inspector Ines (a token made for her) at marker 1's link (/#/Level%202/1: zoomed to it, its popup open), and
+# the screenshot saved as an optimised PNG.
 # Needs chromium, chromium-driver, python3-selenium (Drawings/install-deps.sh) and Pillow for python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,8 @@ until port=$(grep -o 'listening on http://[^ ]*' "$log" | grep -o '[0-9]*$'); do
     kill -0 $server 2>/dev/null || { cat "$log" >&2; exit 1; }
     sleep 0.1
 done
-/usr/bin/python3 - "$port" docs/review-page.full.png <<'PY'
+token=$(.build/debug/planmark user token ines --store demo-out/planmark.sqlite 2>/dev/null)
+/usr/bin/python3 - "$port" docs/review-page.full.png "$token" <<'PY'
 import sys
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -27,6 +29,9 @@ for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--dis
 options.binary_location = "/usr/bin/chromium"
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 try:
+    # The token as the page keeps it (this tab's session storage), then the marker's link.
+    driver.get(f"http://127.0.0.1:{sys.argv[1]}/app/icon.svg")
+    driver.execute_script("sessionStorage.setItem('planmark-token', arguments[0])", sys.argv[3])
     driver.get(f"http://127.0.0.1:{sys.argv[1]}/#/Level%202/1")
     WebDriverWait(driver, 30, poll_frequency=0.05).until(lambda d: d.execute_script(
         "const imgs = [...document.querySelectorAll('.leaflet-pane img')];"
@@ -38,7 +43,7 @@ try:
 finally:
     driver.quit()
 PY
-python3 -c "
+/usr/bin/python3 -c "
 from PIL import Image
 Image.open('docs/review-page.full.png').convert('RGB').save('docs/review-page.png', optimize=True)"
 rm -f docs/review-page.full.png

@@ -766,9 +766,9 @@ def check_pin_groups(driver, args, touch=False):
     size = driver.execute_script("return document.querySelector('.pin').getBoundingClientRect().width")
     # Three markers a sixth of a pin apart on the screen at this zoom: each covers most of the one before.
     step = size / 6 * scale
-    for i in (-1, 0, 1):
+    for i, note in ((-1, "Chipped tile by the sink"), (0, "Cracked tile"), (1, "Silicone joint missing")):
         subprocess.run([args.planmark, "mark", args.drawing, str(GROUP_PIXEL[0] + i * step), str(GROUP_PIXEL[1]), "--store", args.store,
-                        "--note", f"pin group {i}"], check=True, capture_output=True)
+                        "--note", note], check=True, capture_output=True)
     stored = markers(args)
     wait(driver, 20, lambda d: len(list_numbers(d)) == len(stored), "the new markers in the list")
     # Which pins overlap, from the stored pixels: exactly the three, the other pins each apart; and the three are more
@@ -1098,6 +1098,7 @@ def run_phone(args):
         wait(driver, 10, lambda d: drawer(d)[2] is True and d.find_elements(By.CSS_SELECTOR, f'.leaflet-popup .popup[data-number="{next_number}"]'),
              "the row to close the drawer and open its popup")
         check_phone_focus(driver, next_number)
+        check_pin_groups(driver, args, touch=True)
         if args.screenshot:
             # The README's picture: the drawer open over the sheet, the list in it, with a few more items.
             for x, y, note, assignee, status in ((820, 300, "Grout missing at the door", "Acme", "open"),
@@ -1106,12 +1107,11 @@ def run_phone(args):
                 subprocess.run([args.planmark, "mark", args.drawing, str(x), str(y), "--store", args.store, "--note", note,
                                 "--assignee", assignee, "--status", status, "--due", "2026-11-20"], check=True, capture_output=True)
             wait(driver, 20, lambda d: len(list_numbers(d)) >= 4, "the items in the list")
-            driver.find_element(By.CSS_SELECTOR, ".leaflet-popup-close-button").click()
-            tap_element(driver, button)
+            driver.execute_script("document.querySelector('.leaflet-popup-close-button')?.click()")
+            tap_element(driver, driver.find_element(By.ID, "panel-button"))
             wait(driver, 10, lambda d: drawer(d)[0] >= 0 and drawer(d)[3] == "true", "the drawer to open again")
             driver.execute_script("document.getElementById('list-heading').scrollIntoView()")
             driver.save_screenshot(args.screenshot)
-        check_pin_groups(driver, args, touch=True)
         print(f"review page (phone): every check held in {time.monotonic() - started:.1f} s", file=sys.stderr)
     finally:
         driver.quit()
