@@ -56,7 +56,7 @@ import Testing
         #expect(RoundedNumber(0, decimals: 2).text == "0.00")
         #expect(RoundedNumber(0, decimals: 0).text == "0")
         #expect(RoundedNumber(1e-05, decimals: 3).text == "0.000")
-        #expect(RoundedNumber(5e-324, decimals: 2).text == "0.00")
+        #expect(RoundedNumber(.leastNonzeroMagnitude, decimals: 2).text == "0.00")
         #expect(RoundedNumber(0.05, decimals: 1).text == "0.1")
         #expect(RoundedNumber(0.049, decimals: 1).text == "0.0")
         #expect(RoundedNumber(1e21, decimals: 2).text == "1000000000000000000000.00")
