@@ -104,7 +104,7 @@ public struct RoundedNumber: Hashable, Sendable, CustomStringConvertible {
         // The leading digit's power of ten; the last kept digit's is significantDigits - 1 below it.
         let leading = decimal.exponent + decimal.digits.count - 1
         let place = leading - (significantDigits - 1)
-        self.init(decimal, place: decimal.digits.isEmpty ? 0 : place, decimals: max(0, -place))
+        self.init(decimal, place: decimal.digits.isEmpty ? 0 : place, decimals: decimal.digits.isEmpty ? 0 : max(0, -place))
     }
 
     private init(notFinite value: Double) {

@@ -111,8 +111,9 @@ private func features(_ output: CLIRunner.Output) throws -> [[String: Any]] {
         #expect(measured.status == 0 && measured.stdout == "9.487 m (948.7 px)\n", "\(measured.stderr)")
         let text = try sandbox.run(["measure", "A", "0,0", "300,900", "--format", "json"]).stdout
         #expect(text.contains("\"pixels\":948.7,\"metres\":9.487,\"pixelsExact\":948.6832980505138,\"metresExact\":9.486832980505138}"), "\(text)")
-        // Negative coordinates after --: 0.5 px is 5 mm.
-        #expect(try sandbox.run(["measure", "A", "--", "-10,5", "-9.5,5"]).stdout == "0.005 m (0.5 px)\n")
+        // 0.5 px is 5 mm; 0.25 px is 2.5 mm (0.0025 m: the half rounds up, to 0.003) and 0.3 px.
+        #expect(try sandbox.run(["measure", "A", "10,5", "10.5,5"]).stdout == "0.005 m (0.5 px)\n")
+        #expect(try sandbox.run(["measure", "A", "10,5", "10.25,5"]).stdout == "0.003 m (0.3 px)\n")
 
         // The office (11 m2, 18 m) and the L (4 m2, 10 m): the rounded numbers and the exact ones.
         let export = try sandbox.run(["regions", "export", "A"])
