@@ -7,7 +7,9 @@ public enum RegionsGeoJSONWriter {
     ///
     /// With `metresPerPixel` (a calibrated drawing) each feature's properties also carry `area` (square
     /// metres, holes subtracted: `Region.area` times its square) and `perimeter` (metres, every ring
-    /// including holes: `Region.perimeter` times it); without it the two keys are absent, never 0.
+    /// including holes: `Region.perimeter` times it), rounded for people (`Quantity.squareMetres`, 0.01 m²;
+    /// `Quantity.metres`, 1 mm), then `areaExact` and `perimeterExact`, the same unrounded; without it the
+    /// four keys are absent, never 0.
     /// - Complexity: O(n) for n vertices.
     public static func featureCollection(_ regions: [Region], metresPerPixel: Double? = nil,
                                          transform: (PixelPoint) -> (Double, Double) = { ($0.x, $0.y) }) -> String {
@@ -19,8 +21,9 @@ public enum RegionsGeoJSONWriter {
             out += ",\"properties\":{\"kind\":\"\(region.kind.rawValue)\""
             if let name = region.name { out += ",\"name\":" + JSONString.quoted(name) }
             if let metresPerPixel {
-                out += ",\"area\":" + JSONNumber.text(region.area * metresPerPixel * metresPerPixel)
-                out += ",\"perimeter\":" + JSONNumber.text(region.perimeter * metresPerPixel)
+                let area = region.area * metresPerPixel * metresPerPixel, perimeter = region.perimeter * metresPerPixel
+                out += ",\"area\":" + Quantity.squareMetres.json(area) + ",\"perimeter\":" + Quantity.metres.json(perimeter)
+                out += ",\"areaExact\":" + JSONNumber.text(area) + ",\"perimeterExact\":" + JSONNumber.text(perimeter)
             }
             out += "},\"geometry\":"
             out += geometry(region, transform: transform)

@@ -541,8 +541,9 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                               regionsRevision: regionsRevision, createdAt: Timestamp(milliseconds: createdAt), uuidSeed: uuidSeed)
         drawing.revision = revision
         drawing.projectID = projectID
+        // The scale derived again from the calibration kept as given (`Calibration.metresPerPixel`, exact).
         if let metresPerPixel, let calibrationText, let calibration = CalibrationJSON.parse(calibrationText) {
-            drawing.metresPerPixel = metresPerPixel
+            drawing.metresPerPixel = calibration.metresPerPixel ?? metresPerPixel
             drawing.calibration = calibration
         }
         return drawing

@@ -52,7 +52,7 @@ struct ReviewLegendEntry: Hashable {
         if rooms > 0 { entries.append(.init(swatch: .area(fill: style.roomFill, outline: style.roomOutline), text: "Room (\(rooms))")) }
         for room in roomAreas {
             entries.append(.init(swatch: .area(fill: style.roomFill, outline: style.roomOutline),
-                                 text: "\(room.name)  \(formatHundredths(room.squareMetres)) \(squareMetres)"))
+                                 text: "\(room.name)  \(Quantity.squareMetres.text(room.squareMetres)) \(squareMetres)"))
         }
         if allowed > 0 { entries.append(.init(swatch: .outline(style.allowedOutline), text: "Allowed area (\(allowed))")) }
         for status in ReviewMarkerStatus.allCases {
@@ -71,15 +71,6 @@ struct ReviewLegendEntry: Hashable {
         }
         if stacks > 0 { entries.append(.init(swatch: .stack(style.stack), text: "Stack badge (\(stacks))")) }
         return entries
-    }
-
-    /// `value` with two decimals, rounded half away from zero: 12.345 -> "12.35" (no locale, no grouping).
-    /// - Complexity: O(digits).
-    static func formatHundredths(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
-        let hundredths = Int((abs(value) * 100).rounded())
-        let fraction = hundredths % 100
-        return (value < 0 && hundredths > 0 ? "-" : "") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 }
 

@@ -62,7 +62,7 @@ public struct ReportHTMLWriter {
         if let grouping = options.grouping { html += "<dt>Grouped by</dt><dd>\(grouping.rawValue)</dd>\n" }
         html += "<dt>Markers</dt><dd>\(Self.escape(report.countsLine))</dd>\n"
         if !options.roomAreas.isEmpty {
-            let areas = options.roomAreas.map { "\($0.name) \(ReportPDFWriter.area($0.squareMetres)) m²" }.joined(separator: ", ")
+            let areas = ReportPDFWriter.roomAreas(options.roomAreas)
             html += "<dt>Room areas</dt><dd>\(Self.escape(areas))</dd>\n"
         }
         html += "</dl>\n<table>\n<tr><th>Status</th><th>Markers</th></tr>\n"

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CCairo
 import PlanMarkFormats
+import PlanMarkGeometry
 import PlanMarkRender
 import PlanMarkStore
 
@@ -121,7 +122,7 @@ public struct ReportPDFWriter {
             page.field("  " + status.title, String(count), labelWidth: 130)
         }
         if !options.roomAreas.isEmpty {
-            page.field("Room areas", options.roomAreas.map { "\($0.name) \(Self.area($0.squareMetres)) m²" }.joined(separator: ", "))
+            page.field("Room areas", Self.roomAreas(options.roomAreas))
         }
         page.gap(8)
         let sheet = try await images.sheet()
@@ -222,10 +223,11 @@ public struct ReportPDFWriter {
         return (Double(width) * scale, Double(height) * scale)
     }
 
-    /// `12.3` (one decimal).
-    static func area(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        return "\(Int(tenths) / 10).\(abs(Int(tenths)) % 10)"
+    /// The rooms' areas as the report says them (PDF and HTML): `Office 27.75 m², Hall 25.00 m²`, each
+    /// to 0.01 m² (`Quantity.squareMetres`, as the review image's legend).
+    /// - Complexity: O(rooms).
+    static func roomAreas(_ areas: [ReviewRoomArea]) -> String {
+        areas.map { "\($0.name) \(Quantity.squareMetres.text($0.squareMetres)) m²" }.joined(separator: ", ")
     }
 }
 

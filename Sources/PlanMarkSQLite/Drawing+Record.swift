@@ -29,9 +29,10 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
             createdAt: Timestamp(milliseconds: try row.decode(forColumn: "createdAt")),
             uuidSeed: try row.decode(forColumn: "uuidSeed")
         )
-        // The scale (v8-calibration): both columns, or neither.
+        // The scale (v8-calibration): both columns, or neither. The scale is derived again from the calibration
+        // kept as given, so a drawing calibrated before the exact derivation reads 0.01 m, not 0.009999999999999998.
         if let scale: Double = row["metresPerPixel"], let text: String = row["calibration"], let calibration = CalibrationJSON.parse(text) {
-            metresPerPixel = scale
+            metresPerPixel = calibration.metresPerPixel ?? scale
             self.calibration = calibration
         }
         if let revision: Int = row["revision"] { self.revision = revision }

@@ -438,7 +438,7 @@ enum OpenAPIDocument {
                 "bounds": object(["southWest": ref("LatLngPair"), "northEast": ref("LatLngPair")], required: ["southWest", "northEast"],
                                  description: "Image overlay bounds at the drawing's zoom in its CRS flavour."),
                 "metresPerPixel": ["type": "number", "exclusiveMinimum": 0,
-                                   "description": "The drawing's scale (`planmark drawing calibrate`); absent until it is calibrated."],
+                                   "description": "The drawing's scale (`planmark drawing calibrate`), in full: a factor to multiply by, derived exactly from the calibration's decimals (1:100 at 254 dpi is 0.01); absent until it is calibrated."],
                 "calibration": ["type": "object", "description": """
                     How the scale was set; absent with metresPerPixel: {"method":"two-points","from":[x,y],"to":[x,y],"distance":D,"unit":"m"|"mm"|"ft"} \
                     or {"method":"paper-scale","scale":"1:100","dpi":300}.
@@ -540,10 +540,12 @@ enum OpenAPIDocument {
                 "type": ["const": "FeatureCollection"],
                 "features": ["type": "array", "items": object([
                     "type": ["const": "Feature"], "id": ["type": ["string", "number", "null"]],
-                    "properties": ["description": "Read when an object: id, kind, name. Written for a calibrated drawing: area and perimeter.", "properties": [
+                    "properties": ["description": "Read when an object: id, kind, name. Written for a calibrated drawing: area, perimeter, areaExact and perimeterExact.", "properties": [
                         "id": ["type": ["string", "number", "null"]], "kind": ["enum": ["room", "allowed", nil]], "name": ["type": ["string", "null"]],
-                        "area": ["type": "number", "description": "Square metres, holes subtracted; absent when the drawing has no scale."],
-                        "perimeter": ["type": "number", "description": "Metres, every ring (holes included); absent when the drawing has no scale."],
+                        "area": ["type": "number", "description": "Square metres, holes subtracted, rounded to 0.01 m² half away from zero (docs/geometry.md); absent when the drawing has no scale."],
+                        "perimeter": ["type": "number", "description": "Metres, every ring (holes included), rounded to 0.001 m half away from zero; absent when the drawing has no scale."],
+                        "areaExact": ["type": "number", "description": "The area unrounded (the full double); absent when the drawing has no scale."],
+                        "perimeterExact": ["type": "number", "description": "The perimeter unrounded (the full double); absent when the drawing has no scale."],
                     ]],
                     "geometry": ["oneOf": [
                         object(["type": ["const": "Polygon"], "coordinates": polygonSchema], required: ["type", "coordinates"]),

@@ -29,7 +29,8 @@ public struct Drawing: Hashable, Sendable {
     /// 60 random bits that, with a marker's number, make the uuid of a marker the store numbered without
     /// one from its client (`MarkerUUID.derived`); 0 before the drawing is stored.
     public var uuidSeed: Int64
-    /// Metres in reality per pixel of the image; nil until the drawing is calibrated (`calibrate`).
+    /// Metres in reality per pixel of the image; nil until the drawing is calibrated (`calibrate`). Always
+    /// `calibration.metresPerPixel` (the stores derive it again from the calibration, kept as given, when read).
     public var metresPerPixel: Double? = nil
     /// How the scale was set; nil exactly when `metresPerPixel` is.
     public var calibration: Calibration? = nil

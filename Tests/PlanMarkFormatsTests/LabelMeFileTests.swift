@@ -187,9 +187,10 @@ private func p(_ x: Double, _ y: Double) -> PixelPoint { PixelPoint(x: x, y: y) 
     @Test func areaAndPerimeterOnlyWithAScale() async {
         let without = RegionsGeoJSONWriter.featureCollection([room])
         #expect(!without.contains("area") && !without.contains("perimeter"))
-        // 0.125 m/px: 110,000 px2 / 64 = 1,718.75 m2; 1,800 px / 8 = 225 m.
+        // 0.125 m/px: 110,000 px2 / 64 = 1,718.75 m2; 1,800 px / 8 = 225 m (already at 0.01 m² and 1 mm, so the
+        // rounded keys equal the Exact ones).
         let with = RegionsGeoJSONWriter.featureCollection([room], metresPerPixel: 0.125)
-        #expect(with.hasPrefix(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"R","properties":{"kind":"room","area":1718.75,"perimeter":225},"#))
+        #expect(with.hasPrefix(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"R","properties":{"kind":"room","area":1718.75,"perimeter":225,"areaExact":1718.75,"perimeterExact":225},"#))
     }
 
     @Test func calibrationJSON() async {

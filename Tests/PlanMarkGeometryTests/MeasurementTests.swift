@@ -65,7 +65,9 @@ private func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Pi
         #expect(abs(feet - 0.01016) < 1e-15)
         let paper = try #require(Calibration.paperScale(paper: 1, reality: 100, dpi: 300).metresPerPixel)
         #expect(abs(paper - 0.00846666666666667) < 1e-15)
-        #expect(abs(paper - 0.0254 / 300 * 100) < 1e-18)
+        // Worked out on the decimals, rounded once: 254 * 100 / (10,000 * 300) = 127 / 15,000 (the doubles'
+        // 0.0254 / 300 * 100 is one ulp below, 0.008466666666666666).
+        #expect(paper == 127.0 / 15_000.0)
         let half = try #require(Calibration.paperScale(paper: 1, reality: 50, dpi: 254).metresPerPixel)
         #expect(abs(half - 0.005) < 1e-15)  // a 254 dpi pixel is 0.1 mm of paper, 50 times that
     }

@@ -183,10 +183,12 @@ struct ReviewPinLayoutTests {
     func roomAreaLines() async throws {
         let entries = ReviewLegendEntry.entries(
             markers: [], regions: [], style: .standard,
-            roomAreas: [ReviewRoomArea(name: "2.05 Office", squareMetres: 12.3456), ReviewRoomArea(name: "Hall", squareMetres: 7)])
-        #expect(entries.map(\.text).prefix(2) == ["2.05 Office  12.35 m²", "Hall  7.00 m²"])
-        #expect(ReviewLegendEntry.formatHundredths(0.005001) == "0.01")
-        #expect(ReviewLegendEntry.formatHundredths(1234.5) == "1234.50")
+            roomAreas: [ReviewRoomArea(name: "2.05 Office", squareMetres: 12.3456), ReviewRoomArea(name: "Hall", squareMetres: 7),
+                        ReviewRoomArea(name: "Kitchen", squareMetres: 27.75), ReviewRoomArea(name: "Store", squareMetres: 24.999999999999993),
+                        ReviewRoomArea(name: "Lobby", squareMetres: 1234.5)])
+        // Quantity.squareMetres: 0.01 m², half away from zero on the decimal read (27.75 stays, noise goes).
+        #expect(entries.map(\.text).prefix(5) == ["2.05 Office  12.35 m²", "Hall  7.00 m²", "Kitchen  27.75 m²", "Store  25.00 m²",
+                                                   "Lobby  1234.50 m²"])
         // DejaVu Sans Bold has the superscript two, so the legend says m² rather than m2.
         #expect(try TextFont().hasGlyph("\u{B2}"))
         #expect(try !TextFont().hasGlyph("\u{E000}"))

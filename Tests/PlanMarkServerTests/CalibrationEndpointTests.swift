@@ -31,14 +31,16 @@ import Testing
         _ = try await fixture.store.calibrate("plan", with: .paperScale(paper: 1, reality: 1, dpi: 2.54))
         try await fixture.application().test(.router) { client in
             let drawing = try await client.get("/drawings/plan")
-            #expect(abs((drawing.object["metresPerPixel"] as! Double) - 0.01) < 1e-15)
+            #expect(drawing.object["metresPerPixel"] as? Double == 0.01)  // 254 / 25,400, worked out exactly
             let calibration = drawing.object["calibration"] as? [String: Any]
             #expect(calibration?["method"] as? String == "paper-scale" && calibration?["scale"] as? String == "1:1")
             for uri in ["/drawings/plan/regions", "/drawings/plan/regions?zoom=2"] {
                 let regions = try await client.get(uri)
                 let properties = ((regions.object["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any]) ?? [:]
-                #expect(abs((properties["area"] as? Double ?? 0) - 11) < 1e-9, "\(uri)")
-                #expect(abs((properties["perimeter"] as? Double ?? 0) - 18) < 1e-9, "\(uri)")
+                // Rounded for people (0.01 m², 1 mm) and, beside them, the full doubles.
+                #expect(properties["area"] as? Double == 11 && properties["perimeter"] as? Double == 18, "\(uri)")
+                #expect(abs((properties["areaExact"] as? Double ?? 0) - 11) < 1e-9, "\(uri)")
+                #expect(abs((properties["perimeterExact"] as? Double ?? 0) - 18) < 1e-9, "\(uri)")
             }
             let review = try await client.get("/drawings/plan/review.png?legend=true&scale=0.25")
             #expect(review.status == .ok)

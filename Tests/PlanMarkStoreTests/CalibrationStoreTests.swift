@@ -29,6 +29,19 @@ import Testing
         #expect(try await store.drawingRecord(named: "A").width == 400)
     }
 
+    /// A paper scale is kept as given and the scale derived from it exactly: 1:100 at 254 dpi is 0.01 m per
+    /// pixel (the double nearest 0.01). A drawing calibrated before that (its column holding the doubles'
+    /// 0.0254 / 254 * 100 = 0.009999999999999998) reads 0.01 too: the scale is derived again when read.
+    @Test(arguments: StoreFixtures.kinds) func paperScaleKeptExactly(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        let paper = Calibration.paperScale(paper: 1, reality: 100, dpi: 254)
+        #expect(try await store.calibrate("A", with: paper).metresPerPixel == 0.01)
+        try await StoreFixtures.execute(store, "UPDATE drawing SET metresPerPixel = 0.009999999999999998")
+        #expect(try await store.drawingRecord(named: "A").metresPerPixel == 0.01)
+        #expect(try await store.drawing(named: "A").drawing.metresPerPixel == 0.01)
+        #expect(try await store.drawingRecord(named: "A").calibration == paper)
+    }
+
     @Test(arguments: StoreFixtures.kinds) func refusals(kind: StoreKind) async throws {
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         let same = Calibration.twoPoints(from: PixelPoint(x: 5, y: 5), to: PixelPoint(x: 5, y: 5), distance: 4, unit: .m)

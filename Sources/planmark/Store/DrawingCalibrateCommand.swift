@@ -99,7 +99,7 @@ struct DrawingCalibrateCommand: AsyncParsableCommand {
         try await storeCommand {
             let drawing = try await storeOptions.open().calibrate(name, with: calibration!)
             let out = StandardOutput()
-            try out.write("calibrated drawing \"\(drawing.name)\": \(JSONNumber.text(drawing.metresPerPixel!)) m per pixel ("
+            try out.write("calibrated drawing \"\(drawing.name)\": \(Quantity.metresPerPixel.text(drawing.metresPerPixel!)) m per pixel ("
                           + CalibrationText.describe(drawing.calibration!) + ")\n")
             try out.flush()
         }

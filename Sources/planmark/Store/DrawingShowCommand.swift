@@ -1,6 +1,7 @@
 import ArgumentParser
 import PlanMarkExport
 import PlanMarkFormats
+import PlanMarkGeometry
 import PlanMarkStore
 
 /// `planmark drawing show NAME`.
@@ -38,7 +39,7 @@ struct DrawingShowCommand: AsyncParsableCommand {
                     regions: \(summary.regionCount)
                     bounds: southWest \(bounds.southWest.lat) \(bounds.southWest.lng), northEast \(bounds.northEast.lat) \(bounds.northEast.lng)
                     created: \(d.createdAt.text)
-                    scale: \(d.metresPerPixel.map { JSONNumber.text($0) + " m per pixel (" + CalibrationText.describe(d.calibration!) + ")" } ?? "none (not calibrated)")
+                    scale: \(d.metresPerPixel.map { Quantity.metresPerPixel.text($0) + " m per pixel (" + CalibrationText.describe(d.calibration!) + ")" } ?? "none (not calibrated)")
                     revision: \(d.revision) of \(revisions.count)
 
                     """)

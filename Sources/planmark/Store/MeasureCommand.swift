@@ -13,8 +13,9 @@ struct MeasureCommand: AsyncParsableCommand {
         abstract: "Print the distance in metres between two points of a calibrated drawing.",
         discussion: """
         The points are pixels of the full-resolution image (x right, y down); a point with a negative x \
-        (off the sheet) goes after '--', as in 'planmark measure NAME -- -10,5 300,5'. Text: '4.25 m (425 px)', metres \
-        rounded to the millimetre; json: {"drawing","from":[x,y],"to":[x,y],"pixels","metres"} unrounded. \
+        (off the sheet) goes after '--', as in 'planmark measure NAME -- -10,5 300,5'. Text: '4.250 m (425.0 px)', metres \
+        to the millimetre and pixels to 0.1 px, half away from zero; json: {"drawing","from":[x,y],"to":[x,y],"pixels","metres", \
+        "pixelsExact","metresExact"}, pixels and metres rounded the same way, the Exact ones unrounded. \
         Exit status: 0 measured, 1 the drawing has no scale (calibrate it with 'planmark drawing calibrate'), \
         64 bad usage, 66 no such drawing, 74 store I/O.
         """
@@ -45,12 +46,13 @@ struct MeasureCommand: AsyncParsableCommand {
             let out = StandardOutput()
             switch format {
             case .text:
-                try out.write(JSONNumber.text((metres * 1000).rounded() / 1000) + " m (" + JSONNumber.text(pixels) + " px)\n")
+                try out.write(Quantity.metres.text(metres) + " m (" + Quantity.pixels.text(pixels) + " px)\n")
             case .json:
                 try out.write("{\"drawing\":" + JSONString.quoted(drawing.name)
                               + ",\"from\":[" + JSONNumber.text(from.point.x) + "," + JSONNumber.text(from.point.y)
                               + "],\"to\":[" + JSONNumber.text(to.point.x) + "," + JSONNumber.text(to.point.y)
-                              + "],\"pixels\":" + JSONNumber.text(pixels) + ",\"metres\":" + JSONNumber.text(metres) + "}\n")
+                              + "],\"pixels\":" + Quantity.pixels.json(pixels) + ",\"metres\":" + Quantity.metres.json(metres)
+                              + ",\"pixelsExact\":" + JSONNumber.text(pixels) + ",\"metresExact\":" + JSONNumber.text(metres) + "}\n")
             }
             try out.flush()
         }

@@ -13,8 +13,8 @@ struct RegionsExportCommand: AsyncParsableCommand {
         abstract: "Write a drawing's regions as a GeoJSON FeatureCollection (in pixels or as [lng, lat]) or a LabelMe file.",
         discussion: """
         GeoJSON: on a calibrated drawing ('planmark drawing calibrate') each feature's properties carry area \
-        (square metres, holes subtracted) and perimeter (metres, holes' rings included); without a scale both keys \
-        are absent. LabelMe (--format labelme): one polygon shape per polygon labelled with the region's name (or \
+        (square metres, holes subtracted, to 0.01 m2) and perimeter (metres, holes' rings included, to 1 mm), rounded \
+        half away from zero, then areaExact and perimeterExact unrounded; without a scale the keys are absent. LabelMe (--format labelme): one polygon shape per polygon labelled with the region's name (or \
         id), a multipolygon's polygons sharing a group_id, allowed areas labelled 'allowed ...'; with --markers the \
         markers follow as point shapes labelled with their numbers. LabelMe polygons have no holes: a region's holes \
         are left out with a warning on stderr. imagePath is the drawing's image file name, imageData null.
