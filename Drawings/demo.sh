@@ -13,15 +13,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${PLANMARK_DEMO_BIN:-}
 if [ -z "$bin" ]; then
-    # Measured on a 2-core machine shared with other builds: from clean 8 min 40 s (planmark 3 min 10 s, then
-    # planmark-server 5 min 30 s), then the run itself about 30 s; a second run builds nothing.
-    echo "demo: builds planmark and planmark-server (without PostgreSQL, in .build-demo/): about 9 minutes the first time on 2 cores, seconds after; then runs for about 30 s" >&2
+    # The estimate: measured from clean on a 2-core machine shared with other builds (load about 12), planmark
+    # took 988 s, then planmark-server 1,477 s more, and the run 84 s; planmark alone from clean on 2 free cores
+    # takes 98 s (Package.swift), so both about 4 minutes, plus fetching the packages. A second run builds nothing.
+    echo "demo: builds planmark and planmark-server (without PostgreSQL, in .build-demo/): about 5 minutes the first time on 2 free cores, seconds after; then runs for about a minute" >&2
     bash Drawings/install-deps.sh --demo
     swift build --disable-default-traits --product planmark --scratch-path .build-demo >&2
     swift build --disable-default-traits --product planmark-server --scratch-path .build-demo >&2
     bin="$PWD/.build-demo/debug"
 else
-    echo "demo: runs the planmark and planmark-server in $bin (nothing to build): about 30 s" >&2
+    echo "demo: runs the planmark and planmark-server in $bin (nothing to build): about a minute" >&2
 fi
 planmark="$bin/planmark"
 sample=Drawings/sample
