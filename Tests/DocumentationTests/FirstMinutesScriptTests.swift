@@ -41,7 +41,9 @@ struct FirstMinutesScriptTests {
         #expect(scratch == [".build-demo"], "the demo builds in \(scratch), not apart from .build")
 
         // Before installing or building anything: one line naming both products, the folder and a time.
-        let firstWork = try #require(lines.firstIndex { $0.contains("install-deps.sh") || $0.contains("swift build") })
+        let firstWork = try #require(lines.firstIndex {
+            !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && ($0.contains("install-deps.sh") || $0.contains("swift build"))
+        })
         let estimate = try #require(lines[..<firstWork].first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("echo \"demo: builds ") },
                                     "no estimate line before the demo installs or builds")
         #expect(estimate.contains("planmark and planmark-server") && estimate.contains(".build-demo/"), "\(estimate)")

@@ -116,7 +116,7 @@ enum ReadmeShell {
     /// The lines of the shell blocks, continuations (`\` at the end) joined, each with its first line's number.
     /// - Complexity: O(length of the text).
     static func shellLines(in text: String) -> [(line: Int, text: String)] {
-        var found: [(Int, String)] = []
+        var found: [(line: Int, text: String)] = []
         var inBlock = false
         var pending: (Int, String)?
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -132,7 +132,7 @@ enum ReadmeShell {
                 pending = joined
             } else {
                 pending = nil
-                found.append(joined)
+                found.append((line: joined.0, text: joined.1))
             }
         }
         return found
@@ -143,8 +143,8 @@ enum ReadmeShell {
     static func commands(in text: String) -> [Command] {
         var exports: [String] = []
         var commands: [Command] = []
-        for (line, text) in shellLines(in: text) {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for (line, shell) in shellLines(in: text) {
+            let trimmed = shell.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("export ") { exports.append(trimmed) }
             guard trimmed.hasPrefix("planmark "), !trimmed.hasPrefix("planmark serve") else { continue }
             commands.append(Command(line: line, exports: exports, command: trimmed, status: promisedStatus(trimmed)))
@@ -163,15 +163,15 @@ enum ReadmeShell {
     /// Every drawing an address in the shell blocks names (`/drawings/NAME`, `#/NAME`), percent-decoded.
     /// - Complexity: O(length of the text).
     static func drawingsAddressed(in text: String) -> [(line: Int, name: String)] {
-        var named: [(Int, String)] = []
-        for (line, text) in shellLines(in: text) {
+        var named: [(line: Int, name: String)] = []
+        for (line, shell) in shellLines(in: text) {
             for marker in ["/drawings/", "#/"] {
-                var rest = Substring(text)
+                var rest = Substring(shell)
                 while let found = rest.range(of: marker) {
                     let name = rest[found.upperBound...].prefix { !"/?'\" #".contains($0) }
                     rest = rest[found.upperBound...]
                     // `/drawings` alone (the list) names none.
-                    if !name.isEmpty { named.append((line, name.removingPercentEncoding ?? String(name))) }
+                    if !name.isEmpty { named.append((line: line, name: name.removingPercentEncoding ?? String(name))) }
                 }
             }
         }
