@@ -8,12 +8,17 @@
 # PostgreSQL with PostGIS for the PostgreSQL store's tests (a throwaway cluster: Drawings/postgres-cluster.sh);
 # Node and ESLint for the review page's unit tests and lint (nodejs, eslint); curl for the demo's and the README's
 # HTTP examples.
-# With package names as arguments it installs those instead (the benchmarks' peers use it).
+# With --demo it installs only what building and running planmark and planmark-server needs (the demo: no
+# browser, PostgreSQL, Node or poppler); with package names as arguments, those instead (the benchmarks' peers).
 set -euo pipefail
-packages=(pkg-config libpng-dev libfreetype-dev fonts-dejavu-core libsqlite3-dev sqlite3
-          libjs-leaflet libjs-leaflet.markercluster chromium chromium-driver python3-selenium libcairo2-dev poppler-utils postgresql postgis
-          nodejs eslint curl)
-[ $# -gt 0 ] && packages=("$@")
+run=(pkg-config libpng-dev libfreetype-dev fonts-dejavu-core libsqlite3-dev sqlite3 libcairo2-dev libjs-leaflet
+     libjs-leaflet.markercluster curl python3)
+packages=("${run[@]}" chromium chromium-driver python3-selenium poppler-utils postgresql postgis nodejs eslint)
+if [ "${1:-}" = --demo ]; then
+    packages=("${run[@]}")
+elif [ $# -gt 0 ]; then
+    packages=("$@")
+fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

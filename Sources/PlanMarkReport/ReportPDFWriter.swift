@@ -37,7 +37,8 @@ public struct ReportPDFWriter {
 
     /// Writes `report` to `output`, reading the drawing's image and the photos from `store`. `isCancelled` is
     /// asked between marker blocks, between photos and at every page break (it must be cheap: a flag); once it
-    /// answers true the writer stops and throws `ReportError.cancelled`, with the PDF unfinished.
+    /// answers true the writer stops and throws `ReportError.cancelled`, with the PDF unfinished. Returns the
+    /// number of pages written.
     ///
     /// Memory: one decoded drawing (4 bytes a pixel) while the crops are drawn (the sheet's decoded copy is
     /// released before), one crop, and one photo at a time (its bytes, and a PNG's picture plus 16 rows); the
@@ -45,8 +46,9 @@ public struct ReportPDFWriter {
     /// PDF itself is passed on as cairo writes it (a page at a time), never held.
     /// - Complexity: O(drawing pixels + the markers' crops and photos' pixels + the text's length): line
     ///   wrapping is linear in the text (`PDFPage.wrap`).
+    @discardableResult
     public func write(_ report: PunchListReport, store: any AnnotationStore, isCancelled: @escaping @Sendable () -> Bool = { false },
-                      to output: @escaping (UnsafeRawBufferPointer) throws -> Void) async throws(ReportError) {
+                      to output: @escaping (UnsafeRawBufferPointer) throws -> Void) async throws(ReportError) -> Int {
         let fonts: ReportFonts
         switch ReportFonts.shared {
         case .success(let value): fonts = value
@@ -74,6 +76,7 @@ public struct ReportPDFWriter {
             sink.close()
             throw error
         }
+        return page.number
     }
 
     private func write(_ report: PunchListReport, store: any AnnotationStore, surface: OpaquePointer, sink: StreamSink,

@@ -179,6 +179,17 @@ func printWarning(_ what: String) {
     printError("planmark: warning: " + what)
 }
 
+/// Prints `planmark: COMMAND: wrote WHAT` on stderr: what a command whose results are files wrote, once they
+/// are in place (stdout stays for results a pipe reads).
+func printWrote(_ command: String, _ what: String) {
+    printError("planmark: \(command): wrote " + what)
+}
+
+/// `1 page`, `12 pages`: a count and its noun, plural when the count is not 1.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
 /// Standard output as a C stream with a large buffer (results are written in big pieces).
 nonisolated(unsafe) let cStandardOutput: UnsafeMutablePointer<FILE> = {
     let stream = fdopen(STDOUT_FILENO, "w")!

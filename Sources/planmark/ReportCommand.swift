@@ -28,7 +28,8 @@ struct ReportCommand: AsyncParsableCommand {
 
         The PDF appears whole or not at all (a temporary file renamed into place). With --format html, DIR \
         (index.html, sheet.png, crops/, photos/) is written to a temporary folder beside it and renamed; DIR \
-        must not exist or be an empty folder.
+        must not exist or be an empty folder. Once written, one line on stderr says what: planmark: report: \
+        wrote N pages (M markers) to REPORT.pdf, or N files (M markers) to DIR.
         Exit status: 0 written, 64 bad usage, 65 corrupt image, 66 missing store, drawing or font, \
         73 cannot create the output (or DIR is not empty), 74 I/O error.
         """
@@ -85,12 +86,18 @@ struct ReportCommand: AsyncParsableCommand {
             switch format {
             case .pdf:
                 let file = try AtomicFile(path: output)
-                try await ReportPDFWriter().write(report, store: store) { bytes in try file.write(Array(bytes)) }
+                let pages = try await ReportPDFWriter().write(report, store: store) { bytes in try file.write(Array(bytes)) }
                 try file.commit()
+                printWrote("report", "\(counted(pages, "page")) (\(counted(report.markers.count, "marker"))) to \(output)")
             case .html:
                 let folder = try OutputFolder(path: output, what: "the report goes", folders: ReportHTMLWriter.folders)
-                try await ReportHTMLWriter().write(report, store: store) { path, bytes in try folder.writeFile(path, bytes) }
+                var files = 0
+                try await ReportHTMLWriter().write(report, store: store) { path, bytes in
+                    try folder.writeFile(path, bytes)
+                    files += 1
+                }
                 try folder.commit()
+                printWrote("report", "\(counted(files, "file")) (\(counted(report.markers.count, "marker"))) to \(output)")
             }
         } catch let error as ReportError {
             throw fail(Self.failure(error))

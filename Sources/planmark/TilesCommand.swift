@@ -27,7 +27,8 @@ struct TilesCommand: AsyncParsableCommand {
 
         DIR must not exist or be an empty folder: the pyramid is written to a temporary folder beside it and \
         renamed into place, so it appears whole or not at all. Progress is shown on stderr when stderr is a \
-        terminal.
+        terminal; at the end one line on stderr says what was written: planmark: tiles: wrote N tiles (L levels, \
+        zoom A to B) to DIR.
 
         Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing image or drawing, 73 \
         cannot create DIR (it exists and is not empty, or its folder cannot be written), 74 I/O error.
@@ -106,6 +107,8 @@ struct TilesCommand: AsyncParsableCommand {
                 progress.finish()
                 try folder.writeFile("tiles.json", Array(TilesJSON.object(scheme, crs: flavour).utf8))
                 try folder.commit()
+                let levels = scheme.levels
+                printWrote("tiles", "\(counted(scheme.tileCount, "tile")) (\(counted(levels.count, "level")), zoom \(levels.lowerBound) to \(levels.upperBound)) to \(output)")
             } catch {
                 // Every tile writer has returned by now (the pyramid waits for its encoders); the encoders'
                 // threads may still hold the folder a moment, so it is removed here, not left to deinit.

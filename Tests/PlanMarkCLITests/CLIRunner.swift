@@ -27,10 +27,11 @@ struct CLIRunner {
     /// The repository's root folder.
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `planmark` with `arguments` in `directory`, feeding `stdin`.
-    static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil, environment: [String: String] = [:]) throws -> Output {
+    /// Runs `planmark` (or `executable`) with `arguments` in `directory`, feeding `stdin`.
+    static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil, environment: [String: String] = [:],
+                    executable: URL = binary) throws -> Output {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment

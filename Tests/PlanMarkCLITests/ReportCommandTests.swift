@@ -92,9 +92,11 @@ func popplerPresent() -> Bool {
         let pdf = sandbox.folder.appendingPathComponent("report.pdf").path
         let result = try sandbox.run(["report", "A", "-o", pdf])
         try #require(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.isEmpty && result.stderr.isEmpty)
         let pages = try #require(try Poppler.pages(pdf))
         #expect(pages >= 2)
+        // Nothing on stdout; on stderr the one line that says what was written: pdfinfo's page count, 3 markers.
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "planmark: report: wrote \(pages) pages (3 markers) to \(pdf)\n")
         let text = try Poppler.text(pdf)
         for (number, note) in [(1, "Cracked tile near the door"), (2, "Socket cover missing"), (3, "Paint run on the wall")] {
             #expect(text.contains("#\(number) "), "marker \(number)")
@@ -246,6 +248,14 @@ func popplerPresent() -> Bool {
         let folder = sandbox.folder.appendingPathComponent("site")
         let result = try sandbox.run(["report", "A", "--format", "html", "-o", folder.path])
         try #require(result.status == 0, "\(result.stderr)")
+        // The line on stderr counts the files in DIR (index.html, the sheet, 3 crops, 2 photos) and the 3 markers.
+        var files = 0
+        let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = walk?.nextObject() as? URL {
+            if try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true { files += 1 }
+        }
+        #expect(files == 7)
+        #expect(result.stderr == "planmark: report: wrote \(files) files (3 markers) to \(folder.path)\n")
         let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
         var links: [String] = []
         var rest = Substring(html)

@@ -21,9 +21,11 @@ import Testing
         let sandbox = try StoreSandbox.withDrawing()
         let result = try sandbox.run(["tiles", "A", "-o", "pyramid"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.isEmpty && result.stderr.isEmpty)
         let folder = sandbox.folder.appendingPathComponent("pyramid")
         #expect(listing(folder) == ["7", "7/0", "7/0/0.png", "8", "8/0", "8/0/0.png", "8/0/1.png", "8/1", "8/1/0.png", "8/1/1.png", "tiles.json"])
+        // Nothing on stdout; on stderr the line that says what was written: the 5 PNGs above in the 2 level folders.
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "planmark: tiles: wrote 5 tiles (2 levels, zoom 7 to 8) to pyramid\n")
         for tile in ["7/0/0.png", "8/1/1.png"] {
             let image = try PNGDecoder().decode(path: folder.appendingPathComponent(tile).path)
             #expect(image.width == 256 && image.height == 256)
@@ -54,10 +56,26 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let names = listing(folder.appendingPathComponent("out"))
         #expect(names.filter { $0.hasSuffix(".png") }.count == 99)
+        // The line on stderr: the tiles and the level folders counted in DIR.
+        let tiles = names.filter { $0.hasSuffix(".png") }
+        let levels = Set(tiles.map { $0.prefix { $0 != "/" } })
+        #expect(levels == ["-2", "-1", "0", "1", "2"])
+        #expect(result.stderr == "planmark: tiles: wrote \(tiles.count) tiles (\(levels.count) levels, zoom -2 to 2) to out\n")
         #expect(names.contains("2/9/6.png") && !names.contains("2/10/0.png") && names.contains("-2/0/0.png"))
         let text = try String(contentsOf: folder.appendingPathComponent("out/tiles.json"), encoding: .utf8)
         #expect(text.hasPrefix("{\"tileSize\":256,\"minZoom\":-2,\"maxZoom\":2,\"width\":2400,\"height\":1600,\"zoom\":2,\"crs\":\"flutter\","))
         #expect(listing(folder) == ["out"] + names.map { "out/" + $0 })
+    }
+
+    /// A drawing that fits one tile: `1 tile (1 level ...)`, the nouns singular. 100 x 80 at zoom 0: level 0 only.
+    @Test func oneTile() async throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let small = RGBAImage(width: 100, height: 80, pixels: [UInt8](repeating: 255, count: 100 * 80 * 4))
+        try Data(try PNGEncoder().encode(small)).write(to: folder.appendingPathComponent("small.png"))
+        let result = try CLIRunner.run(["tiles", "--image", "small.png", "--zoom", "0", "-o", "one"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(listing(folder.appendingPathComponent("one")) == ["0", "0/0", "0/0/0.png", "tiles.json"])
+        #expect(result.stderr == "planmark: tiles: wrote 1 tile (1 level, zoom 0 to 0) to one\n")
     }
 
     /// An existing empty folder is filled; a non-empty one is refused (73) and left as it was.
