@@ -188,15 +188,21 @@ public struct PunchListReport: Sendable {
         }
     }
 
-    /// `2026-03-01 10:12 moved by ann` (UTC, minutes).
+    /// `2026-03-01 10:12` (UTC, to the minute).
+    static func minutes(_ time: Timestamp) -> String {
+        String(time.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// `2026-03-01 10:12 ann: the text` (UTC, minutes).
     static func commentLine(_ comment: Comment) -> String {
-        let time = String(comment.createdAt.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let time = minutes(comment.createdAt)
         let text = comment.text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return time + " " + (comment.author ?? "-") + ": " + text
     }
 
+    /// `2026-03-01 10:12 moved by ann` (UTC, minutes).
     static func historyLine(_ entry: HistoryEntry) -> String {
-        let time = String(entry.at.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let time = minutes(entry.at)
         var line = time + " " + entry.action.rawValue
         if entry.action == .status || entry.action == .resolved || entry.action == .reopened, let status = entry.new?.status {
             line += " → " + status.title.lowercased()
@@ -217,6 +223,7 @@ extension PunchListReport {
             ("Assignee", marker.assignee ?? "–"),
             ("Due", marker.due.map { $0.text + (item.overdue ? " (OVERDUE)" : "") } ?? "–"),
             ("Rooms", marker.rooms.isEmpty ? "–" : marker.rooms.joined(separator: ", ")),
+            ("Raised", (marker.author.flatMap { $0.isEmpty ? nil : $0 } ?? "–") + ", " + minutes(marker.createdAt)),
         ]
         fields.append(("Note", marker.note ?? "–"))
         return fields

@@ -44,7 +44,7 @@ public struct ReportHTMLWriter {
         body { font-family: "DejaVu Sans", sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; }
         dl { display: grid; grid-template-columns: 7em 1fr; gap: 0.2em 1em; margin: 0.5em 0; }
         dt { font-weight: bold; } dd { margin: 0; white-space: pre-wrap; }
-        .sheet { max-width: 100%; border: 1px solid #999; }
+        .sheet { max-width: 100%; height: auto; border: 1px solid #999; }
         .marker { border-top: 1px solid #bbb; padding: 0.5em 0; }
         .pictures img { height: 200px; margin: 0 6px 6px 0; border: 1px solid #ccc; }
         .overdue { color: #b01a1a; }

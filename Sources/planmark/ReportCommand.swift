@@ -20,10 +20,11 @@ struct ReportCommand: AsyncParsableCommand {
         planmark report NAME ... --format html -o DIR
 
         Page 1: the title, the drawing's name and revision, the date, the filters, the counts by status and the \
-        whole sheet with the listed markers. Then one block per marker: number, status, priority, category, \
-        assignee, due date (overdue marked), rooms, note, a crop of the sheet around it with its pin, its photos \
-        (JPEG embedded as JPEG, PNG as PNG), its last history entries (--history) and its last comments \
-        (--comments). The filters are those of \
+        whole sheet with the listed markers. Then one card per marker, never split across pages: number, status, \
+        priority, category, assignee, due date (overdue marked), rooms, who raised it and when, note, a crop of \
+        the sheet around it with its pin, its photos (JPEG embedded as JPEG, PNG as PNG), its last history \
+        entries (--history) and its last comments (--comments). Every page's foot names the drawing, revision \
+        and date and says "Page N of M". The filters are those of \
         `planmark markers`; --group-by room groups by the first room covering each marker.
 
         The PDF appears whole or not at all (a temporary file renamed into place). With --format html, DIR \
