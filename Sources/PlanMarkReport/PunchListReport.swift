@@ -30,6 +30,35 @@ public enum ReportPaper: String, CaseIterable, Sendable {
     }
 }
 
+/// Someone who signs the report off: a line with their name and role, and lines for the date and signature.
+public struct ReportSignatory: Hashable, Sendable {
+    /// The name, as printed.
+    public var name: String
+    /// The role (`Site manager`), nil when not given.
+    public var role: String?
+
+    /// Creates a signatory.
+    public init(name: String, role: String? = nil) {
+        self.name = name
+        self.role = role
+    }
+
+    /// `Name, Role` (the role is what follows the first comma; both trimmed), or `Name`; nil when the name is empty.
+    /// - Complexity: O(length).
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = Self.trimmed(parts[0])
+        guard !name.isEmpty else { return nil }
+        let role = parts.count > 1 ? Self.trimmed(parts[1]) : ""
+        self.init(name: name, role: role.isEmpty ? nil : role)
+    }
+
+    /// `text` without the white space at either end.
+    static func trimmed(_ text: Substring) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
 /// What the report is of and how it is laid out: the inputs the front doors fill in.
 public struct ReportOptions: Sendable {
     /// The markers listed (the same filters as `planmark markers` and `GET .../markers`).
@@ -51,6 +80,8 @@ public struct ReportOptions: Sendable {
     public var historyLimit: Int
     /// How many of each marker's last comments are listed.
     public var commentLimit: Int
+    /// Who signs the report off, in order: a sign-off block ends the report when there is anyone.
+    public var signOff: [ReportSignatory] = []
 
     /// Options with the defaults: every marker, by number, A4, the last 3 history entries and the last 3 comments.
     public init(filter: MarkerFilter = MarkerFilter(), grouping: ReportGrouping? = nil, paper: ReportPaper = .a4,

@@ -49,6 +49,7 @@ public struct ReportHTMLWriter {
         .pictures img { height: 200px; margin: 0 6px 6px 0; border: 1px solid #ccc; }
         .overdue { color: #b01a1a; }
         .history { font-size: 85%; color: #444; }
+        .sign-off td { height: 3em; min-width: 8em; border-bottom: 1px solid #000; }
         </style>
         </head>
         <body>
@@ -121,6 +122,13 @@ public struct ReportHTMLWriter {
             }
         }
         images.releaseCrops()
+        if !options.signOff.isEmpty {
+            html += "<section class=\"sign-off\">\n<h2>Sign-off</h2>\n<table>\n<tr><th>Name</th><th>Role</th><th>Date</th><th>Signature</th></tr>\n"
+            for signatory in options.signOff {
+                html += "<tr><td>\(Self.escape(signatory.name))</td><td>\(Self.escape(signatory.role ?? "–"))</td><td></td><td></td></tr>\n"
+            }
+            html += "</table>\n</section>\n"
+        }
         html += "</body>\n</html>\n"
         try put("index.html", Array(html.utf8))
     }

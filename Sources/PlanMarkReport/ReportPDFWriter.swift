@@ -131,7 +131,33 @@ public struct ReportPDFWriter {
                 try await card(item, images: images, photos: photos, page: &page)
             }
         }
+        let signatories = report.options.signOff
+        if !signatories.isEmpty {
+            var probe = page
+            probe.drawing = false
+            probe.unbounded = true
+            probe.y = probe.margin
+            signOff(signatories, page: &probe)
+            page.ensure(min(probe.y - probe.margin, page.bottom - page.margin))
+            signOff(signatories, page: &page)
+        }
         try page.check(sink)
+    }
+
+    /// The sign-off block (kept on one page): for each signatory, the name and role and lines to write the date and
+    /// sign on.
+    /// - Complexity: O(signatories).
+    private func signOff(_ signatories: [ReportSignatory], page: inout PDFPage) {
+        page.gap(12)
+        page.text("Sign-off", size: 14, bold: true)
+        page.rule(width: 1)
+        for signatory in signatories {
+            page.gap(8)
+            page.field("Name", signatory.name)
+            page.field("Role", signatory.role ?? "–")
+            page.gap(16)
+            page.text("Date: ____________________      Signature: ________________________________________", size: 9.5)
+        }
     }
 
     /// The height of a group's heading, its rule and the gaps around them.

@@ -64,6 +64,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How many of each marker's last comments to list (0: none).", valueName: "n"))
     var comments: Int = 3
 
+    @Option(name: .customLong("sign-off"), help: ArgumentHelp("Someone who signs the report off, \"Name, Role\" (repeat for each): a block with lines for the date and signature ends the report.", valueName: "name, role"))
+    var signOff: [String] = []
+
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF file, or the folder for --format html.", valueName: "path"))
     var output: String
 
@@ -71,6 +74,9 @@ struct ReportCommand: AsyncParsableCommand {
         guard !output.isEmpty, output != "-" else { throw ValidationError("-o needs a file (PDF) or folder (HTML) name") }
         guard history >= 0 else { throw ValidationError("--history must not be negative") }
         guard comments >= 0 else { throw ValidationError("--comments must not be negative") }
+        for text in signOff where ReportSignatory(parsing: text) == nil {
+            throw ValidationError("--sign-off needs a name (\"Name, Role\"), found \"\(text)\"")
+        }
         if format == .html && paper != .a4 { throw ValidationError("--paper goes with the PDF format") }
     }
 
@@ -79,8 +85,9 @@ struct ReportCommand: AsyncParsableCommand {
             do { return try filterOptions.filter() } catch { throw fail(error) }
         }()
         let store = try await storeOptions.open()
-        let options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, title: title, historyLimit: history,
+        var options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, title: title, historyLimit: history,
                                     commentLimit: comments)
+        options.signOff = signOff.compactMap(ReportSignatory.init(parsing:))
         do {
             let report = try await PunchListReport.load(from: store, drawing: name, options: options)
             switch format {

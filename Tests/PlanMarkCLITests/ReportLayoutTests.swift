@@ -88,4 +88,33 @@ import Testing
             #expect(page.contains("Raised:") && (dates + [Self.utcDate()]).contains { page.contains(raised + $0) }, "marker \(n): who raised it")
         }
     }
+
+    /// `--sign-off "Name, Role"` (repeated) ends the report with a sign-off block: every name and role is on the last
+    /// page, after the last card's comment, with lines for the date and signature; the HTML report has them in a table.
+    /// A sign-off without a name is a usage error (64).
+    @Test(.enabled(if: enabled, "poppler-utils is not installed")) func signOffBlockEndsTheReport() async throws {
+        guard popplerPresent() else { return }
+        let sandbox = try Self.sandboxWithTwelve()
+        let pdf = sandbox.folder.appendingPathComponent("signed.pdf").path
+        let result = try sandbox.run(["report", "A", "-o", pdf, "--sign-off", "Ann Smith, Site manager",
+                                      "--sign-off", "Bob Jones , Electrician, level 2", "--sign-off", "Cy"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let pages = try Self.pageTexts(pdf)
+        let last = try #require(pages.last)
+        for text in ["Sign-off", "Ann Smith", "Site manager", "Bob Jones", "Electrician, level 2", "Cy", "Signature:"] {
+            #expect(last.contains(text), "\(text) is not on the last page: \(last)")
+        }
+        #expect(pages.dropLast().allSatisfy { !$0.contains("Ann Smith") })
+        let comment = try #require(pages.joined().range(of: "Comment on item 12."))
+        let block = try #require(pages.joined().range(of: "Ann Smith"))
+        #expect(comment.lowerBound < block.lowerBound)
+        let noName = try sandbox.run(["report", "A", "-o", pdf + ".x", "--sign-off", " , Role only"])
+        #expect(noName.status == 64, "\(noName.stderr)")
+
+        let site = sandbox.folder.appendingPathComponent("site")
+        let html = try sandbox.run(["report", "A", "--format", "html", "-o", site.path, "--sign-off", "Ann Smith, Site manager"])
+        try #require(html.status == 0, "\(html.stderr)")
+        let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains("<h2>Sign-off</h2>") && index.contains("<td>Ann Smith</td><td>Site manager</td>"))
+    }
 }
