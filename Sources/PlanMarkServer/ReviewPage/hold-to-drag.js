@@ -40,22 +40,18 @@ export function holdToDrag(map, layer, { allowed, lifted = () => {}, dropped }) 
       event.preventDefault();
       layer.setLatLng(map.containerPointToLatLng(map.mouseEventToContainerPoint(event)));
     };
-    const up = (event) => {
+    /** The finger left the screen (`drop`: the pin stays where it is now) or the system took the touch (it goes back). */
+    const finish = (event, drop) => {
       if (event.pointerId !== down.pointerId) return;
       end();
       if (!from) return;
       delete el.dataset.lifted;
       map.dragging.enable();
-      dropped(from);
+      if (drop) dropped(from);
+      else layer.setLatLng(from);
     };
-    const cancel = (event) => {
-      if (event.pointerId !== down.pointerId) return;
-      end();
-      if (!from) return;
-      delete el.dataset.lifted;
-      map.dragging.enable();
-      layer.setLatLng(from); // the system took the touch: the pin goes back, nothing moved
-    };
+    const up = (event) => finish(event, true);
+    const cancel = (event) => finish(event, false);
     const timer = setTimeout(() => {
       from = layer.getLatLng();
       // The sheet stops following this finger; the pin does.
