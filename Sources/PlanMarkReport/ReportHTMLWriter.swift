@@ -44,11 +44,12 @@ public struct ReportHTMLWriter {
         body { font-family: "DejaVu Sans", sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; }
         dl { display: grid; grid-template-columns: 7em 1fr; gap: 0.2em 1em; margin: 0.5em 0; }
         dt { font-weight: bold; } dd { margin: 0; white-space: pre-wrap; }
-        .sheet { max-width: 100%; border: 1px solid #999; }
+        .sheet { max-width: 100%; height: auto; border: 1px solid #999; }
         .marker { border-top: 1px solid #bbb; padding: 0.5em 0; }
         .pictures img { height: 200px; margin: 0 6px 6px 0; border: 1px solid #ccc; }
         .overdue { color: #b01a1a; }
         .history { font-size: 85%; color: #444; }
+        .sign-off td { height: 3em; min-width: 8em; border-bottom: 1px solid #000; }
         </style>
         </head>
         <body>
@@ -121,6 +122,13 @@ public struct ReportHTMLWriter {
             }
         }
         images.releaseCrops()
+        if !options.signOff.isEmpty {
+            html += "<section class=\"sign-off\">\n<h2>Sign-off</h2>\n<table>\n<tr><th>Name</th><th>Role</th><th>Date</th><th>Signature</th></tr>\n"
+            for signatory in options.signOff {
+                html += "<tr><td>\(Self.escape(signatory.name))</td><td>\(Self.escape(signatory.role ?? "–"))</td><td></td><td></td></tr>\n"
+            }
+            html += "</table>\n</section>\n"
+        }
         html += "</body>\n</html>\n"
         try put("index.html", Array(html.utf8))
     }

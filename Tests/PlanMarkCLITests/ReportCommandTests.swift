@@ -85,7 +85,7 @@ func popplerPresent() -> Bool {
     }
 
     /// Each listed marker's number and note are in the PDF's text; page 1 carries the title, drawing, revision,
-    /// date, filters and counts and no marker block; the last page's footer names the page count pdfinfo gives.
+    /// date, filters and counts and no marker block; the last page's footer says `Page M of M`, M pdfinfo's page count.
     @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pdfListsEveryMarkerAsText() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
@@ -111,7 +111,7 @@ func popplerPresent() -> Bool {
         #expect(first.contains("3 markers: Open 2 · In progress 1"))
         #expect(first.contains("none (every marker)"))
         #expect(!first.contains("#1 "))
-        #expect(try Poppler.text(pdf, first: pages, last: pages).contains("Page \(pages)"))
+        #expect(try Poppler.text(pdf, first: pages, last: pages).contains("Page \(pages) of \(pages)"))
         // History: marker 2's status change is listed.
         #expect(text.contains("status → in progress"))
     }
@@ -275,6 +275,14 @@ func popplerPresent() -> Bool {
         let sheetBytes = try Data(contentsOf: folder.appendingPathComponent("sheet.png"))
         let sheet = try PNGDecoder().decode(data: [UInt8](sheetBytes), source: "sheet.png")
         #expect(sheet.width == 400 && sheet.height == 300)
+        // The sheet keeps its shape in a narrow window: its width and height attributes are the PNG's, and the rule
+        // that narrows it (max-width: 100%) lets its height follow (height: auto), not the fixed attribute.
+        let tagStart = try #require(html.range(of: "<img class=\"sheet\""))
+        let tag = html[tagStart.lowerBound...].prefix { $0 != ">" }
+        #expect(tag.contains("width=\"400\"") && tag.contains("height=\"300\""), "\(tag)")
+        let rule = try #require(html.range(of: ".sheet {"))
+        let css = html[rule.upperBound...].prefix { $0 != "}" }
+        #expect(css.contains("max-width: 100%") && css.contains("height: auto"), "\(css)")
         for note in ["Cracked tile near the door", "Socket cover missing", "Paint run on the wall"] { #expect(html.contains(note)) }
         // No temporary folder is left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { $0.hasPrefix(".site") }.isEmpty)
