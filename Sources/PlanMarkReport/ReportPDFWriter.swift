@@ -584,13 +584,14 @@ private struct PDFPage {
 
     /// `text` (already `CairoText.drawable`) wrapped into lines of at most `width` points: greedily, breaking at
     /// the last space that leaves the line within the width (the space is dropped); a word wider than a line is
-    /// cut between characters (never inside one), and a character wider than a line has a line to itself. Line
-    /// breaks (LF, CR LF, CR) end paragraphs.
+    /// cut between characters (never inside one), and a character wider than a line has a line to itself.
+    /// Unicode's mandatory line breaks (LF, CR, CR LF, VT, FF, NEL U+0085, LS U+2028, PS U+2029) end paragraphs:
+    /// drawn as glyphs they were gaps in a line, which a text reader takes for a column break.
     /// - Complexity: O(n) for n characters: each character's advance is looked up once (measured through cairo
     ///   once per distinct character, font and size) and each character is looked at at most three times.
     func wrap(_ text: String, width: Double) -> [Substring] {
         var lines: [Substring] = []
-        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             var start = paragraph.startIndex
             var used = 0.0
             var lastSpace: String.Index?
