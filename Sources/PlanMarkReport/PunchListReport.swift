@@ -260,6 +260,33 @@ extension PunchListReport {
         return fields
     }
 
+    /// The table of contents' column headings, as both writers print them; `contentsRow` fills them.
+    static let contentsHeadings = ["No.", "Room", "Title", "Status", "Assignee", "Due"]
+
+    /// The most characters of a title in the table of contents (longer ones end in `…`).
+    static let contentsTitleLength = 120
+
+    /// An item's row in the table of contents: its number, first room, title (the note's first line, at most
+    /// `contentsTitleLength` characters), status, assignee and due date (`!` when overdue); `–` for what is not set.
+    /// - Complexity: O(the note's first line).
+    static func contentsRow(of item: ReportItem) -> [String] {
+        let marker = item.marker
+        var title = marker.note.flatMap { $0.split(whereSeparator: \.isNewline).first.map(String.init) } ?? "–"
+        if title.count > contentsTitleLength { title = title.prefix(contentsTitleLength - 1) + "…" }
+        return [String(marker.number), marker.rooms.first ?? "–", title.isEmpty ? "–" : title, marker.status.title,
+                marker.assignee.flatMap { $0.isEmpty ? nil : $0 } ?? "–",
+                marker.due.map { $0.text + (item.overdue ? " !" : "") } ?? "–"]
+    }
+
+    /// Every listed item once (grouping can list one under several headings), by number: the table of contents.
+    /// - Complexity: O(m log m).
+    var contents: [ReportItem] {
+        var seen = Set<Int>()
+        var out: [ReportItem] = []
+        for group in groups { for item in group.items where seen.insert(item.marker.number).inserted { out.append(item) } }
+        return out.sorted { $0.marker.number < $1.marker.number }
+    }
+
     /// `Open 3 · In progress 1 · ...`, statuses with at least one marker (or `no markers`).
     var countsLine: String {
         let parts = counts.filter { $0.count > 0 }.map { "\($0.status.title) \($0.count)" }

@@ -93,11 +93,12 @@ public struct ReportPDFWriter {
         var sheet: RGBAImage? = try await images.sheet()
         try page.check(sink)
         var photos: [Int64: PhotoOutcome] = [:]
+        var cardPages: [Int: Int] = [:]
         var layout = page
         layout.drawing = false
-        try await pages(report, sheet: &sheet, images: images, photos: &photos, page: &layout, sink: nil)
+        try await pages(report, sheet: &sheet, images: images, photos: &photos, cardPages: &cardPages, page: &layout, sink: nil)
         page.total = layout.number
-        try await pages(report, sheet: &sheet, images: images, photos: &photos, page: &page, sink: sink)
+        try await pages(report, sheet: &sheet, images: images, photos: &photos, cardPages: &cardPages, page: &page, sink: sink)
         images.releaseCrops()
         page.finish()
         try page.check(sink)
@@ -108,10 +109,12 @@ public struct ReportPDFWriter {
     }
 
     /// Page 1 and the cards, on `page` (drawn or only laid out, as `page.drawing` says). Laying out reads each
-    /// photo once for its size (kept in `photos`); drawing releases `sheet` once page 1 is drawn.
+    /// photo once for its size (kept in `photos`) and notes the page each card starts on (`cardPages`, which the
+    /// table of contents prints when drawn: the same code lays both out, so the pages are the same); drawing
+    /// releases `sheet` once page 1 is drawn.
     private func pages(_ report: PunchListReport, sheet: inout RGBAImage?, images: ReportImages, photos: inout [Int64: PhotoOutcome],
-                       page: inout PDFPage, sink: StreamSink?) async throws(ReportError) {
-        if let picture = sheet { firstPage(report, sheet: picture, page: &page) }
+                       cardPages: inout [Int: Int], page: inout PDFPage, sink: StreamSink?) async throws(ReportError) {
+        if let picture = sheet { firstPage(report, sheet: picture, legend: images.legend, cardPages: cardPages, page: &page) }
         if page.drawing {
             sheet = nil
             try page.check(sink)
@@ -132,9 +135,11 @@ public struct ReportPDFWriter {
                 let height = measure(item, photos: photos, page: page)
                 // A card is kept on one page; one taller than a page starts a page and breaks between its lines.
                 page.ensure(min(height, page.bottom - page.margin))
+                if cardPages[item.marker.number] == nil { cardPages[item.marker.number] = page.number }
                 try await card(item, images: images, photos: photos, page: &page)
             }
         }
+        try await appendix(report, images: images, photos: photos, page: &page)
         let signatories = report.options.signOff
         if !signatories.isEmpty {
             var probe = page
@@ -167,9 +172,11 @@ public struct ReportPDFWriter {
     /// The height of a group's heading, its rule and the gaps around them.
     static let groupHeadingHeight = 6 + 14 * 1.3 + 4 + 4
 
-    /// Title, drawing and revision, date, filters, grouping, counts by status, room areas, then the sheet
-    /// fitted into the rest of the page.
-    private func firstPage(_ report: PunchListReport, sheet: RGBAImage, page: inout PDFPage) {
+    /// Title, drawing and revision, date, filters, grouping, counts, room areas; the sheet with every listed pin
+    /// and its legend below it in the page's type; then the table of contents (`contents`). The sheet takes the
+    /// rest of the page but for the table's heading and first rows, so that the table starts on page 1.
+    private func firstPage(_ report: PunchListReport, sheet: RGBAImage, legend: [ReviewLegendEntry], cardPages: [Int: Int],
+                           page: inout PDFPage) {
         let options = report.options
         page.text(options.title, size: 20, bold: true)
         page.gap(4)
@@ -178,20 +185,61 @@ public struct ReportPDFWriter {
         page.field("Filters", report.filtersText)
         if let grouping = options.grouping { page.field("Grouped by", grouping.rawValue) }
         page.field("Markers", report.countsLine)
-        page.gap(2)
-        for (status, count) in report.counts {
-            page.field("  " + status.title, String(count), labelWidth: 130)
-        }
         if !options.roomAreas.isEmpty {
             page.field("Room areas", Self.roomAreas(options.roomAreas))
         }
         page.gap(8)
-        let room = page.remaining - 4
-        let scale = min(page.contentWidth / Double(sheet.width), room / Double(sheet.height))
-        if scale * Double(sheet.height) < 120 { page.newPage() }
-        let fit = min(page.contentWidth / Double(sheet.width), (page.remaining - 4) / Double(sheet.height))
+        var probe = page
+        probe.drawing = false
+        probe.unbounded = true
+        probe.legend(legend)
+        let legendHeight = probe.y - page.y + 4
+        let items = report.contents
+        func fitted() -> Double {
+            var room = page.remaining - 4 - legendHeight
+            if !items.isEmpty { room -= Self.contentsStart(rows: min(items.count, 3)) }
+            return min(page.contentWidth / Double(sheet.width), room / Double(sheet.height))
+        }
+        if fitted() * Double(sheet.height) < 120 { page.newPage() }
+        let fit = fitted()
         page.image(sheet, width: Double(sheet.width) * fit, height: Double(sheet.height) * fit)
+        page.gap(4)
+        page.legend(legend)
+        if !items.isEmpty { contents(items, cardPages: cardPages, page: &page) }
         page.newPage()
+    }
+
+    /// The share of the text column each of the table of contents' columns takes
+    /// (`PunchListReport.contentsHeadings`, then the card's page).
+    static let contentsWidths = [0.06, 0.09, 0.36, 0.16, 0.15, 0.12, 0.06]
+
+    /// The table of contents' type size.
+    static let contentsSize = 8.5
+
+    /// The height of the table of contents' gap, heading, column headings and first `rows` rows.
+    static func contentsStart(rows: Int) -> Double {
+        10 + 14 * 1.3 + Double(rows + 1) * PDFPage.rowHeight(size: contentsSize)
+    }
+
+    /// The table of contents: a row per item (`PunchListReport.contentsRow`) and the page its card starts on, the
+    /// headings again at the top of every page it runs onto; a cell too long for its column ends in `…`.
+    /// - Complexity: O(items + their cells' text).
+    private func contents(_ items: [ReportItem], cardPages: [Int: Int], page: inout PDFPage) {
+        let headings = PunchListReport.contentsHeadings + ["Page"]
+        let widths = Self.contentsWidths.map { $0 * page.contentWidth }
+        let rowHeight = PDFPage.rowHeight(size: Self.contentsSize), size = Self.contentsSize
+        page.gap(10)
+        page.ensure(Self.contentsStart(rows: min(items.count, 3)) - 10)
+        page.text("Contents", size: 14, bold: true)
+        page.row(headings, widths: widths, size: size, bold: true)
+        for item in items {
+            if page.remaining < rowHeight - 0.01 {
+                page.newPage()
+                page.row(headings, widths: widths, size: size, bold: true)
+            }
+            let cardPage = cardPages[item.marker.number].map(String.init) ?? ""
+            page.row(PunchListReport.contentsRow(of: item) + [cardPage], widths: widths, size: size, bold: false)
+        }
     }
 
     /// What a photo becomes in the report: shown at its pixel size, or listed under `Not shown` with the reason.
@@ -273,31 +321,69 @@ public struct ReportPDFWriter {
                 row.place(width: w, page: &page) { _ in }
                 continue
             }
-            let bytes = try await images.bytes(of: attachment)
-            switch attachment.type {
-            case .jpeg:
-                row.place(width: w, page: &page) { page in
-                    if !page.jpeg(bytes, pixelWidth: size.width, pixelHeight: size.height, width: w, height: h) {
-                        page.cellNote("cairo cannot embed this JPEG of \(size) pixels", width: w, height: h)
-                    }
-                }
-            case .png:
-                let image: RGBAImage
-                do {
-                    image = try PNGDecoder().thumbnail(data: bytes, source: "attachment \(attachment.id)",
-                                                       maxWidth: photoMaxPixelWidth, maxHeight: photoMaxPixelHeight)
-                } catch {
-                    // Its header was read when the report was laid out: the reason goes in the photo's place.
-                    row.place(width: w, page: &page) { page in page.cellNote("unreadable PNG: \(Self.reason(error))", width: w, height: h) }
-                    continue
-                }
-                row.place(width: w, page: &page) { page in page.image(image, width: w, height: h, advance: false) }
-            case .pdf:
-                row.place(width: w, page: &page) { _ in }
-            }
+            let picture = try await photo(attachment, size: size, images: images, maxPixelHeight: photoMaxPixelHeight)
+            row.place(width: w, page: &page) { page in page.photo(picture, size: size, width: w, height: h) }
         }
         row.end(page: &page)
         cardTail(item, photos: photos, page: &page)
+    }
+
+    /// A shown photo as it is drawn: a JPEG's bytes (embedded as they are), a PNG decoded into at most
+    /// `photoMaxPixelWidth` x `maxPixelHeight` pixels, or why it cannot be (its header was read when the report was
+    /// laid out, so the reason goes in the photo's place).
+    /// - Complexity: O(the photo's bytes), plus a PNG's pixels.
+    private func photo(_ attachment: Attachment, size: PhotoSize, images: ReportImages, maxPixelHeight: Int) async throws(ReportError) -> PDFPage.Photo {
+        let bytes = try await images.bytes(of: attachment)
+        switch attachment.type {
+        case .jpeg:
+            return .jpeg(bytes, id: attachment.id)
+        case .png:
+            do {
+                return .picture(try PNGDecoder().thumbnail(data: bytes, source: "attachment \(attachment.id)",
+                                                           maxWidth: photoMaxPixelWidth, maxHeight: maxPixelHeight))
+            } catch {
+                return .problem("unreadable PNG: \(Self.reason(error))")
+            }
+        case .pdf:
+            return .problem("a PDF")
+        }
+    }
+
+    /// The largest picture a PNG photo is decoded into on the photos' appendix, in pixels (about 300 dpi on half an
+    /// A4 page).
+    static let appendixPixelSide = 2048
+
+    /// The photos' appendix: every shown photo of the listed items at the text column's width (at most half a page
+    /// high, two a page, and never past a point a pixel), under a line saying whose it is
+    /// (`Photo of #3: "door frame", 1600 x 1200 px`).
+    /// - Complexity: O(the photos' bytes and a PNG's pixels), one photo held at a time.
+    private func appendix(_ report: PunchListReport, images: ReportImages, photos: [Int64: PhotoOutcome], page: inout PDFPage) async throws(ReportError) {
+        var shown: [(ReportItem, Attachment, PhotoSize)] = []
+        for item in report.contents {
+            for attachment in item.attachments {
+                if case .shown(let size) = photos[attachment.id] { shown.append((item, attachment, size)) }
+            }
+        }
+        guard !shown.isEmpty else { return }
+        page.newPage()
+        page.text("Photos", size: 14, bold: true)
+        page.rule(width: 1)
+        let captionHeight = PDFPage.rowHeight(size: 9.5)
+        let boxHeight = ((page.bottom - page.margin) - 14 * 1.3 - 4) / 2 - captionHeight - 12
+        for (item, attachment, size) in shown {
+            try page.check(nil)
+            // Full size: never enlarged past a point a pixel.
+            let (w, h) = fit(size.width, size.height, maxWidth: min(page.contentWidth, Double(size.width)),
+                             maxHeight: min(boxHeight, Double(size.height)))
+            page.ensure(captionHeight + h + 12)
+            page.text("Photo of #\(item.marker.number): \(Self.name(of: attachment)), \(size.width) x \(size.height) px", size: 9.5, bold: true)
+            page.gap(2)
+            if page.drawing {
+                let picture = try await photo(attachment, size: size, images: images, maxPixelHeight: Self.appendixPixelSide)
+                page.photo(picture, size: size, width: w, height: h)
+            }
+            page.gap(h + 10)
+        }
     }
 
     /// The card's head: its number and status; the crop (in a `cropCell` square, kept together with the fields
@@ -685,6 +771,126 @@ private struct PDFPage {
         }
     }
 
+    /// The height of a `row` of type `size`.
+    static func rowHeight(size: Double) -> Double { size * 1.45 }
+
+    /// One line of cells, each `clipped` to its column (`widths`, from the margin), in bold for headings, which
+    /// get a rule below. Starts a new page when the line does not fit.
+    /// - Complexity: O(the cells' text).
+    mutating func row(_ cells: [String], widths: [Double], size: Double, bold: Bool) {
+        let height = Self.rowHeight(size: size)
+        ensure(height)
+        defer { y += height }
+        guard drawing, !cancelled else { return }
+        setFont(size: size, bold: bold)
+        var left = margin
+        for (cell, width) in zip(cells, widths) {
+            cairo_move_to(cr, left, y + size)
+            cairo_show_text(cr, ReportBidi.visualOrder(clipped(CairoText.drawable(cell), width: width - 4)))
+            left += width
+        }
+        if bold {
+            cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
+            cairo_set_line_width(cr, 0.5)
+            cairo_move_to(cr, margin, y + height - 1)
+            cairo_line_to(cr, width - margin, y + height - 1)
+            cairo_stroke(cr)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+        }
+    }
+
+    /// `text` on one line (line breaks as spaces) within `width` points in the current font: whole, or cut between
+    /// characters and ended with `…`.
+    /// - Complexity: O(length).
+    func clipped(_ text: String, width: Double) -> String {
+        let line = String(text.map { $0.isNewline ? " " : $0 })
+        guard measure(line[...]) > width else { return line }
+        let ellipsis = advance("…")
+        var used = 0.0
+        var end = line.startIndex
+        for index in line.indices {
+            used += advance(line[index])
+            if used + ellipsis > width { break }
+            end = line.index(after: index)
+        }
+        return String(line[..<end]) + "…"
+    }
+
+    /// The legend's entries in a row that wraps: each swatch drawn as the review image draws it, and its text.
+    /// - Complexity: O(entries + their text).
+    mutating func legend(_ entries: [ReviewLegendEntry], size: Double = 9) {
+        setFont(size: size, bold: false)
+        let lineHeight = size * 1.7
+        var left = 0.0
+        var started = false
+        for entry in entries {
+            let text = CairoText.drawable(entry.text)
+            let entryWidth = size + 4 + measure(text[...]) + 14
+            if started && left + entryWidth > contentWidth {
+                y += lineHeight
+                left = 0
+                started = false
+            }
+            if !started {
+                ensure(lineHeight)
+                started = true
+            }
+            if drawing && !cancelled {
+                swatch(entry.swatch, x: margin + left, y: y + 1, side: size)
+                setFont(size: size, bold: false)
+                cairo_move_to(cr, margin + left + size + 4, y + size)
+                cairo_show_text(cr, ReportBidi.visualOrder(text))
+            }
+            left += entryWidth
+        }
+        if started { y += lineHeight }
+    }
+
+    private func source(_ colour: Colour) {
+        cairo_set_source_rgba(cr, Double(colour.red) / 255, Double(colour.green) / 255, Double(colour.blue) / 255, Double(colour.alpha) / 255)
+    }
+
+    /// A legend swatch in a `side` square at (`x`, `y`): a pin's disc, a room's filled square, an allowed area's
+    /// outline, an overdue ring, a stack's disc with `+`.
+    private func swatch(_ swatch: ReviewLegendEntry.Swatch, x: Double, y: Double, side: Double) {
+        let (cx, cy, r) = (x + side / 2, y + side / 2, side / 2)
+        cairo_set_line_width(cr, 1)
+        switch swatch {
+        case .marker(let colour), .stack(let colour):
+            cairo_arc(cr, cx, cy, r, 0, 2 * Double.pi)
+            source(colour)
+            cairo_fill_preserve(cr)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_stroke(cr)
+            if case .stack = swatch {
+                cairo_move_to(cr, cx - r / 2, cy)
+                cairo_line_to(cr, cx + r / 2, cy)
+                cairo_move_to(cr, cx, cy - r / 2)
+                cairo_line_to(cr, cx, cy + r / 2)
+                cairo_stroke(cr)
+            }
+        case .area(let fill, let outline):
+            cairo_rectangle(cr, x, y, side, side)
+            source(fill)
+            cairo_fill_preserve(cr)
+            source(outline)
+            cairo_stroke(cr)
+        case .outline(let colour):
+            cairo_rectangle(cr, x + 0.5, y + 0.5, side - 1, side - 1)
+            source(colour)
+            cairo_set_line_width(cr, 1.5)
+            cairo_stroke(cr)
+        case .ring(let colour):
+            cairo_arc(cr, cx, cy, r - 1, 0, 2 * Double.pi)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_fill_preserve(cr)
+            source(colour)
+            cairo_set_line_width(cr, 2)
+            cairo_stroke(cr)
+        }
+        cairo_set_source_rgb(cr, 0, 0, 0)
+    }
+
     /// A horizontal line across the text column.
     mutating func rule(width lineWidth: Double) {
         guard drawing else {
@@ -737,7 +943,9 @@ private struct PDFPage {
     /// Draws a JPEG at the cursor, embedded as it is (cairo reads only the attached JPEG bytes; the surface's
     /// own pixels are never written, so the kernel does not back them with memory). False when cairo cannot
     /// make a surface of that size (nothing is drawn).
-    mutating func jpeg(_ bytes: [UInt8], pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double) -> Bool {
+    /// `uniqueID` names the image to cairo (`CAIRO_MIME_TYPE_UNIQUE_ID`), which then writes it once however often it
+    /// is drawn (a photo on its card and on the appendix).
+    mutating func jpeg(_ bytes: [UInt8], pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double, uniqueID: String? = nil) -> Bool {
         guard drawing else { return true }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(pixelWidth), Int32(pixelHeight)) else { return false }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let copy = malloc(bytes.count) else {
@@ -752,9 +960,38 @@ private struct PDFPage {
             cairo_surface_destroy(surface)
             return false
         }
+        if let uniqueID, let id = strdup(uniqueID) {
+            if cairo_surface_set_mime_data(surface, CAIRO_MIME_TYPE_UNIQUE_ID, UnsafeMutableRawPointer(id).assumingMemoryBound(to: UInt8.self),
+                                           UInt(strlen(id)), { free($0) }, id) != CAIRO_STATUS_SUCCESS { free(id) }
+        }
         paint(surface, pixelWidth: pixelWidth, pixelHeight: pixelHeight, width: w, height: h)
         pictures.append(surface)
         return true
+    }
+
+    /// A photo as the writer draws it (`ReportPDFWriter.photo`).
+    enum Photo {
+        /// A JPEG's bytes, embedded as they are (once: `id` is its attachment's).
+        case jpeg([UInt8], id: Int64)
+        /// A decoded PNG.
+        case picture(RGBAImage)
+        /// Why it is not drawn.
+        case problem(String)
+    }
+
+    /// `photo` at the cursor, `w` x `h` points (`size` is its pixel size), or a framed note saying why it cannot be;
+    /// the cursor does not move.
+    mutating func photo(_ photo: Photo, size: PhotoSize, width w: Double, height h: Double) {
+        switch photo {
+        case .jpeg(let bytes, let id):
+            if !jpeg(bytes, pixelWidth: size.width, pixelHeight: size.height, width: w, height: h, uniqueID: "planmark-attachment-\(id)") {
+                cellNote("cairo cannot embed this JPEG of \(size) pixels", width: w, height: h)
+            }
+        case .picture(let picture):
+            image(picture, width: w, height: h, advance: false)
+        case .problem(let reason):
+            cellNote(reason, width: w, height: h)
+        }
     }
 
     /// `crop` fitted and centred in a `side` square at the cursor, framed (an empty frame when there is none);
