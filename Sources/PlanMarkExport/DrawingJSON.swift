@@ -14,9 +14,10 @@ public enum DrawingJSON {
     /// With `tiles` (the service's), the object ends with `"tiles":{"template":TILES,"minZoom":a,"maxZoom":b,
     /// "tileSize":256}`, the levels of the drawing's `TileScheme`; without it (the CLI's) it has no `tiles`.
     /// - Complexity: O(length of the text + log(max(width, height))).
-    public static func object(_ summary: DrawingSummary, image: String, tiles: String? = nil) -> String {
+    /// `tilesProgress` (with `tiles`): how much of the tile pyramid is made, 0...1, as `tiles.progress`.
+    public static func object(_ summary: DrawingSummary, image: String, tiles: String? = nil, tilesProgress: Double? = nil) -> String {
         var out = ReportBuffer(capacity: 320)
-        append(summary, image: image, tiles: tiles, to: &out)
+        append(summary, image: image, tiles: tiles, tilesProgress: tilesProgress, to: &out)
         return out.text
     }
 
@@ -35,7 +36,7 @@ public enum DrawingJSON {
     }
 
     /// Appends the object of `object(_:image:tiles:)`.
-    static func append(_ summary: DrawingSummary, image: String, tiles: String?, to out: inout ReportBuffer) {
+    static func append(_ summary: DrawingSummary, image: String, tiles: String?, tilesProgress: Double? = nil, to out: inout ReportBuffer) {
         let d = summary.drawing
         let bounds = d.bounds()
         out.append("{\"name\":"); out.appendJSONString(d.name)
@@ -67,6 +68,10 @@ public enum DrawingJSON {
             out.append(",\"minZoom\":"); out.appendInteger(Int64(scheme.minZoom))
             out.append(",\"maxZoom\":"); out.appendInteger(Int64(scheme.maxZoom))
             out.append(",\"tileSize\":"); out.appendInteger(Int64(TileScheme.tileSize))
+            if let tilesProgress {
+                // To the hundredth, rounded down: 1 only once the pyramid is made.
+                out.append(",\"progress\":"); out.append(JSONNumber.text((tilesProgress * 100).rounded(.down) / 100))
+            }
             out.append("}")
         }
         out.append("}")

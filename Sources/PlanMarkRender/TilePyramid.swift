@@ -75,14 +75,30 @@ public struct TilePyramid: Sendable {
 
     /// `makeTilesConcurrently(ofPNGFile:...)` for PNG bytes in memory (a stored drawing); `source` names them in errors.
     /// - Complexity: O(width × height) time; memory the bytes plus a few bands of 256 rows per level.
-    public func makeTilesConcurrently(ofPNG data: [UInt8], source: String, decoder: PNGDecoder = PNGDecoder(), emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws {
+    /// `progress` is told how many of the image's rows have been read, after each band of them.
+    public func makeTilesConcurrently(ofPNG data: [UInt8], source: String, decoder: PNGDecoder = PNGDecoder(),
+                                      progress: ((Int) -> Void)? = nil,
+                                      emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws {
         try data.withUnsafeBufferPointer { bytes in
             let session = try PNGReadSession(bytes: bytes, source: source, decoder: decoder)
-            try makeTiles(session: session, decoder: decoder, emit: emit)
+            try makeTiles(session: session, decoder: decoder, progress: progress, emit: emit)
         }
     }
 
-    private func makeTiles(session: PNGReadSession, decoder: PNGDecoder, emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws {
+    private func makeTiles(session: PNGReadSession, decoder: PNGDecoder, progress: ((Int) -> Void)? = nil,
+                           emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws {
+        let pipeline = EncodePipeline(encoder: encoder, emit: emit)
+        defer { pipeline.drain() }
+        let builder = PyramidBuilder(scheme: scheme, lowest: scheme.minZoom) { try pipeline.submit($0) }
+        try feed(session: session, decoder: decoder, into: builder, progress: progress)
+        try pipeline.finish()
+    }
+
+    /// Reads the PNG of `session` (its size must be the scheme's) band by band into `builder` and finishes it;
+    /// `progress` is told the rows read so far after each band.
+    /// - Throws: `RenderError`, what `builder` throws, or `CancellationError` (checked between bands).
+    /// - Complexity: O(width × height).
+    func feed(session: PNGReadSession, decoder: PNGDecoder, into builder: PyramidBuilder, progress: ((Int) -> Void)? = nil) throws {
         let header = try session.readHeader()
         try decoder.checkLimits(header, source: session.source)
         guard header.width == scheme.width, header.height == scheme.height else {
@@ -90,24 +106,24 @@ public struct TilePyramid: Sendable {
                 source: session.source,
                 reason: "the image is \(header.width)x\(header.height), the drawing \(scheme.width)x\(scheme.height)")
         }
-        let pipeline = EncodePipeline(encoder: encoder, emit: emit)
-        defer { pipeline.drain() }
-        let builder = PyramidBuilder(scheme: scheme, lowest: scheme.minZoom) { try pipeline.submit($0) }
         if try session.beginRows(header) {
+            var done = 0
             try BandReader(session: session, width: header.width, height: header.height).read { rows, count in
                 // Run in a task (the service's tile requests), a cancelled one stops between bands.
                 try Task.checkCancellation()
                 try builder.feed(rows: rows, count: count)
+                done += count
+                progress?(done)
             }
         } else {
             let pixels = try session.readPixels(header)
             try pixels.withUnsafeBufferPointer { try builder.feed(rows: $0.baseAddress!, count: header.height) }
+            progress?(header.height)
         }
         if let handler = decoder.warningHandler {
             for warning in session.warnings { handler(warning) }
         }
         try builder.finish()
-        try pipeline.finish()
     }
 
     /// The pixels of one tile, or nil when `coordinate` is not in the pyramid.

@@ -450,6 +450,8 @@ enum OpenAPIDocument {
                     "minZoom": ["type": "integer", "description": "The level at which the whole drawing fits in one tile."],
                     "maxZoom": ["type": "integer", "description": "floor(zoom): the full-resolution level (clients over-zoom with maxNativeZoom)."],
                     "tileSize": ["const": 256],
+                    "progress": ["type": "number", "minimum": 0, "maximum": 1,
+                                 "description": "GET /drawings/{name} only: how much of the pyramid is made (to the hundredth, 1 once it is on disk). A big sheet's pyramid is made in the background from this request on; its tiles are served meanwhile, each made alone."],
                 ], required: ["template", "minZoom", "maxZoom", "tileSize"], closed: true,
                    description: "The drawing's tile pyramid (the service's JSON only; the CLI's has none)."),
             ], required: ["name", "width", "height", "zoom", "crs", "project", "markers", "bounds"])),

@@ -289,7 +289,9 @@ struct PlanMarkRoutes: Sendable {
         try QueryParameters(request).onlyKeys([])
         var summary = try await store.run("drawing") { store throws(StoreError) in try await store.drawing(named: name) }
         if let visible { summary.markerCount = try await visibleCount(of: name, visibleTo: visible) }
-        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing)) + "\n")
+        let progress = await tiles.warm(summary.drawing, store: store)
+        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing),
+                                                    tilesProgress: progress) + "\n")
     }
 
     /// The drawing's PNG, exactly the bytes it was added with (kept in the store), with a strong ETag

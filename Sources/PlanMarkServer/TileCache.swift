@@ -25,6 +25,11 @@ import PlanMarkRender
 ///   folder's modification time.
 /// - A tile file that is not a whole PNG (signature and `IEND` checked on every read) makes its pyramid
 ///   be made again.
+/// - **Big sheets open at once.** An image of more than `backgroundAbovePixels` pixels (an A3 sheet at 300 dpi and up)
+///   has its pyramid made in the background (`warm`: when its drawing is read, or a tile first asked for), and
+///   until it is on disk a tile is made alone from the image: the levels up to `TilePyramid.overviewZoom` (the
+///   sheet as a page first shows it) in one pass kept in memory, a tile above them by itself (its rows only).
+///   Both run the pyramid's own code, so the bytes are the pyramid's. `progress` says how far the pyramid is.
 actor TileCache {
     /// The cache folder.
     nonisolated let root: String
@@ -45,16 +50,62 @@ actor TileCache {
     private var scan: Task<Void, Never>?
     /// How many pyramids this cache has made (the tests count builds).
     private(set) var built = 0
+    /// Images of more pixels than this have their pyramid made in the background and tiles made alone until then.
+    nonisolated let backgroundAbovePixels: Int
+    /// Rows of the image read by each pyramid being made.
+    private nonisolated let rowsRead = RowsRead()
+    /// The overview levels of each big image whose pyramid is being made (single flight; dropped once it is made).
+    private var overviews: [String: Task<[TileCoordinate: [UInt8]], any Error>] = [:]
+    /// The longest side of the levels made in one pass before a big image's pyramid is made (`TilePyramid.overviewZoom`).
+    nonisolated let overviewSide: Int
+    /// Pyramids started by `warm`: no request's going away cancels them.
+    private var pinned: Set<String> = []
+    /// Awaited before a pyramid is made (the tests hold builds with it).
+    private let beforeBuild: (@Sendable () async -> Void)?
+
+    /// About a second of pyramid making (an A4 sheet at 400 dpi); above it, see "Big sheets open at once".
+    static let defaultBackgroundAbovePixels = 8_000_000
 
     /// The default bound: 1 GiB (about 20 A0 sheets of line drawing at 300 dpi).
     static let defaultLimitBytes = 1 << 30
 
     /// Creates a cache in `root` (made when first needed) keeping at most `limitBytes` of tiles, making pyramids as
     /// `heavy` jobs (default: one at a time, 64 waiting).
-    init(root: String, limitBytes: Int = TileCache.defaultLimitBytes, heavy: HeavyWork? = nil) {
+    init(root: String, limitBytes: Int = TileCache.defaultLimitBytes, heavy: HeavyWork? = nil,
+         backgroundAbovePixels: Int = TileCache.defaultBackgroundAbovePixels, overviewSide: Int = TilePyramid.overviewSide,
+         beforeBuild: (@Sendable () async -> Void)? = nil) {
+        self.overviewSide = overviewSide
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         self.limitBytes = limitBytes
         self.heavy = heavy ?? HeavyWork(limit: 1, queueLimit: 64)
+        self.backgroundAbovePixels = backgroundAbovePixels
+        self.beforeBuild = beforeBuild
+    }
+
+    /// True when `scheme`'s image is big enough to have its pyramid made in the background.
+    nonisolated func isBig(_ scheme: TileScheme) -> Bool { scheme.width * scheme.height > backgroundAbovePixels }
+
+    /// Starts making the pyramid of a big image (`isBig`) in the background unless it is on disk or being made; no
+    /// request waits for it, and none cancels it. Does nothing for a smaller image (made on its first tile request).
+    func warm(sha: String, scheme: TileScheme, image: @escaping @Sendable () async throws -> [UInt8]) async {
+        guard isBig(scheme) else { return }
+        await scanOnce()
+        guard pyramids[sha] == nil, jobs[sha] == nil else { return }
+        pinned.insert(sha)
+        _ = start(sha: sha, scheme: scheme, check: path(of: TileCoordinate(z: scheme.minZoom, x: 0, y: 0), sha: sha), image: image)
+    }
+
+    /// How much of `sha`'s pyramid is made, 0...1: 1 when it is on disk, the share of the image's rows read while it
+    /// is being made, 0 before.
+    func progress(sha: String, scheme: TileScheme) async -> Double {
+        await scanOnce()
+        if pyramids[sha] != nil && jobs[sha] == nil { return 1 }
+        return rowsRead.share(sha, of: scheme.height)
+    }
+
+    /// Waits until `sha`'s pyramid, if one is being made, is made (or failed).
+    func waitForPyramid(sha: String) async {
+        _ = try? await jobs[sha]?.value
     }
 
     /// `ROOT/<sha>/<z>/<x>/<y>.png`.
@@ -80,6 +131,10 @@ actor TileCache {
             await used(sha)
             return (bytes, true)
         }
+        if isBig(scheme) {
+            await warm(sha: sha, scheme: scheme, image: image)
+            if let bytes = try await early(tile, sha: sha, scheme: scheme, image: image) { return (bytes, false) }
+        }
         try await make(sha: sha, scheme: scheme, check: path, image: image)
         switch try await BlockingWork.run({ TileFiles.readTile(path) }) {
         case .tile(let bytes):
@@ -90,30 +145,50 @@ actor TileCache {
         }
     }
 
+    /// `tile` made before its pyramid is on disk (see "Big sheets open at once"); nil when the pyramid has been made
+    /// meanwhile (read it from disk).
+    private func early(_ tile: TileCoordinate, sha: String, scheme: TileScheme,
+                       image: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8]? {
+        guard jobs[sha] != nil else { return nil }
+        let pyramid = TilePyramid(scheme: scheme)
+        let overviewZoom = pyramid.overviewZoom(side: overviewSide)
+        let heavy = self.heavy
+        guard tile.z <= overviewZoom else {
+            return try await heavy.run("tile \(tile) of image \(sha.prefix(12))") {
+                try await Self.made { try pyramid.tile(tile, ofPNG: try await image(), source: "drawing image \(sha)") }
+            }
+        }
+        let job: Task<[TileCoordinate: [UInt8]], any Error>
+        if let running = overviews[sha] {
+            job = running
+        } else {
+            job = Task {
+                try await heavy.run("overview tiles of image \(sha.prefix(12))") {
+                    try await Self.made { try pyramid.tiles(ofPNG: try await image(), source: "drawing image \(sha)", through: overviewZoom) }
+                }
+            }
+            overviews[sha] = job
+        }
+        do {
+            return try await job.value[tile]
+        } catch {
+            if overviews[sha] == job { overviews[sha] = nil }
+            throw error
+        }
+    }
+
+    /// `body`'s result, a decoding failure as the 500 `image-unavailable` (as when a pyramid is made).
+    private static func made<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as RenderError {
+            throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
+        }
+    }
+
     /// Makes the pyramid of `sha` unless it is on disk with a whole `check` tile; joins the job in flight if any.
     /// The job is cancelled when every request waiting for it has been cancelled (their clients went away).
     private func make(sha: String, scheme: TileScheme, check: String, image: @escaping @Sendable () async throws -> [UInt8]) async throws {
         await scanOnce()
-        let job: Task<(Int, Bool), any Error>
-        if let running = jobs[sha] {
-            job = running
-        } else {
-            let root = self.root, heavy = self.heavy
-            job = Task { () async throws -> (Int, Bool) in
-                do {
-                    let result = try await Self.existingOrBuilt(root: root, sha: sha, scheme: scheme, check: check, heavy: heavy, image: image)
-                    jobs[sha] = nil
-                    pyramids[sha] = (result.0, tick())
-                    if result.1 { built += 1 }
-                    try await evict(keeping: sha)
-                    return result
-                } catch {
-                    jobs[sha] = nil
-                    throw error
-                }
-            }
-            jobs[sha] = job
-        }
+        let job = jobs[sha] ?? start(sha: sha, scheme: scheme, check: check, image: image)
         nextWaiter += 1
         let token = nextWaiter
         waiters[sha, default: []].insert(token)
@@ -130,23 +205,50 @@ actor TileCache {
         }
     }
 
+    /// The job making `sha`'s pyramid (or finding it on disk), started now and kept in `jobs` until it ends.
+    private func start(sha: String, scheme: TileScheme, check: String, image: @escaping @Sendable () async throws -> [UInt8]) -> Task<(Int, Bool), any Error> {
+        let root = self.root, heavy = self.heavy, rowsRead = self.rowsRead, beforeBuild = self.beforeBuild
+        let job = Task { () async throws -> (Int, Bool) in
+            defer { rowsRead.forget(sha) }
+            do {
+                await beforeBuild?()
+                let result = try await Self.existingOrBuilt(root: root, sha: sha, scheme: scheme, check: check, heavy: heavy,
+                                                            rowsRead: rowsRead, image: image)
+                jobs[sha] = nil
+                overviews[sha] = nil
+                pinned.remove(sha)
+                pyramids[sha] = (result.0, tick())
+                if result.1 { built += 1 }
+                try await evict(keeping: sha)
+                return result
+            } catch {
+                jobs[sha] = nil
+                overviews[sha] = nil
+                pinned.remove(sha)
+                throw error
+            }
+        }
+        jobs[sha] = job
+        return job
+    }
+
     /// Forgets waiter `token` of `sha`'s job; with `cancelling`, cancels the job when no one waits for it any more.
     private func leave(_ sha: String, _ token: Int, cancelling: Bool) {
         guard waiters[sha]?.remove(token) != nil else { return }
         if waiters[sha]?.isEmpty == true {
             waiters[sha] = nil
-            if cancelling { jobs[sha]?.cancel() }
+            if cancelling && !pinned.contains(sha) { jobs[sha]?.cancel() }
         }
     }
 
     /// The size of `sha`'s pyramid on disk, or of the one made now as a heavy job (made: true).
-    private static func existingOrBuilt(root: String, sha: String, scheme: TileScheme, check: String, heavy: HeavyWork,
+    private static func existingOrBuilt(root: String, sha: String, scheme: TileScheme, check: String, heavy: HeavyWork, rowsRead: RowsRead,
                                         image: @escaping @Sendable () async throws -> [UInt8]) async throws -> (Int, Bool) {
         if let size = try await BlockingWork.run({ try Self.existing(root: root, sha: sha, check: check) }) { return (size, false) }
         return try await heavy.run("tile pyramid of image \(sha.prefix(12))") { () async throws -> (Int, Bool) in
             let bytes = try await image()
             try Task.checkCancellation()
-            return (try Self.build(root: root, sha: sha, scheme: scheme, png: bytes), true)
+            return (try Self.build(root: root, sha: sha, scheme: scheme, png: bytes) { rowsRead.set(sha, $0) }, true)
         }
     }
 
@@ -248,7 +350,7 @@ actor TileCache {
     /// temporary folder, then renames it to `ROOT/<sha>`. Returns the bytes of tiles written (or found, when
     /// another process renamed its copy first). The image is never held whole.
     /// - Complexity: O(image pixels) time; memory a few bands of 256 rows per level.
-    static func build(root: String, sha: String, scheme: TileScheme, png: [UInt8]) throws -> Int {
+    static func build(root: String, sha: String, scheme: TileScheme, png: [UInt8], progress: ((Int) -> Void)? = nil) throws -> Int {
         let temporary = "\(root)/.building-\(getpid())-\(sha)-\(UInt32.random(in: 0...UInt32.max))"
         do throws(TileFileError) {
             try TileFiles.makeFolders(root)
@@ -258,7 +360,7 @@ actor TileCache {
         }
         let tally = TileTally(root: temporary)
         do {
-            try TilePyramid(scheme: scheme).makeTilesConcurrently(ofPNG: png, source: "drawing image \(sha)") { tile, bytes in
+            try TilePyramid(scheme: scheme).makeTilesConcurrently(ofPNG: png, source: "drawing image \(sha)", progress: progress) { tile, bytes in
                 let column = try tally.folder(z: tile.z, x: tile.x)
                 try TileFiles.create(bytes, at: "\(column)/\(tile.y).png")
                 tally.add(bytes.count)
@@ -279,6 +381,20 @@ actor TileCache {
             if let error = error as? APIError { throw error }
             throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile pyramid could not be made", detail: "\(error)")
         }
+    }
+}
+
+/// The rows of its image each pyramid being made has read (written by its builder's thread, read by requests).
+final class RowsRead: @unchecked Sendable {
+    private let lock = DispatchQueue(label: "planmark.server.rows-read")
+    private var rows: [String: Int] = [:]
+
+    func set(_ sha: String, _ count: Int) { lock.sync { rows[sha] = count } }
+    func forget(_ sha: String) { lock.sync { rows[sha] = nil } }
+
+    /// The rows read of `height`, 0...1 (0 when nothing is being read).
+    func share(_ sha: String, of height: Int) -> Double {
+        lock.sync { height > 0 ? min(1, Double(rows[sha] ?? 0) / Double(height)) : 0 }
     }
 }
 

@@ -35,14 +35,7 @@ struct TileEndpoint: Sendable {
             throw APIError(.notFound, code: "tile-not-found", message: "drawing \"\(name)\" has no tile \(tile)\(levels)")
         }
         let sha = drawing.imageSHA256
-        let (bytes, hit) = try await cache.lookup(tile, sha: sha, scheme: scheme) {
-            let image = try await store.run("tileImage") { store throws(StoreError) in try await store.image(of: name) }
-            // The drawing was removed and added again with another image while this request waited.
-            guard image.sha256 == sha else {
-                throw APIError.unavailable(code: "drawing-changed", message: "the drawing's image changed while its tiles were made; try again")
-            }
-            return image.bytes
-        }
+        let (bytes, hit) = try await cache.lookup(tile, sha: sha, scheme: scheme) { try await Self.image(of: name, sha: sha, store: store) }
         (hit ? metrics?.tileHits : metrics?.tileMisses)?.increment()
         let etag = "\"" + SHA256.hexDigest(of: bytes) + "\""
         let caching = query.values["v"] == sha ? (privateCaching ? "private, " : "public, ") + Self.immutable : "no-cache"
@@ -51,6 +44,26 @@ struct TileEndpoint: Sendable {
         var all = headers
         all[.contentType] = "image/png"
         return Response(status: .ok, headers: all, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// Starts making `drawing`'s pyramid in the background when it is a big sheet (`TileCache.warm`: the page reads
+    /// the drawing before its tiles, so the work starts a round trip earlier) and says how much of it is made, 0...1;
+    /// nil for a drawing without tiles.
+    func warm(_ drawing: Drawing, store: StoreAccess) async -> Double? {
+        guard let scheme = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom) else { return nil }
+        let sha = drawing.imageSHA256, name = drawing.name
+        await cache.warm(sha: sha, scheme: scheme) { try await Self.image(of: name, sha: sha, store: store) }
+        return await cache.progress(sha: sha, scheme: scheme)
+    }
+
+    /// The bytes of `name`'s image, which must still be the one whose SHA-256 is `sha`.
+    static func image(of name: String, sha: String, store: StoreAccess) async throws -> [UInt8] {
+        let image = try await store.run("tileImage") { store throws(StoreError) in try await store.image(of: name) }
+        // The drawing was removed and added again with another image while this request waited.
+        guard image.sha256 == sha else {
+            throw APIError.unavailable(code: "drawing-changed", message: "the drawing's image changed while its tiles were made; try again")
+        }
+        return image.bytes
     }
 
     /// `z`, `x` and `y` of the path: whole numbers, `x` and `y` at least 0; 400 otherwise.

@@ -277,7 +277,9 @@ import Testing
             #expect(plan?["minZoom"] as? Int == 4)
             #expect(plan?["maxZoom"] as? Int == 8)
             #expect(plan?["tileSize"] as? Int == 256)
-            #expect(plan.map { Set($0.keys) } == ["template", "minZoom", "maxZoom", "tileSize"])
+            // 2400 x 1600 is a small sheet: its pyramid waits for the first tile request, so none of it is made yet.
+            #expect(plan?["progress"] as? Double == 0)
+            #expect(plan.map { Set($0.keys) } == ["template", "minZoom", "maxZoom", "tileSize", "progress"])
             let list = try await client.get("/drawings").object["drawings"] as? [[String: Any]] ?? []
             let east = list.first { $0["name"] as? String == "Level 2/east" }?["tiles"] as? [String: Any]
             #expect(east?["template"] as? String == "/drawings/Level%202%2Feast/tiles/{z}/{x}/{y}.png?v=\(v)")
@@ -308,6 +310,50 @@ import Testing
             let oldAgain = try await client.get(oldURL)
             #expect(oldAgain.body == new.body)
             #expect(oldAgain.headers[.cacheControl] == "no-cache")
+        }
+    }
+
+    /// A big sheet opens at once (issue 28): reading the drawing starts its pyramid in the background, and until the
+    /// pyramid is on disk its tiles are made alone. Here every image counts as big and the overview is the levels
+    /// of at most 256 px (level 7 of `small`; level 8's tiles are made one at a time), and the build is held until
+    /// the test lets it go. While held: `tiles.progress` is 0, every tile is served (nothing built, no pyramid on
+    /// disk), and regions and markers answer. Let go: the pyramid is made once, `tiles.progress` is 1, and each tile
+    /// file on disk is byte for byte what was served before it existed.
+    @Test func bigSheetTilesBeforeItsPyramid() async throws {
+        let (fixture, _, path) = try await Self.smallFixture()
+        defer { fixture.remove() }
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let cache = TileCache(root: fixture.folder.appendingPathComponent("tiles").path, backgroundAbovePixels: 0, overviewSide: 256,
+                              beforeBuild: { for await _ in gate { break } })
+        let sha = try Self.sha(path)
+        let served = try await fixture.application(tileCache: cache).test(.router) { client in
+            var served: [String: [UInt8]] = [:]
+            func progress() async throws -> Double? {
+                let response = try await client.get("/drawings/small")
+                let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                return (object?["tiles"] as? [String: Any])?["progress"] as? Double
+            }
+            #expect(try await progress() == 0)
+            for tile in ["7/0/0", "8/0/0", "8/1/0"] {
+                let response = try await client.get("/drawings/small/tiles/\(tile).png?v=\(sha)")
+                #expect(response.status == .ok, "\(tile)")
+                served[tile] = Array(response.body.readableBytesView)
+            }
+            #expect(try await client.get("/drawings/small/regions").status == .ok)
+            #expect(try await client.get("/drawings/small/markers").status == .ok)
+            #expect(await cache.built == 0)
+            #expect(!FileManager.default.fileExists(atPath: "\(cache.root)/\(sha)"))
+            open.yield()
+            open.finish()
+            await cache.waitForPyramid(sha: sha)
+            #expect(await cache.built == 1)
+            #expect(try await progress() == 1)
+            return served
+        }
+        for (tile, bytes) in served {
+            let parts = tile.split(separator: "/").map { Int($0)! }
+            let file = cache.path(of: TileCoordinate(z: parts[0], x: parts[1], y: parts[2]), sha: sha)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(bytes), "tile \(tile)")
         }
     }
 }
