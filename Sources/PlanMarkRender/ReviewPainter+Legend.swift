@@ -1,9 +1,9 @@
 import PlanMarkGeometry
 
 /// One line of the legend: a swatch and its text.
-struct ReviewLegendEntry: Hashable {
+public struct ReviewLegendEntry: Hashable, Sendable {
     /// What the swatch shows.
-    enum Swatch: Hashable {
+    public enum Swatch: Hashable, Sendable {
         /// A marker disc in this colour.
         case marker(Colour)
         /// A filled and outlined square (rooms).
@@ -17,9 +17,9 @@ struct ReviewLegendEntry: Hashable {
     }
 
     /// The swatch.
-    var swatch: Swatch
+    public var swatch: Swatch
     /// The text, e.g. "Valid (12)".
-    var text: String
+    public var text: String
 
     /// The legend's lines: rooms and allowed areas when there are any; one line per status present, in
     /// workflow order ("Open (12)", "In progress (3)", "Ready for inspection (1)", "Closed (40)", "Void (2)"),
@@ -33,7 +33,7 @@ struct ReviewLegendEntry: Hashable {
     /// `squareMetres` is the unit as the font can draw it); after the overdue line, "Around marker N" when the
     /// view is centred on marker `around` (ringed in `ReviewStyle.aroundRing`); after the markers,
     /// "Stack badge (n)" when `stacks` badges were drawn.
-    static func entries(
+    public static func entries(
         markers: [ReviewMarker], regions: [Region], style: ReviewStyle,
         roomAreas: [ReviewRoomArea] = [], squareMetres: String = "m²", stacks: Int = 0, around: String? = nil
     ) -> [ReviewLegendEntry] {

@@ -30,6 +30,35 @@ public enum ReportPaper: String, CaseIterable, Sendable {
     }
 }
 
+/// Someone who signs the report off: a line with their name and role, and lines for the date and signature.
+public struct ReportSignatory: Hashable, Sendable {
+    /// The name, as printed.
+    public var name: String
+    /// The role (`Site manager`), nil when not given.
+    public var role: String?
+
+    /// Creates a signatory.
+    public init(name: String, role: String? = nil) {
+        self.name = name
+        self.role = role
+    }
+
+    /// `Name, Role` (the role is what follows the first comma; both trimmed), or `Name`; nil when the name is empty.
+    /// - Complexity: O(length).
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = Self.trimmed(parts[0])
+        guard !name.isEmpty else { return nil }
+        let role = parts.count > 1 ? Self.trimmed(parts[1]) : ""
+        self.init(name: name, role: role.isEmpty ? nil : role)
+    }
+
+    /// `text` without the white space at either end.
+    static func trimmed(_ text: Substring) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
 /// What the report is of and how it is laid out: the inputs the front doors fill in.
 public struct ReportOptions: Sendable {
     /// The markers listed (the same filters as `planmark markers` and `GET .../markers`).
@@ -51,6 +80,8 @@ public struct ReportOptions: Sendable {
     public var historyLimit: Int
     /// How many of each marker's last comments are listed.
     public var commentLimit: Int
+    /// Who signs the report off, in order: a sign-off block ends the report when there is anyone.
+    public var signOff: [ReportSignatory] = []
 
     /// Options with the defaults: every marker, by number, A4, the last 3 history entries and the last 3 comments.
     public init(filter: MarkerFilter = MarkerFilter(), grouping: ReportGrouping? = nil, paper: ReportPaper = .a4,
@@ -188,15 +219,21 @@ public struct PunchListReport: Sendable {
         }
     }
 
-    /// `2026-03-01 10:12 moved by ann` (UTC, minutes).
+    /// `2026-03-01 10:12` (UTC, to the minute).
+    static func minutes(_ time: Timestamp) -> String {
+        String(time.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// `2026-03-01 10:12 ann: the text` (UTC, minutes).
     static func commentLine(_ comment: Comment) -> String {
-        let time = String(comment.createdAt.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let time = minutes(comment.createdAt)
         let text = comment.text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return time + " " + (comment.author ?? "-") + ": " + text
     }
 
+    /// `2026-03-01 10:12 moved by ann` (UTC, minutes).
     static func historyLine(_ entry: HistoryEntry) -> String {
-        let time = String(entry.at.text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let time = minutes(entry.at)
         var line = time + " " + entry.action.rawValue
         if entry.action == .status || entry.action == .resolved || entry.action == .reopened, let status = entry.new?.status {
             line += " → " + status.title.lowercased()
@@ -217,9 +254,37 @@ extension PunchListReport {
             ("Assignee", marker.assignee ?? "–"),
             ("Due", marker.due.map { $0.text + (item.overdue ? " (OVERDUE)" : "") } ?? "–"),
             ("Rooms", marker.rooms.isEmpty ? "–" : marker.rooms.joined(separator: ", ")),
+            ("Raised", (marker.author.flatMap { $0.isEmpty ? nil : $0 } ?? "–") + ", " + minutes(marker.createdAt)),
         ]
         fields.append(("Note", marker.note ?? "–"))
         return fields
+    }
+
+    /// The table of contents' column headings, as both writers print them; `contentsRow` fills them.
+    static let contentsHeadings = ["No.", "Room", "Title", "Status", "Assignee", "Due"]
+
+    /// The most characters of a title in the table of contents (longer ones end in `…`).
+    static let contentsTitleLength = 120
+
+    /// An item's row in the table of contents: its number, first room, title (the note's first line, at most
+    /// `contentsTitleLength` characters), status, assignee and due date (`!` when overdue); `–` for what is not set.
+    /// - Complexity: O(the note's first line).
+    static func contentsRow(of item: ReportItem) -> [String] {
+        let marker = item.marker
+        var title = marker.note.flatMap { $0.split(whereSeparator: \.isNewline).first.map(String.init) } ?? "–"
+        if title.count > contentsTitleLength { title = title.prefix(contentsTitleLength - 1) + "…" }
+        return [String(marker.number), marker.rooms.first ?? "–", title.isEmpty ? "–" : title, marker.status.title,
+                marker.assignee.flatMap { $0.isEmpty ? nil : $0 } ?? "–",
+                marker.due.map { $0.text + (item.overdue ? " !" : "") } ?? "–"]
+    }
+
+    /// Every listed item once (grouping can list one under several headings), by number: the table of contents.
+    /// - Complexity: O(m log m).
+    var contents: [ReportItem] {
+        var seen = Set<Int>()
+        var out: [ReportItem] = []
+        for group in groups { for item in group.items where seen.insert(item.marker.number).inserted { out.append(item) } }
+        return out.sorted { $0.marker.number < $1.marker.number }
     }
 
     /// `Open 3 · In progress 1 · ...`, statuses with at least one marker (or `no markers`).

@@ -44,11 +44,17 @@ public struct ReportHTMLWriter {
         body { font-family: "DejaVu Sans", sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; }
         dl { display: grid; grid-template-columns: 7em 1fr; gap: 0.2em 1em; margin: 0.5em 0; }
         dt { font-weight: bold; } dd { margin: 0; white-space: pre-wrap; }
-        .sheet { max-width: 100%; border: 1px solid #999; }
+        .sheet { max-width: 100%; height: auto; border: 1px solid #999; }
         .marker { border-top: 1px solid #bbb; padding: 0.5em 0; }
         .pictures img { height: 200px; margin: 0 6px 6px 0; border: 1px solid #ccc; }
         .overdue { color: #b01a1a; }
         .history { font-size: 85%; color: #444; }
+        .sign-off td { height: 3em; min-width: 8em; border-bottom: 1px solid #000; }
+        .legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; }
+        .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: -0.1em; border: 1px solid transparent; }
+        .swatch.round { border-radius: 50%; }
+        .contents { border-collapse: collapse; width: 100%; font-size: 90%; }
+        .contents th, .contents td { text-align: left; padding: 0.15em 0.5em 0.15em 0; border-bottom: 1px solid #ddd; vertical-align: top; }
         </style>
         </head>
         <body>
@@ -71,6 +77,8 @@ public struct ReportHTMLWriter {
         let sheet = try await images.sheet()
         try put("sheet.png", try png(sheet))
         html += "<p><img class=\"sheet\" src=\"sheet.png\" width=\"\(sheet.width)\" height=\"\(sheet.height)\" alt=\"The sheet with the markers\"></p>\n"
+        html += Self.legend(images.legend)
+        html += Self.contents(report.contents)
         try await images.prepareCrops()
         var writtenCrops = Set<Int>()
         for group in report.groups {
@@ -121,8 +129,55 @@ public struct ReportHTMLWriter {
             }
         }
         images.releaseCrops()
+        if !options.signOff.isEmpty {
+            html += "<section class=\"sign-off\">\n<h2>Sign-off</h2>\n<table>\n<tr><th>Name</th><th>Role</th><th>Date</th><th>Signature</th></tr>\n"
+            for signatory in options.signOff {
+                html += "<tr><td>\(Self.escape(signatory.name))</td><td>\(Self.escape(signatory.role ?? "–"))</td><td></td><td></td></tr>\n"
+            }
+            html += "</table>\n</section>\n"
+        }
         html += "</body>\n</html>\n"
         try put("index.html", Array(html.utf8))
+    }
+
+    /// The sheet's legend (as the PDF's): a swatch in the entry's colours and its text, per entry.
+    /// - Complexity: O(entries).
+    static func legend(_ entries: [ReviewLegendEntry]) -> String {
+        guard !entries.isEmpty else { return "" }
+        var html = "<ul class=\"legend\">\n"
+        for entry in entries {
+            let style: String, round: Bool
+            switch entry.swatch {
+            case .marker(let colour), .stack(let colour): (style, round) = ("background: \(css(colour))", true)
+            case .area(let fill, let outline): (style, round) = ("background: \(css(fill)); border-color: \(css(outline))", false)
+            case .outline(let colour): (style, round) = ("border: 2px solid \(css(colour))", false)
+            case .ring(let colour): (style, round) = ("background: #fff; border: 2px solid \(css(colour))", true)
+            }
+            html += "<li><span class=\"swatch\(round ? " round" : "")\" style=\"\(style)\"></span>\(escape(entry.text))</li>\n"
+        }
+        return html + "</ul>\n"
+    }
+
+    /// `rgba(r, g, b, a)` for a legend colour (the style's, never a user's text).
+    static func css(_ colour: Colour) -> String {
+        "rgba(\(colour.red), \(colour.green), \(colour.blue), \(Double(colour.alpha) / 255))"
+    }
+
+    /// The table of contents (as the PDF's): a row per item (`PunchListReport.contentsRow`), its number a link to
+    /// its card.
+    /// - Complexity: O(items).
+    static func contents(_ items: [ReportItem]) -> String {
+        guard !items.isEmpty else { return "" }
+        var html = "<h2>Contents</h2>\n<table class=\"contents\">\n<tr>"
+        for heading in PunchListReport.contentsHeadings { html += "<th>\(heading)</th>" }
+        html += "</tr>\n"
+        for item in items {
+            let cells = PunchListReport.contentsRow(of: item)
+            html += "<tr><td><a href=\"#marker-\(item.marker.number)\">\(escape(cells[0]))</a></td>"
+            for cell in cells.dropFirst() { html += "<td>\(escape(cell))</td>" }
+            html += "</tr>\n"
+        }
+        return html + "</table>\n"
     }
 
     /// Why a photo is not shown inline (a browser would decode it whole), nil when it is.

@@ -71,16 +71,23 @@ final class ReportImages {
         do { return try PNGDecoder().decode(data: bytes, source: "drawing \"\(report.drawing.name)\"") } catch { throw .render(error) }
     }
 
+    /// The sheet's legend, as the review image's legend (`ReviewLegendEntry.entries`): rooms, allowed areas, the
+    /// listed markers by status (and overdue, and refused by the current regions), with their counts.
+    /// - Complexity: O(markers + regions).
+    var legend: [ReviewLegendEntry] {
+        ReviewLegendEntry.entries(markers: reviewMarkers, regions: report.regions, style: .standard)
+    }
+
     /// The whole sheet with regions and the listed markers, downscaled so that its longer side is at most
-    /// `sheetLongSide`, with the legend and its room areas when they are given.
+    /// `sheetLongSide`, without a legend (the writers set `legend` in their own type).
     /// - Complexity: O(drawing pixels) to decode and downscale, plus the review renderer's drawing work.
     func sheet() async throws(ReportError) -> RGBAImage {
         let image = try await decodeDrawing()
         let longSide = max(image.width, image.height)
         let scale = min(1, Double(Self.sheetLongSide) / Double(longSide))
-        // The page says which filters chose the markers, in type a reader can read; the sheet's own panel would
-        // repeat it at the sheet's scale.
-        let options = ReviewOptions(legend: !report.options.roomAreas.isEmpty, scale: scale, roomAreas: report.options.roomAreas)
+        // The legend is set in the page's own type below the sheet (`legend`): drawn into the sheet it would shrink
+        // with it and be unreadable.
+        let options = ReviewOptions(legend: false, scale: scale)
         do {
             return try renderer.render(drawing: image, regions: report.regions, markers: reviewMarkers, options: options)
         } catch {
@@ -96,16 +103,17 @@ final class ReportImages {
     /// Releases the decoded drawing.
     func releaseCrops() { drawing = nil }
 
-    /// The sheet around `marker` (`ReviewView.around`, `cropMargin` pixels each side) with its pin and any
-    /// other listed pins in view, downscaled to at most `cropLongSide` pixels a side; nil when the marker lies
-    /// off the sheet.
+    /// The sheet around `marker` (`ReviewView.around`, `cropMargin(around:)` pixels each side) with its pin and any
+    /// other listed pins in view, downscaled to at most `cropLongSide` pixels a side, pins `cropPinSize` pixels
+    /// across; nil when the marker lies off the sheet.
     /// - Complexity: O(crop pixels) plus the renderer's work for the markers and regions in view.
     func crop(around marker: Marker) async throws(ReportError) -> RGBAImage? {
         try await prepareCrops()
         guard let drawing else { return nil }
-        let side = Double(2 * Self.cropMargin)
-        let scale = min(1, Double(Self.cropLongSide) / side)
-        let options = ReviewOptions(view: .around(label: String(marker.number), margin: Self.cropMargin), scale: scale)
+        let margin = Self.cropMargin(around: marker, regions: report.regions, drawing: report.drawing.size)
+        let scale = min(1, Double(Self.cropLongSide) / Double(2 * margin))
+        let options = ReviewOptions(view: .around(label: String(marker.number), margin: margin), scale: scale,
+                                    markerSize: Self.cropPinSize)
         do {
             // The renderer crops before it writes, so the shared pixels are not copied.
             return try renderer.render(drawing: drawing, regions: report.regions, markers: reviewMarkers, options: options)
@@ -115,6 +123,30 @@ final class ReportImages {
             default: throw .review(error)
             }
         }
+    }
+
+    /// The diameter of a one-digit pin in a crop, in the crop's pixels: about 9 pt in the card's 150 pt cell.
+    static let cropPinSize = 28.0
+
+    /// Drawing pixels kept on each side of `marker` in its crop: enough to show the smallest of its rooms whole,
+    /// with a tenth of the room's longer side around it, at least `cropMargin / 2` and at most a quarter of the
+    /// sheet's longer side (but never less than `cropMargin`); `cropMargin` when no room covers it. The room is
+    /// what a reader finds the item by, so the crop is sized from it, not fixed pixels: 300 px is a door on an A0
+    /// sheet at 300 dpi and a whole flat on a phone photo.
+    /// - Complexity: O(regions).
+    static func cropMargin(around marker: Marker, regions: [Region], drawing: DrawingSize) -> Int {
+        let point = marker.position
+        var best: BoundingBox?
+        for region in regions where region.kind == .room && marker.rooms.contains(region.id) {
+            let box = region.bounds
+            if let known = best, (known.maxX - known.minX) * (known.maxY - known.minY) <= (box.maxX - box.minX) * (box.maxY - box.minY) { continue }
+            best = box
+        }
+        guard let box = best, point.x.isFinite, point.y.isFinite else { return cropMargin }
+        let reach = max(point.x - box.minX, box.maxX - point.x, point.y - box.minY, box.maxY - point.y)
+        let wanted = reach + 0.1 * max(box.maxX - box.minX, box.maxY - box.minY)
+        let ceiling = max(Double(cropMargin), max(drawing.width, drawing.height) / 4)
+        return Int(min(max(wanted, Double(cropMargin) / 2), ceiling).rounded(.up))
     }
 
     /// An attachment's bytes, read from the store.

@@ -10,9 +10,12 @@ import PlanMarkRender
 import PlanMarkStore
 
 /// Writes a `PunchListReport` as a PDF through cairo's PDF surface: page 1 with the title, the drawing's
-/// name and revision, the date, the filters, the counts by status and the whole sheet; then one block per
-/// marker with its fields, the crop around it, its photos and its last history entries; page numbers at
-/// the foot of every page. Text is set in DejaVu Sans through cairo-ft, so it is selectable and searchable.
+/// name and revision, the date, the filters, the counts by status and the whole sheet; then one card per
+/// marker (the crop around it beside its fields and who raised it, its note, photos, last history entries
+/// and comments), measured before it is drawn so that it is never split across pages (only a card taller
+/// than a page breaks, between lines). The report is laid out once without drawing to count its pages, so
+/// every foot says `Page N of M` with the drawing, revision and date. Text is set in DejaVu Sans through
+/// cairo-ft, so it is selectable and searchable.
 ///
 /// JPEG photos within `PhotoSize`'s limits are embedded as they are (`cairo_surface_set_mime_data`,
 /// `image/jpeg`; cairo writes the bytes as a DCTDecode stream, never decoding them); PNG photos are decoded a
@@ -41,7 +44,9 @@ public struct ReportPDFWriter {
     /// number of pages written.
     ///
     /// Memory: one decoded drawing (4 bytes a pixel) while the crops are drawn (the sheet's decoded copy is
-    /// released before), one crop, and one photo at a time (its bytes, and a PNG's picture plus 16 rows); the
+    /// released before; the sheet's picture is kept until page 1 is drawn), one crop, and one photo at a time
+    /// (its bytes, and a PNG's picture plus 16 rows; each photo is read twice: for its size when the report is
+    /// laid out, and to draw it); the
     /// pictures of the page being written, released when the page is shown; the text of one marker block. The
     /// PDF itself is passed on as cairo writes it (a page at a time), never held.
     /// - Complexity: O(drawing pixels + the markers' crops and photos' pixels + the text's length): line
@@ -67,7 +72,8 @@ public struct ReportPDFWriter {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "planmark")
         guard let cr = cairo_create(surface) else { throw .cairo("cannot create a cairo context") }
         defer { cairo_destroy(cr) }
-        var page = PDFPage(cr: cr, fonts: fonts, width: width, height: height, footer: report.drawing.name, isCancelled: isCancelled)
+        let footer = "\(report.drawing.name) · revision \(report.options.revision) · \(report.options.today.text)"
+        var page = PDFPage(cr: cr, fonts: fonts, width: width, height: height, footer: footer, isCancelled: isCancelled)
         defer { page.releasePictures() }
         do {
             try await write(report, store: store, surface: surface, sink: sink, page: &page)
@@ -79,27 +85,20 @@ public struct ReportPDFWriter {
         return page.number
     }
 
+    /// Lays the report out without drawing (`PDFPage.drawing` false: the same code, so the same page breaks) to
+    /// learn the page count, then draws it with `Page N of M` at every foot.
     private func write(_ report: PunchListReport, store: any AnnotationStore, surface: OpaquePointer, sink: StreamSink,
                        page: inout PDFPage) async throws(ReportError) {
         let images = ReportImages(store: store, report: report)
-
-        try await firstPage(report, images: images, page: &page)
+        var sheet: RGBAImage? = try await images.sheet()
         try page.check(sink)
-        try await images.prepareCrops()
-        for group in report.groups {
-            if !group.heading.isEmpty {
-                page.ensure(60)
-                page.gap(6)
-                page.text(group.heading + " (\(group.items.count))", size: 14, bold: true)
-                page.rule(width: 1)
-                page.gap(4)
-            }
-            for item in group.items {
-                try page.check(sink)
-                try await block(item, images: images, page: &page)
-            }
-        }
-        try page.check(sink)
+        var photos: [Int64: PhotoOutcome] = [:]
+        var cardPages: [Int: Int] = [:]
+        var layout = page
+        layout.drawing = false
+        try await pages(report, sheet: &sheet, images: images, photos: &photos, cardPages: &cardPages, page: &layout, sink: nil)
+        page.total = layout.number
+        try await pages(report, sheet: &sheet, images: images, photos: &photos, cardPages: &cardPages, page: &page, sink: sink)
         images.releaseCrops()
         page.finish()
         try page.check(sink)
@@ -109,9 +108,75 @@ public struct ReportPDFWriter {
         guard status == CAIRO_STATUS_SUCCESS else { throw .cairo(String(cString: cairo_status_to_string(status))) }
     }
 
-    /// Title, drawing and revision, date, filters, grouping, counts by status, room areas, then the sheet
-    /// fitted into the rest of the page.
-    private func firstPage(_ report: PunchListReport, images: ReportImages, page: inout PDFPage) async throws(ReportError) {
+    /// Page 1 and the cards, on `page` (drawn or only laid out, as `page.drawing` says). Laying out reads each
+    /// photo once for its size (kept in `photos`) and notes the page each card starts on (`cardPages`, which the
+    /// table of contents prints when drawn: the same code lays both out, so the pages are the same); drawing
+    /// releases `sheet` once page 1 is drawn.
+    private func pages(_ report: PunchListReport, sheet: inout RGBAImage?, images: ReportImages, photos: inout [Int64: PhotoOutcome],
+                       cardPages: inout [Int: Int], page: inout PDFPage, sink: StreamSink?) async throws(ReportError) {
+        if let picture = sheet { firstPage(report, sheet: picture, legend: images.legend, cardPages: cardPages, page: &page) }
+        if page.drawing {
+            sheet = nil
+            try page.check(sink)
+            try await images.prepareCrops()
+        }
+        for group in report.groups {
+            if !group.heading.isEmpty, let first = group.items.first {
+                try await resolvePhotos(of: first, images: images, photos: &photos, page: &page)
+                page.ensure(Self.groupHeadingHeight + min(measure(first, photos: photos, page: page), page.bottom - page.margin))
+                page.gap(6)
+                page.text(group.heading + " (\(group.items.count))", size: 14, bold: true)
+                page.rule(width: 1)
+                page.gap(4)
+            }
+            for item in group.items {
+                try page.check(sink)
+                try await resolvePhotos(of: item, images: images, photos: &photos, page: &page)
+                let height = measure(item, photos: photos, page: page)
+                // A card is kept on one page; one taller than a page starts a page and breaks between its lines.
+                page.ensure(min(height, page.bottom - page.margin))
+                if cardPages[item.marker.number] == nil { cardPages[item.marker.number] = page.number }
+                try await card(item, images: images, photos: photos, page: &page)
+            }
+        }
+        try await appendix(report, images: images, photos: photos, page: &page)
+        let signatories = report.options.signOff
+        if !signatories.isEmpty {
+            var probe = page
+            probe.drawing = false
+            probe.unbounded = true
+            probe.y = probe.margin
+            signOff(signatories, page: &probe)
+            page.ensure(min(probe.y - probe.margin, page.bottom - page.margin))
+            signOff(signatories, page: &page)
+        }
+        try page.check(sink)
+    }
+
+    /// The sign-off block (kept on one page): for each signatory, the name and role and lines to write the date and
+    /// sign on.
+    /// - Complexity: O(signatories).
+    private func signOff(_ signatories: [ReportSignatory], page: inout PDFPage) {
+        page.gap(12)
+        page.text("Sign-off", size: 14, bold: true)
+        page.rule(width: 1)
+        for signatory in signatories {
+            page.gap(8)
+            page.field("Name", signatory.name)
+            page.field("Role", signatory.role ?? "–")
+            page.gap(16)
+            page.text("Date: ____________________      Signature: ________________________________________", size: 9.5)
+        }
+    }
+
+    /// The height of a group's heading, its rule and the gaps around them.
+    static let groupHeadingHeight = 6 + 14 * 1.3 + 4 + 4
+
+    /// Title, drawing and revision, date, filters, grouping, counts, room areas; the sheet with every listed pin
+    /// and its legend below it in the page's type; then the table of contents (`contents`). The sheet takes the
+    /// rest of the page but for the table's heading and first rows, so that the table starts on page 1.
+    private func firstPage(_ report: PunchListReport, sheet: RGBAImage, legend: [ReviewLegendEntry], cardPages: [Int: Int],
+                           page: inout PDFPage) {
         let options = report.options
         page.text(options.title, size: 20, bold: true)
         page.gap(4)
@@ -120,95 +185,245 @@ public struct ReportPDFWriter {
         page.field("Filters", report.filtersText)
         if let grouping = options.grouping { page.field("Grouped by", grouping.rawValue) }
         page.field("Markers", report.countsLine)
-        page.gap(2)
-        for (status, count) in report.counts {
-            page.field("  " + status.title, String(count), labelWidth: 130)
-        }
         if !options.roomAreas.isEmpty {
             page.field("Room areas", Self.roomAreas(options.roomAreas))
         }
         page.gap(8)
-        let sheet = try await images.sheet()
-        let room = page.remaining - 4
-        let scale = min(page.contentWidth / Double(sheet.width), room / Double(sheet.height))
-        if scale * Double(sheet.height) < 120 { page.newPage() }
-        let fit = min(page.contentWidth / Double(sheet.width), (page.remaining - 4) / Double(sheet.height))
+        var probe = page
+        probe.drawing = false
+        probe.unbounded = true
+        probe.legend(legend)
+        let legendHeight = probe.y - page.y + 4
+        let items = report.contents
+        func fitted() -> Double {
+            var room = page.remaining - 4 - legendHeight
+            if !items.isEmpty { room -= Self.contentsStart(rows: min(items.count, 3)) }
+            return min(page.contentWidth / Double(sheet.width), room / Double(sheet.height))
+        }
+        if fitted() * Double(sheet.height) < 120 { page.newPage() }
+        let fit = fitted()
         page.image(sheet, width: Double(sheet.width) * fit, height: Double(sheet.height) * fit)
+        page.gap(4)
+        page.legend(legend)
+        if !items.isEmpty { contents(items, cardPages: cardPages, page: &page) }
         page.newPage()
     }
 
-    /// One marker's block: heading, fields, crop and photos in rows, history.
-    private func block(_ item: ReportItem, images: ReportImages, page: inout PDFPage) async throws(ReportError) {
-        let marker = item.marker
-        page.ensure(110)
-        page.gap(6)
-        var heading = "#\(marker.number)  \(marker.status.title)"
-        if item.overdue { heading += "  · OVERDUE" }
-        page.text(heading, size: 13, bold: true, colour: item.overdue ? (0.75, 0.1, 0.1) : (0, 0, 0))
-        for (label, value) in PunchListReport.fields(of: item) where label != "Status" {
-            page.field(label, value)
+    /// The share of the text column each of the table of contents' columns takes
+    /// (`PunchListReport.contentsHeadings`, then the card's page).
+    static let contentsWidths = [0.06, 0.09, 0.36, 0.16, 0.15, 0.12, 0.06]
+
+    /// The table of contents' type size.
+    static let contentsSize = 8.5
+
+    /// The height of the table of contents' gap, heading, column headings and first `rows` rows.
+    static func contentsStart(rows: Int) -> Double {
+        10 + 14 * 1.3 + Double(rows + 1) * PDFPage.rowHeight(size: contentsSize)
+    }
+
+    /// The table of contents: a row per item (`PunchListReport.contentsRow`) and the page its card starts on, the
+    /// headings again at the top of every page it runs onto; a cell too long for its column ends in `…`.
+    /// - Complexity: O(items + their cells' text).
+    private func contents(_ items: [ReportItem], cardPages: [Int: Int], page: inout PDFPage) {
+        let headings = PunchListReport.contentsHeadings + ["Page"]
+        let widths = Self.contentsWidths.map { $0 * page.contentWidth }
+        let rowHeight = PDFPage.rowHeight(size: Self.contentsSize), size = Self.contentsSize
+        page.gap(10)
+        page.ensure(Self.contentsStart(rows: min(items.count, 3)) - 10)
+        page.text("Contents", size: 14, bold: true)
+        page.row(headings, widths: widths, size: size, bold: true)
+        for item in items {
+            if page.remaining < rowHeight - 0.01 {
+                page.newPage()
+                page.row(headings, widths: widths, size: size, bold: true)
+            }
+            let cardPage = cardPages[item.marker.number].map(String.init) ?? ""
+            page.row(PunchListReport.contentsRow(of: item) + [cardPage], widths: widths, size: size, bold: false)
         }
-        // Pictures: the crop, then the photos, in rows of `pictureHeight`.
-        let pictureHeight = 150.0
-        var row = PictureRow(page: page, height: pictureHeight)
-        if let crop = try await images.crop(around: marker) {
-            let w = pictureHeight * Double(crop.width) / Double(crop.height)
-            row.place(width: w, page: &page) { page in page.image(crop, width: w, height: pictureHeight, advance: false) }
-        }
-        var notShown: [String] = []
-        for attachment in item.attachments {
+    }
+
+    /// What a photo becomes in the report: shown at its pixel size, or listed under `Not shown` with the reason.
+    enum PhotoOutcome {
+        case shown(PhotoSize)
+        case notShown(String)
+    }
+
+    /// Decides (once per attachment, reading its bytes for the size in its header) whether each photo of `item`
+    /// is shown. Asks `isCancelled` between photos.
+    private func resolvePhotos(of item: ReportItem, images: ReportImages, photos: inout [Int64: PhotoOutcome],
+                               page: inout PDFPage) async throws(ReportError) {
+        for attachment in item.attachments where photos[attachment.id] == nil {
             try page.check(nil)
-            let name = attachment.caption.map { "\"\($0)\"" } ?? "attachment \(attachment.id)"
+            let name = Self.name(of: attachment)
             guard attachment.type != .pdf else {
-                notShown.append("\(name) (\(attachment.type.contentType), \(attachment.size) bytes)")
+                photos[attachment.id] = .notShown("\(name) (\(attachment.type.contentType), \(attachment.size) bytes)")
                 continue
             }
             guard attachment.size <= maxPhotoBytes else {
-                notShown.append("\(name) (\(attachment.size) bytes, over the report's limit of \(maxPhotoBytes) bytes a photo)")
+                photos[attachment.id] = .notShown("\(name) (\(attachment.size) bytes, over the report's limit of \(maxPhotoBytes) bytes a photo)")
                 continue
             }
             let bytes = try await images.bytes(of: attachment)
             let kind = attachment.type == .jpeg ? "JPEG" : "PNG"
             guard let size = PhotoSize(of: bytes, type: attachment.type) else {
-                notShown.append("\(name) (unreadable \(kind): no image size in its header)")
+                photos[attachment.id] = .notShown("\(name) (unreadable \(kind): no image size in its header)")
                 continue
             }
             guard size.isWithinLimits else {
-                notShown.append("\(name) (\(kind) of \(size) pixels; photos may have \(PhotoSize.limitsText))")
+                photos[attachment.id] = .notShown("\(name) (\(kind) of \(size) pixels; photos may have \(PhotoSize.limitsText))")
                 continue
             }
-            switch attachment.type {
-            case .jpeg:
-                let (w, h) = fit(size.width, size.height, maxWidth: page.contentWidth, maxHeight: pictureHeight)
-                var embedded = true
-                row.place(width: w, page: &page) { page in
-                    embedded = page.jpeg(bytes, pixelWidth: size.width, pixelHeight: size.height, width: w, height: h)
-                }
-                if !embedded { notShown.append("\(name) (cairo cannot embed this JPEG of \(size) pixels)") }
-            case .png:
-                let image: RGBAImage
-                do {
-                    image = try PNGDecoder().thumbnail(data: bytes, source: "attachment \(attachment.id)",
-                                                       maxWidth: photoMaxPixelWidth, maxHeight: photoMaxPixelHeight)
-                } catch {
-                    notShown.append("\(name) (unreadable PNG: \(Self.reason(error)))")
-                    continue
-                }
-                let (w, h) = fit(size.width, size.height, maxWidth: page.contentWidth, maxHeight: pictureHeight)
-                row.place(width: w, page: &page) { page in page.image(image, width: w, height: h, advance: false) }
-            case .pdf:
-                break
+            photos[attachment.id] = .shown(size)
+        }
+    }
+
+    static func name(of attachment: Attachment) -> String {
+        attachment.caption.map { "\"\($0)\"" } ?? "attachment \(attachment.id)"
+    }
+
+    /// The side of the square the crop is fitted into, beside the card's fields.
+    static let cropCell = 150.0
+    /// The height of the photos' row.
+    static let pictureHeight = 110.0
+
+    /// The height `item`'s card takes (laid out on an unbounded page, nothing drawn or read).
+    /// - Complexity: O(the card's text), as drawing it.
+    private func measure(_ item: ReportItem, photos: [Int64: PhotoOutcome], page: PDFPage) -> Double {
+        var probe = page
+        probe.drawing = false
+        probe.unbounded = true
+        probe.y = probe.margin
+        cardTop(item, page: &probe, crop: nil)
+        var row = PictureRow(page: probe, height: Self.pictureHeight)
+        for attachment in item.attachments {
+            guard case .shown(let size) = photos[attachment.id] else { continue }
+            let (w, _) = fit(size.width, size.height, maxWidth: probe.contentWidth, maxHeight: Self.pictureHeight)
+            row.place(width: w, page: &probe) { _ in }
+        }
+        row.end(page: &probe)
+        cardTail(item, photos: photos, page: &probe)
+        return probe.y - probe.margin
+    }
+
+    /// One marker's card (`cardTop`, the photos in rows of `pictureHeight`, `cardTail`), drawn or only laid out
+    /// as `page.drawing` says. When drawn, the crop is rendered and the shown photos read one at a time (a PNG
+    /// decoded by rows); the photos are placed as `measure` places them, so the card takes its measure.
+    /// - Complexity: O(the card's text) plus the crop's and the photos' pixels when drawn.
+    private func card(_ item: ReportItem, images: ReportImages, photos: [Int64: PhotoOutcome], page: inout PDFPage) async throws(ReportError) {
+        let crop = page.drawing ? try await images.crop(around: item.marker) : nil
+        cardTop(item, page: &page, crop: crop)
+        var row = PictureRow(page: page, height: Self.pictureHeight)
+        for attachment in item.attachments {
+            guard case .shown(let size) = photos[attachment.id] else { continue }
+            try page.check(nil)
+            let (w, h) = fit(size.width, size.height, maxWidth: page.contentWidth, maxHeight: Self.pictureHeight)
+            guard page.drawing else {
+                row.place(width: w, page: &page) { _ in }
+                continue
             }
+            let picture = try await photo(attachment, size: size, images: images, maxPixelHeight: photoMaxPixelHeight)
+            row.place(width: w, page: &page) { page in page.photo(picture, size: size, width: w, height: h) }
         }
         row.end(page: &page)
-        if !notShown.isEmpty { page.field("Not shown", notShown.joined(separator: "; ")) }
-        if !item.history.isEmpty {
-            page.text("History", size: 9, bold: true)
-            for line in item.history { page.text(line, size: 8.5, indent: 10) }
+        cardTail(item, photos: photos, page: &page)
+    }
+
+    /// A shown photo as it is drawn: a JPEG's bytes (embedded as they are), a PNG decoded into at most
+    /// `photoMaxPixelWidth` x `maxPixelHeight` pixels, or why it cannot be (its header was read when the report was
+    /// laid out, so the reason goes in the photo's place).
+    /// - Complexity: O(the photo's bytes), plus a PNG's pixels.
+    private func photo(_ attachment: Attachment, size: PhotoSize, images: ReportImages, maxPixelHeight: Int) async throws(ReportError) -> PDFPage.Photo {
+        let bytes = try await images.bytes(of: attachment)
+        switch attachment.type {
+        case .jpeg:
+            return .jpeg(bytes, id: attachment.id)
+        case .png:
+            do {
+                return .picture(try PNGDecoder().thumbnail(data: bytes, source: "attachment \(attachment.id)",
+                                                           maxWidth: photoMaxPixelWidth, maxHeight: maxPixelHeight))
+            } catch {
+                return .problem("unreadable PNG: \(Self.reason(error))")
+            }
+        case .pdf:
+            return .problem("a PDF")
         }
-        if !item.comments.isEmpty {
-            page.text("Comments", size: 9, bold: true)
-            for line in item.comments { page.text(line, size: 8.5, indent: 10) }
+    }
+
+    /// The largest picture a PNG photo is decoded into on the photos' appendix, in pixels (about 300 dpi on half an
+    /// A4 page).
+    static let appendixPixelSide = 2048
+
+    /// The photos' appendix: every shown photo of the listed items at the text column's width (at most half a page
+    /// high, two a page, and never past a point a pixel), under a line saying whose it is
+    /// (`Photo of #3: "door frame", 1600 x 1200 px`).
+    /// - Complexity: O(the photos' bytes and a PNG's pixels), one photo held at a time.
+    private func appendix(_ report: PunchListReport, images: ReportImages, photos: [Int64: PhotoOutcome], page: inout PDFPage) async throws(ReportError) {
+        var shown: [(ReportItem, Attachment, PhotoSize)] = []
+        for item in report.contents {
+            for attachment in item.attachments {
+                if case .shown(let size) = photos[attachment.id] { shown.append((item, attachment, size)) }
+            }
+        }
+        guard !shown.isEmpty else { return }
+        page.newPage()
+        page.text("Photos", size: 14, bold: true)
+        page.rule(width: 1)
+        let captionHeight = PDFPage.rowHeight(size: 9.5)
+        let boxHeight = ((page.bottom - page.margin) - 14 * 1.3 - 4) / 2 - captionHeight - 12
+        for (item, attachment, size) in shown {
+            try page.check(nil)
+            // Full size: never enlarged past a point a pixel.
+            let (w, h) = fit(size.width, size.height, maxWidth: min(page.contentWidth, Double(size.width)),
+                             maxHeight: min(boxHeight, Double(size.height)))
+            page.ensure(captionHeight + h + 12)
+            page.text("Photo of #\(item.marker.number): \(Self.name(of: attachment)), \(size.width) x \(size.height) px", size: 9.5, bold: true)
+            page.gap(2)
+            if page.drawing {
+                let picture = try await photo(attachment, size: size, images: images, maxPixelHeight: Self.appendixPixelSide)
+                page.photo(picture, size: size, width: w, height: h)
+            }
+            page.gap(h + 10)
+        }
+    }
+
+    /// The card's head: its number and status; the crop (in a `cropCell` square, kept together with the fields
+    /// beside it: priority, category, assignee, due, rooms, who raised it and when); the note below both.
+    /// - Complexity: O(the fields' and the note's text).
+    private func cardTop(_ item: ReportItem, page: inout PDFPage, crop: RGBAImage?) {
+        let marker = item.marker
+        page.gap(6)
+        var heading = "#\(marker.number)  \(marker.status.title)"
+        if item.overdue { heading += "  · OVERDUE" }
+        page.text(heading, size: 13, bold: true, colour: item.overdue ? (0.75, 0.1, 0.1) : (0, 0, 0))
+        page.gap(2)
+        let fields = PunchListReport.fields(of: item)
+        let side = fields.filter { $0.0 != "Status" && $0.0 != "Note" }
+        let cell = Self.cropCell
+        var probe = page
+        probe.drawing = false
+        probe.unbounded = true
+        for (label, value) in side { probe.field(label, value, left: cell + 12) }
+        page.ensure(max(cell, probe.y - page.y))
+        let top = page.y
+        page.cropCell(crop, side: cell)
+        for (label, value) in side { page.field(label, value, left: cell + 12) }
+        page.y = max(page.y, top + cell) + 8
+        if let note = fields.first(where: { $0.0 == "Note" }) { page.field(note.0, note.1) }
+    }
+
+    /// The card's end: the photos not shown with the reasons, the last history entries and comments (a heading
+    /// never alone at a page's foot), a rule.
+    /// - Complexity: O(the text).
+    private func cardTail(_ item: ReportItem, photos: [Int64: PhotoOutcome], page: inout PDFPage) {
+        var notShown: [String] = []
+        for attachment in item.attachments {
+            if case .notShown(let reason) = photos[attachment.id] { notShown.append(reason) }
+        }
+        if !notShown.isEmpty { page.field("Not shown", notShown.joined(separator: "; ")) }
+        for (title, lines) in [("History", item.history), ("Comments", item.comments)] where !lines.isEmpty {
+            page.ensure(9 * 1.3 + 8.5 * 1.3)
+            page.text(title, size: 9, bold: true)
+            for line in lines { page.text(line, size: 8.5, indent: 10) }
         }
         page.gap(4)
         page.rule(width: 0.5)
@@ -331,6 +546,12 @@ private struct PDFPage {
     var x: Double
     var y: Double
     var number = 1
+    /// The page count, printed as `Page N of M` once known (the report is laid out first).
+    var total: Int?
+    /// False while the report is laid out: the cursor moves and pages break as when drawing, nothing is drawn.
+    var drawing = true
+    /// True while a card is measured: the page never ends.
+    var unbounded = false
     /// Asked at every page break.
     let isCancelled: @Sendable () -> Bool
     /// Set once `isCancelled` has answered true: nothing more is drawn, and `check` throws.
@@ -366,17 +587,20 @@ private struct PDFPage {
     }
 
     /// Starts a new page when less than `space` points are left on this one.
+    /// (A hundredth of a point is allowed for rounding, so a card measured to fit does fit.)
     mutating func ensure(_ space: Double) {
-        if y > margin && remaining < space { newPage() }
+        if !unbounded && y > margin && remaining < space - 0.01 { newPage() }
     }
 
     mutating func gap(_ points: Double) { y += points }
 
     /// Ends the page with its footer and starts the next (asking `isCancelled`).
     mutating func newPage() {
-        drawFooter()
-        cairo_show_page(cr)
-        releasePictures()
+        if drawing {
+            drawFooter()
+            cairo_show_page(cr)
+            releasePictures()
+        }
         number += 1
         x = margin
         y = margin
@@ -405,7 +629,7 @@ private struct PDFPage {
     private mutating func drawFooter() {
         setFont(size: 8, bold: false)
         cairo_set_source_rgb(cr, 0.35, 0.35, 0.35)
-        let label = "Page \(number)"
+        let label = "Page \(number)" + (total.map { " of \($0)" } ?? "")
         cairo_move_to(cr, width - margin - measure(label[...]), height - margin + 4)
         cairo_show_text(cr, label)
         cairo_move_to(cr, margin, height - margin + 4)
@@ -446,13 +670,14 @@ private struct PDFPage {
 
     /// `text` (already `CairoText.drawable`) wrapped into lines of at most `width` points: greedily, breaking at
     /// the last space that leaves the line within the width (the space is dropped); a word wider than a line is
-    /// cut between characters (never inside one), and a character wider than a line has a line to itself. Line
-    /// breaks (LF, CR LF, CR) end paragraphs.
+    /// cut between characters (never inside one), and a character wider than a line has a line to itself.
+    /// Unicode's mandatory line breaks (LF, CR, CR LF, VT, FF, NEL U+0085, LS U+2028, PS U+2029) end paragraphs:
+    /// drawn as glyphs they were gaps in a line, which a text reader takes for a column break.
     /// - Complexity: O(n) for n characters: each character's advance is looked up once (measured through cairo
     ///   once per distinct character, font and size) and each character is looked at at most three times.
     func wrap(_ text: String, width: Double) -> [Substring] {
         var lines: [Substring] = []
-        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             var start = paragraph.startIndex
             var used = 0.0
             var lastSpace: String.Index?
@@ -510,37 +735,168 @@ private struct PDFPage {
         for line in wrap(CairoText.drawable(text), width: contentWidth - indent) {
             ensure(lineHeight)
             if cancelled { break }
-            setFont(size: size, bold: bold)
-            cairo_set_source_rgb(cr, colour.0, colour.1, colour.2)
-            cairo_move_to(cr, margin + indent, y + size)
-            cairo_show_text(cr, ReportBidi.visualOrder(String(line)))
+            if drawing {
+                setFont(size: size, bold: bold)
+                cairo_set_source_rgb(cr, colour.0, colour.1, colour.2)
+                cairo_move_to(cr, margin + indent, y + size)
+                cairo_show_text(cr, ReportBidi.visualOrder(String(line)))
+            }
             y += lineHeight
         }
         cairo_set_source_rgb(cr, 0, 0, 0)
     }
 
     /// `Label:` in bold and the value beside it, wrapped under itself. Stops drawing when the report is cancelled.
-    mutating func field(_ label: String, _ value: String, labelWidth: Double = 70, size: Double = 9.5) {
+    /// `left` moves the field right of the margin (beside the crop).
+    mutating func field(_ label: String, _ value: String, labelWidth: Double = 70, size: Double = 9.5, left: Double = 0) {
         setFont(size: size, bold: false)
         let lineHeight = size * 1.35
-        let lines = wrap(CairoText.drawable(value), width: contentWidth - labelWidth)
+        let lines = wrap(CairoText.drawable(value), width: contentWidth - left - labelWidth)
         for (index, line) in lines.enumerated() {
             ensure(lineHeight)
             if cancelled { break }
+            guard drawing else {
+                y += lineHeight
+                continue
+            }
             if index == 0 {
                 setFont(size: size, bold: true)
-                cairo_move_to(cr, margin, y + size)
+                cairo_move_to(cr, margin + left, y + size)
                 cairo_show_text(cr, CairoText.drawable(label + (label.hasPrefix(" ") ? "" : ":")))
             }
             setFont(size: size, bold: false)
-            cairo_move_to(cr, margin + labelWidth, y + size)
+            cairo_move_to(cr, margin + left + labelWidth, y + size)
             cairo_show_text(cr, ReportBidi.visualOrder(String(line)))
             y += lineHeight
         }
     }
 
+    /// The height of a `row` of type `size`.
+    static func rowHeight(size: Double) -> Double { size * 1.45 }
+
+    /// One line of cells, each `clipped` to its column (`widths`, from the margin), in bold for headings, which
+    /// get a rule below. Starts a new page when the line does not fit.
+    /// - Complexity: O(the cells' text).
+    mutating func row(_ cells: [String], widths: [Double], size: Double, bold: Bool) {
+        let height = Self.rowHeight(size: size)
+        ensure(height)
+        defer { y += height }
+        guard drawing, !cancelled else { return }
+        setFont(size: size, bold: bold)
+        var left = margin
+        for (cell, width) in zip(cells, widths) {
+            cairo_move_to(cr, left, y + size)
+            cairo_show_text(cr, ReportBidi.visualOrder(clipped(CairoText.drawable(cell), width: width - 4)))
+            left += width
+        }
+        if bold {
+            cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
+            cairo_set_line_width(cr, 0.5)
+            cairo_move_to(cr, margin, y + height - 1)
+            cairo_line_to(cr, width - margin, y + height - 1)
+            cairo_stroke(cr)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+        }
+    }
+
+    /// `text` on one line (line breaks as spaces) within `width` points in the current font: whole, or cut between
+    /// characters and ended with `…`.
+    /// - Complexity: O(length).
+    func clipped(_ text: String, width: Double) -> String {
+        let line = String(text.map { $0.isNewline ? " " : $0 })
+        guard measure(line[...]) > width else { return line }
+        let ellipsis = advance("…")
+        var used = 0.0
+        var end = line.startIndex
+        for index in line.indices {
+            used += advance(line[index])
+            if used + ellipsis > width { break }
+            end = line.index(after: index)
+        }
+        return String(line[..<end]) + "…"
+    }
+
+    /// The legend's entries in a row that wraps: each swatch drawn as the review image draws it, and its text.
+    /// - Complexity: O(entries + their text).
+    mutating func legend(_ entries: [ReviewLegendEntry], size: Double = 9) {
+        setFont(size: size, bold: false)
+        let lineHeight = size * 1.7
+        var left = 0.0
+        var started = false
+        for entry in entries {
+            let text = CairoText.drawable(entry.text)
+            let entryWidth = size + 4 + measure(text[...]) + 14
+            if started && left + entryWidth > contentWidth {
+                y += lineHeight
+                left = 0
+                started = false
+            }
+            if !started {
+                ensure(lineHeight)
+                started = true
+            }
+            if drawing && !cancelled {
+                swatch(entry.swatch, x: margin + left, y: y + 1, side: size)
+                setFont(size: size, bold: false)
+                cairo_move_to(cr, margin + left + size + 4, y + size)
+                cairo_show_text(cr, ReportBidi.visualOrder(text))
+            }
+            left += entryWidth
+        }
+        if started { y += lineHeight }
+    }
+
+    private func source(_ colour: Colour) {
+        cairo_set_source_rgba(cr, Double(colour.red) / 255, Double(colour.green) / 255, Double(colour.blue) / 255, Double(colour.alpha) / 255)
+    }
+
+    /// A legend swatch in a `side` square at (`x`, `y`): a pin's disc, a room's filled square, an allowed area's
+    /// outline, an overdue ring, a stack's disc with `+`.
+    private func swatch(_ swatch: ReviewLegendEntry.Swatch, x: Double, y: Double, side: Double) {
+        let (cx, cy, r) = (x + side / 2, y + side / 2, side / 2)
+        cairo_set_line_width(cr, 1)
+        switch swatch {
+        case .marker(let colour), .stack(let colour):
+            cairo_arc(cr, cx, cy, r, 0, 2 * Double.pi)
+            source(colour)
+            cairo_fill_preserve(cr)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_stroke(cr)
+            if case .stack = swatch {
+                cairo_move_to(cr, cx - r / 2, cy)
+                cairo_line_to(cr, cx + r / 2, cy)
+                cairo_move_to(cr, cx, cy - r / 2)
+                cairo_line_to(cr, cx, cy + r / 2)
+                cairo_stroke(cr)
+            }
+        case .area(let fill, let outline):
+            cairo_rectangle(cr, x, y, side, side)
+            source(fill)
+            cairo_fill_preserve(cr)
+            source(outline)
+            cairo_stroke(cr)
+        case .outline(let colour):
+            cairo_rectangle(cr, x + 0.5, y + 0.5, side - 1, side - 1)
+            source(colour)
+            cairo_set_line_width(cr, 1.5)
+            cairo_stroke(cr)
+        case .ring(let colour):
+            cairo_arc(cr, cx, cy, r - 1, 0, 2 * Double.pi)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_fill_preserve(cr)
+            source(colour)
+            cairo_set_line_width(cr, 2)
+            cairo_stroke(cr)
+        }
+        cairo_set_source_rgb(cr, 0, 0, 0)
+    }
+
     /// A horizontal line across the text column.
     mutating func rule(width lineWidth: Double) {
+        guard drawing else {
+            y += 4
+            return
+        }
         cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
         cairo_set_line_width(cr, lineWidth)
         cairo_move_to(cr, margin, y)
@@ -553,6 +909,10 @@ private struct PDFPage {
     /// Draws `image` (flattened onto white) at the cursor, `w` x `h` points; moves below it when `advance`.
     /// - Complexity: O(image pixels).
     mutating func image(_ image: RGBAImage, width w: Double, height h: Double, advance: Bool = true) {
+        guard drawing else {
+            if advance { y += h }
+            return
+        }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.width), Int32(image.height)) else { return }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
             cairo_surface_destroy(surface)
@@ -583,7 +943,10 @@ private struct PDFPage {
     /// Draws a JPEG at the cursor, embedded as it is (cairo reads only the attached JPEG bytes; the surface's
     /// own pixels are never written, so the kernel does not back them with memory). False when cairo cannot
     /// make a surface of that size (nothing is drawn).
-    mutating func jpeg(_ bytes: [UInt8], pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double) -> Bool {
+    /// `uniqueID` names the image to cairo (`CAIRO_MIME_TYPE_UNIQUE_ID`), which then writes it once however often it
+    /// is drawn (a photo on its card and on the appendix).
+    mutating func jpeg(_ bytes: [UInt8], pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double, uniqueID: String? = nil) -> Bool {
+        guard drawing else { return true }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(pixelWidth), Int32(pixelHeight)) else { return false }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let copy = malloc(bytes.count) else {
             cairo_surface_destroy(surface)
@@ -597,9 +960,77 @@ private struct PDFPage {
             cairo_surface_destroy(surface)
             return false
         }
+        if let uniqueID, let id = strdup(uniqueID) {
+            if cairo_surface_set_mime_data(surface, CAIRO_MIME_TYPE_UNIQUE_ID, UnsafeMutableRawPointer(id).assumingMemoryBound(to: UInt8.self),
+                                           UInt(strlen(id)), { free($0) }, id) != CAIRO_STATUS_SUCCESS { free(id) }
+        }
         paint(surface, pixelWidth: pixelWidth, pixelHeight: pixelHeight, width: w, height: h)
         pictures.append(surface)
         return true
+    }
+
+    /// A photo as the writer draws it (`ReportPDFWriter.photo`).
+    enum Photo {
+        /// A JPEG's bytes, embedded as they are (once: `id` is its attachment's).
+        case jpeg([UInt8], id: Int64)
+        /// A decoded PNG.
+        case picture(RGBAImage)
+        /// Why it is not drawn.
+        case problem(String)
+    }
+
+    /// `photo` at the cursor, `w` x `h` points (`size` is its pixel size), or a framed note saying why it cannot be;
+    /// the cursor does not move.
+    mutating func photo(_ photo: Photo, size: PhotoSize, width w: Double, height h: Double) {
+        switch photo {
+        case .jpeg(let bytes, let id):
+            if !jpeg(bytes, pixelWidth: size.width, pixelHeight: size.height, width: w, height: h, uniqueID: "planmark-attachment-\(id)") {
+                cellNote("cairo cannot embed this JPEG of \(size) pixels", width: w, height: h)
+            }
+        case .picture(let picture):
+            image(picture, width: w, height: h, advance: false)
+        case .problem(let reason):
+            cellNote(reason, width: w, height: h)
+        }
+    }
+
+    /// `crop` fitted and centred in a `side` square at the cursor, framed (an empty frame when there is none);
+    /// the cursor does not move.
+    mutating func cropCell(_ crop: RGBAImage?, side: Double) {
+        guard drawing else { return }
+        if let crop {
+            let scale = min(side / Double(crop.width), side / Double(crop.height))
+            let (w, h) = (Double(crop.width) * scale, Double(crop.height) * scale)
+            let (savedX, savedY) = (x, y)
+            x = margin + (side - w) / 2
+            y = savedY + (side - h) / 2
+            image(crop, width: w, height: h, advance: false)
+            (x, y) = (savedX, savedY)
+        }
+        cairo_set_source_rgb(cr, 0.7, 0.7, 0.7)
+        cairo_set_line_width(cr, 0.5)
+        cairo_rectangle(cr, margin, y, side, side)
+        cairo_stroke(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+    }
+
+    /// A framed `w` x `h` box at the cursor saying in small type why its photo is not there (as many lines as
+    /// fit); the cursor does not move.
+    mutating func cellNote(_ note: String, width w: Double, height h: Double) {
+        guard drawing else { return }
+        cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
+        cairo_set_line_width(cr, 0.5)
+        cairo_rectangle(cr, x, y, w, h)
+        cairo_stroke(cr)
+        setFont(size: 7, bold: false)
+        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3)
+        var lineY = y + 9
+        for line in wrap(CairoText.drawable(note), width: max(w - 6, 20)) where lineY + 2 < y + h {
+            cairo_move_to(cr, x + 3, lineY)
+            cairo_show_text(cr, String(line))
+            lineY += 9
+        }
+        cairo_set_source_rgb(cr, 0, 0, 0)
     }
 
     private func paint(_ surface: OpaquePointer, pixelWidth: Int, pixelHeight: Int, width w: Double, height h: Double) {

@@ -313,7 +313,7 @@ enum OpenAPIDocument {
                 success: ok("The PNG.", pngContent), errors: [404, 422]))),
             ("/drawings/{name}/report.pdf", withPath(["DrawingName"], getAndHead(
                 id: "getReport",
-                summary: "The punch-list report as a PDF: page 1 with the counts and the whole sheet, then one block per marker (fields, a crop around it, its photos, its last history entries).",
+                summary: "The punch-list report as a PDF: page 1 with the counts, the whole sheet, its legend and a table of contents; then a card per marker that never splits across pages (a crop of its room, its fields, who raised it, its photos, its last history entries and comments); the photos full size; a sign-off block when asked for. Every page says Page N of M.",
                 parameters: [
                     queryParameter(
                         "status", "Only markers with any of these statuses (comma-separated; all, the default, for every status).",
@@ -322,6 +322,8 @@ enum OpenAPIDocument {
                     queryParameter("groupBy", "Group the markers by room (the first covering each), assignee or status.",
                                    enumeration(["room", "assignee", "status"])),
                     queryParameter("paper", "Page size (default a4).", enumeration(["a4", "letter"])),
+                    queryParameter("signOff", "Someone who signs the report off, \"Name\" or \"Name, Role\"; repeat it for each (in order). The report ends with their names and lines for the date and signature.",
+                                   ["type": "array", "items": ["type": "string", "minLength": 1]]),
                 ],
                 success: ok("The PDF (streamed: chunked beyond its first 256 KiB).", pdfContent), errors: [404]))),
         ]

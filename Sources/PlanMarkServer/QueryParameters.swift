@@ -4,12 +4,15 @@ import PlanMarkStore
 
 /// Typed access to a request's query parameters; errors name the parameter.
 struct QueryParameters {
-    /// The decoded parameters.
+    /// The decoded parameters (a repeated key: its last value).
     let values: [String: String]
+    /// Every value of each key, in the order given (`signOff=A&signOff=B`).
+    let all: [String: [String]]
 
     /// Reads the query of `request`: percent-escapes decoded exactly once (RFC 3986), `+` kept as a plus.
     init(_ request: Request) throws(APIError) {
-        values = try Self.parse(request.uri.query)
+        all = try Self.parseAll(request.uri.query)
+        values = all.compactMapValues(\.last)
     }
 
     /// The parameters of the raw query text `query` (what follows `?`, as the client sent it).
@@ -21,8 +24,14 @@ struct QueryParameters {
     /// parameter; a repeated key keeps its last value; empty items (`a=1&&b=2`) are skipped.
     /// - Complexity: O(length of the query).
     static func parse(_ query: String?) throws(APIError) -> [String: String] {
+        try parseAll(query).compactMapValues(\.last)
+    }
+
+    /// As `parse`, with every value of a repeated key, in order.
+    /// - Complexity: O(length of the query).
+    static func parseAll(_ query: String?) throws(APIError) -> [String: [String]] {
         guard let query, !query.isEmpty else { return [:] }
-        var values: [String: String] = [:]
+        var values: [String: [String]] = [:]
         for item in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let equals = item.firstIndex(of: UInt8(ascii: "="))
             let rawKey = item[..<(equals ?? item.endIndex)]
@@ -33,7 +42,7 @@ struct QueryParameters {
             guard let value = PathComponent.decode(Substring(rawValue)) else {
                 throw .invalidField(key, "bad percent-escape or text that is not UTF-8 in the query")
             }
-            values[key] = value
+            values[key, default: []].append(value)
         }
         return values
     }

@@ -18,12 +18,13 @@ import PlanMarkStore
 /// stop (graceful shutdown, SIGTERM).
 enum ReportEndpoint {
     /// Query: the marker filters of `GET .../markers` (`status`, `category`, `assignee`, `priority`, `room`,
-    /// `overdue`, `q`), `groupBy=room|assignee|status`, `paper=a4|letter`.
+    /// `overdue`, `q`), `groupBy=room|assignee|status`, `paper=a4|letter`, `signOff=Name, Role` (repeatable, in
+    /// order: the sign-off block, as `planmark report --sign-off`).
     /// A report that stops early is logged (`report of drawing "NAME" stopped: ...`, info) with `logger`.
     static func respond(to request: Request, name: String, store: StoreAccess, heavy: HeavyWork, visibleTo visible: [String]? = nil,
                         logger: Logger = Logger(label: "planmark-server")) async throws -> Response {
         let query = try QueryParameters(request)
-        try query.onlyKeys(QueryParameters.filterKeys.union(["groupBy", "paper"]))
+        try query.onlyKeys(QueryParameters.filterKeys.union(["groupBy", "paper", "signOff"]))
         var filter = try query.markerFilter(allowAll: true)
         filter.assignedToAnyOf = visible
         var grouping: ReportGrouping?
@@ -38,7 +39,13 @@ enum ReportEndpoint {
             guard let value = ReportPaper(rawValue: text) else { throw APIError.invalidField("paper", "expected a4 or letter, found \"\(text)\"") }
             paper = value
         }
-        let options = ReportOptions(filter: filter, grouping: grouping, paper: paper)
+        var options = ReportOptions(filter: filter, grouping: grouping, paper: paper)
+        for text in query.all["signOff"] ?? [] {
+            guard let signatory = ReportSignatory(parsing: text) else {
+                throw APIError.invalidField("signOff", "expected \"Name\" or \"Name, Role\", found \"\(text)\"")
+            }
+            options.signOff.append(signatory)
+        }
         let pipe = ReportPipe()
         make(name: name, options: options, store: store, heavy: heavy, into: pipe, logger: logger)
         let headers: HTTPFields = [.contentType: "application/pdf", .cacheControl: "no-store"]

@@ -20,10 +20,11 @@ struct ReportCommand: AsyncParsableCommand {
         planmark report NAME ... --format html -o DIR
 
         Page 1: the title, the drawing's name and revision, the date, the filters, the counts by status and the \
-        whole sheet with the listed markers. Then one block per marker: number, status, priority, category, \
-        assignee, due date (overdue marked), rooms, note, a crop of the sheet around it with its pin, its photos \
-        (JPEG embedded as JPEG, PNG as PNG), its last history entries (--history) and its last comments \
-        (--comments). The filters are those of \
+        whole sheet with the listed markers. Then one card per marker, never split across pages: number, status, \
+        priority, category, assignee, due date (overdue marked), rooms, who raised it and when, note, a crop of \
+        the sheet around it with its pin, its photos (JPEG embedded as JPEG, PNG as PNG), its last history \
+        entries (--history) and its last comments (--comments). Every page's foot names the drawing, revision \
+        and date and says "Page N of M". The filters are those of \
         `planmark markers`; --group-by room groups by the first room covering each marker.
 
         The PDF appears whole or not at all (a temporary file renamed into place). With --format html, DIR \
@@ -64,6 +65,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How many of each marker's last comments to list (0: none).", valueName: "n"))
     var comments: Int = 3
 
+    @Option(name: .customLong("sign-off"), help: ArgumentHelp("Someone who signs the report off, \"Name, Role\" (repeat for each): a block with lines for the date and signature ends the report.", valueName: "name, role"))
+    var signOff: [String] = []
+
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF file, or the folder for --format html.", valueName: "path"))
     var output: String
 
@@ -71,6 +75,9 @@ struct ReportCommand: AsyncParsableCommand {
         guard !output.isEmpty, output != "-" else { throw ValidationError("-o needs a file (PDF) or folder (HTML) name") }
         guard history >= 0 else { throw ValidationError("--history must not be negative") }
         guard comments >= 0 else { throw ValidationError("--comments must not be negative") }
+        for text in signOff where ReportSignatory(parsing: text) == nil {
+            throw ValidationError("--sign-off needs a name (\"Name, Role\"), found \"\(text)\"")
+        }
         if format == .html && paper != .a4 { throw ValidationError("--paper goes with the PDF format") }
     }
 
@@ -79,8 +86,9 @@ struct ReportCommand: AsyncParsableCommand {
             do { return try filterOptions.filter() } catch { throw fail(error) }
         }()
         let store = try await storeOptions.open()
-        let options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, title: title, historyLimit: history,
+        var options = ReportOptions(filter: filter, grouping: groupBy, paper: paper, title: title, historyLimit: history,
                                     commentLimit: comments)
+        options.signOff = signOff.compactMap(ReportSignatory.init(parsing:))
         do {
             let report = try await PunchListReport.load(from: store, drawing: name, options: options)
             switch format {

@@ -85,7 +85,7 @@ func popplerPresent() -> Bool {
     }
 
     /// Each listed marker's number and note are in the PDF's text; page 1 carries the title, drawing, revision,
-    /// date, filters and counts and no marker block; the last page's footer names the page count pdfinfo gives.
+    /// date, filters and counts and no marker block; the last page's footer says `Page M of M`, M pdfinfo's page count.
     @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pdfListsEveryMarkerAsText() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
@@ -111,7 +111,7 @@ func popplerPresent() -> Bool {
         #expect(first.contains("3 markers: Open 2 · In progress 1"))
         #expect(first.contains("none (every marker)"))
         #expect(!first.contains("#1 "))
-        #expect(try Poppler.text(pdf, first: pages, last: pages).contains("Page \(pages)"))
+        #expect(try Poppler.text(pdf, first: pages, last: pages).contains("Page \(pages) of \(pages)"))
         // History: marker 2's status change is listed.
         #expect(text.contains("status → in progress"))
     }
@@ -140,7 +140,8 @@ func popplerPresent() -> Bool {
     }
 
     /// The JPEG photo is in the PDF as a JPEG of its own size (64 x 48), byte for byte the attached file (pdfimages -j
-    /// writes DCT streams out as they are); the PNG photo (30 x 20) is there losslessly (Flate, `image`).
+    /// writes DCT streams out as they are, once for each page that shows it: the card and the photos' appendix); the
+    /// PNG photo (30 x 20) is there losslessly (Flate, `image`).
     @Test(.enabled(if: enabled, "poppler-utils is not installed")) func jpegEmbeddedAsItIs() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
@@ -155,8 +156,8 @@ func popplerPresent() -> Bool {
         _ = try Poppler.run("pdfimages", ["-j", pdf, prefix])
         let original = try Data(contentsOf: Self.jpegFixture)
         let extracted = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { $0.hasPrefix("extracted") && $0.hasSuffix(".jpg") }
-        #expect(extracted.count == 1)
-        #expect(try extracted.map { try Data(contentsOf: sandbox.folder.appendingPathComponent($0)) } == [original])
+        #expect(extracted.count == 2)
+        #expect(try extracted.map { try Data(contentsOf: sandbox.folder.appendingPathComponent($0)) } == [original, original])
     }
 
     /// Page 1 rendered by pdftoppm shows the sheet: a drawing whose left half is blue (0, 0, 255) and right half
@@ -275,6 +276,14 @@ func popplerPresent() -> Bool {
         let sheetBytes = try Data(contentsOf: folder.appendingPathComponent("sheet.png"))
         let sheet = try PNGDecoder().decode(data: [UInt8](sheetBytes), source: "sheet.png")
         #expect(sheet.width == 400 && sheet.height == 300)
+        // The sheet keeps its shape in a narrow window: its width and height attributes are the PNG's, and the rule
+        // that narrows it (max-width: 100%) lets its height follow (height: auto), not the fixed attribute.
+        let tagStart = try #require(html.range(of: "<img class=\"sheet\""))
+        let tag = html[tagStart.lowerBound...].prefix { $0 != ">" }
+        #expect(tag.contains("width=\"400\"") && tag.contains("height=\"300\""), "\(tag)")
+        let rule = try #require(html.range(of: ".sheet {"))
+        let css = html[rule.upperBound...].prefix { $0 != "}" }
+        #expect(css.contains("max-width: 100%") && css.contains("height: auto"), "\(css)")
         for note in ["Cracked tile near the door", "Socket cover missing", "Paint run on the wall"] { #expect(html.contains(note)) }
         // No temporary folder is left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { $0.hasPrefix(".site") }.isEmpty)

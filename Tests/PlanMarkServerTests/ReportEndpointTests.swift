@@ -43,6 +43,35 @@ import Testing
         }
     }
 
+    /// `signOff` repeated gives the sign-off block, names in the order asked (`Name, Role`, or a name alone), on the
+    /// last page after the marker's card; a sign-off without a name is 400.
+    @Test func signOffOverHTTP() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        _ = try await fixture.store.addMarker(to: "plan", at: .init(x: 450, y: 400), note: "Door frame scratched", author: nil)
+        let file = fixture.folder.appendingPathComponent("signed.pdf")
+        try await fixture.application().test(.router) { client in
+            // "Ann Smith, Site manager" and "Bob" (a comma is %2C, a space %20).
+            let response = try await client.get("/drawings/plan/report.pdf?signOff=Ann%20Smith%2C%20Site%20manager&signOff=Bob")
+            #expect(response.status == .ok)
+            let bytes = [UInt8](response.body.readableBytesView)
+            let noName = try await client.get("/drawings/plan/report.pdf?signOff=%2C%20Role%20only")
+            #expect(noName.status == .badRequest)
+            #expect(noName.errorCode == "invalid-field")
+            if let missing = Self.missingPoppler {
+                if Self.inCI { Issue.record("CI=true but the PDF cannot be read: \(missing)") }
+                return
+            }
+            try Data(bytes).write(to: file)
+            let text = try ProcessRunner.run("/usr/bin/pdftotext", ["-layout", file.path, "-"]).stdout
+            let card = try #require(text.range(of: "Door frame scratched", options: .backwards))
+            let ann = try #require(text.range(of: "Ann Smith"))
+            let bob = try #require(text.range(of: "Bob"))
+            #expect(card.upperBound <= ann.lowerBound && ann.upperBound <= bob.lowerBound)
+            #expect(text.contains("Site manager") && text.contains("Sign-off") && text.contains("Signature:"))
+        }
+    }
+
     @Test(arguments: [
         ("/drawings/nope/report.pdf", 404, "unknown-drawing"),
         ("/drawings/plan/report.pdf?status=done", 400, "invalid-field"),
