@@ -40,12 +40,20 @@ public struct ReviewLayout: Hashable, Sendable {
     public var pins: [Pin]
     /// The stack badges.
     public var stacks: [Stack]
+    /// The view's size: the drawing's part of the image, at its top left (the rest is the panel's margin).
+    public var viewWidth: Int, viewHeight: Int
+    /// The panel's box (title, filters line, legend), right of the view or below it; nil when none was drawn.
+    public var panel: BoundingBox?
 
     /// Creates a layout.
-    public init(markerRadius: Double, pins: [Pin], stacks: [Stack]) {
+    public init(markerRadius: Double, pins: [Pin], stacks: [Stack], viewWidth: Int = 0, viewHeight: Int = 0,
+                panel: BoundingBox? = nil) {
         self.markerRadius = markerRadius
         self.pins = pins
         self.stacks = stacks
+        self.viewWidth = viewWidth
+        self.viewHeight = viewHeight
+        self.panel = panel
     }
 }
 
@@ -70,6 +78,8 @@ struct PinFootprint {
 ///    kept per grid cell as a bounding box, a conservative test). A leader line then joins pin and position.
 /// 3. A crowded marker with no such place joins the stack of its grid cell (one badge with a count); once a
 ///    cell has a stack, later markers of that cell join it without searching.
+/// 4. The `pinned` marker (the one an `around` view is centred on), when given, stays at its position however
+///    crowded it is: it is placed before the fanned-out pins, which make room for it.
 ///
 /// Neighbours are found through a uniform grid whose cells are at most one pin wide (diagonal below the
 /// smallest pin-to-pin distance, so two positions in one cell always collide); a placed pin is filed in
@@ -104,14 +114,16 @@ enum PinPlacer {
 
     /// Places `pins` (footprints in output pixels) on a `width × height` image; `order` lists every index of
     /// `pins` once, most important first (it gets the nearest free place); `dot` is the radius kept clear
-    /// around a displaced marker's position.
+    /// around a displaced marker's position; `pinned` (an index of `pins`) stays at its position.
     /// - Complexity: O(n + cells) for n pins, with cells ≤ `maxCells`: the crowd test looks at the 5 × 5 or so
     ///   cells around a position and stops at the first collision (a cell with two positions collides at
     ///   once, so each cell is scanned for at most the constant number of lone positions around it); a crowded
     ///   pin is tried at at most 60 places, each against the pins filed in the few cells it covers (placed pins
     ///   never overlap, so a cell holds a bounded number). Only when the grid is capped (pins under about
     ///   1/400 of the image's side) can a cell hold many positions, and the worst case tends to O(n²).
-    static func place(_ pins: [PinFootprint], order: [Int], width: Int, height: Int, gap: Double, dot: Double) -> Placement {
+    static func place(
+        _ pins: [PinFootprint], order: [Int], width: Int, height: Int, gap: Double, dot: Double, pinned: Int? = nil
+    ) -> Placement {
         let n = pins.count
         var centres = [PixelPoint?](repeating: nil, count: n)
         guard n > 0 else { return Placement(centres: centres, stacks: []) }
@@ -210,6 +222,7 @@ enum PinPlacer {
             return true
         }
 
+        if let pinned { crowded[pinned] = false }
         for i in 0..<n where !crowded[i] { file(i, at: pins[i].anchor) }
         // 2 and 3. Crowded pins, most important first.
         var stackOfCell: [Int32: Int] = [:]

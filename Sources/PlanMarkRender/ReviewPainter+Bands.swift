@@ -39,7 +39,7 @@ extension ReviewPainter {
     var bandRows: Int { max(8, 524_288 / max(1, image.width * 4)) }
 
     /// Draws the display list band by band: within a band (flattened onto white first when `flatten`),
-    /// every item crossing it in recorded order, clipped to the band. Each pixel of the image is then
+    /// every item crossing it in recorded order, clipped to the band (and the drawing's items to the view). Each pixel of the image is then
     /// brought into the cache once instead of once per shape, which is what makes thousands of small
     /// markers cheap on a large sheet; and since bands share no pixels they are drawn on every core,
     /// with the same pixels as one thread would draw.
@@ -73,6 +73,7 @@ extension ReviewPainter {
         var rasterisers = [rasteriser] + [Rasteriser](repeating: Rasteriser(), count: max(0, workers - 1))
         // Shared read-only by the workers; each worker only ever uses its own font.
         let items = self.items, paths = self.paths, bandMembers = members, bandStart = start
+        let viewItems = viewItemCount, viewWidth = self.viewWidth, viewHeight = self.viewHeight
         nonisolated(unsafe) let fonts = workerFonts
         image.pixels.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let pixels = buffer.baseAddress!
@@ -85,8 +86,12 @@ extension ReviewPainter {
                     while band < bandCount {
                         let top = band * rowsPerBand, bottom = min(height, top + rowsPerBand)
                         if flatten { RGBAImage.flattenOntoWhite(pixels, width: width, height: height, rows: top..<bottom) }
-                        let clip = PixelRect(x0: 0, y0: top, x1: width, y1: bottom)
+                        let bandClip = PixelRect(x0: 0, y0: top, x1: width, y1: bottom)
+                        let viewClip = bandClip.intersection(PixelRect(x0: 0, y0: 0, x1: viewWidth, y1: viewHeight))
                         for member in bandMembers[bandStart[band]..<bandStart[band + 1]] {
+                            // The drawing's items stay on the view; the panel's may go anywhere.
+                            let clip = member < viewItems ? viewClip : bandClip
+                            guard !clip.isEmpty else { continue }
                             switch items[member] {
                             case .path(let index, let colour):
                                 rasterisers[worker].fill(
@@ -98,7 +103,7 @@ extension ReviewPainter {
                                     shapePath, rule: .evenOdd, colour: colour, pixels: pixels, width: width, height: height, clip: clip)
                             case .text(let text, let size, let x, let baseline, let colour):
                                 font?.draw(text, size: size, x: x, baseline: baseline, colour: colour, pixels: pixels,
-                                           width: width, height: height, rows: top..<bottom)
+                                           width: width, height: height, rows: clip.y0..<clip.y1, columns: clip.x0..<clip.x1)
                             }
                         }
                         band += workers

@@ -67,13 +67,14 @@ extension ReviewPainter {
     /// The label's font size in pixels for markers of this painter.
     var labelSize: Int { max(8, Int((markerRadius * 1.1).rounded())) }
 
-    /// Lays out and records every marker with a finite position that reaches the image (see `PinPlacer`):
+    /// Lays out and records every marker with a finite position that reaches the view (see `PinPlacer`):
     /// first the leader lines of displaced pins, then the dots at their positions, then the pins (closed and
     /// void first, then valid, open, in-progress and ready, then invalid on top, each group in the given
-    /// order), then the stack badges. Returns where everything went.
+    /// order), then the stack badges, then `markers[around]` (the marker an `around` view is centred on), at its
+    /// position, in `ReviewStyle.aroundRing`'s ring and on top of everything. Returns where everything went.
     /// - Complexity: O(markers × marker area) to draw, plus `PinPlacer.place`'s O(markers + grid cells).
-    mutating func drawMarkers(_ markers: [ReviewMarker]) throws(ReviewError) -> ReviewLayout {
-        var layout = ReviewLayout(markerRadius: markerRadius, pins: [], stacks: [])
+    mutating func drawMarkers(_ markers: [ReviewMarker], around: Int? = nil) throws(ReviewError) -> ReviewLayout {
+        var layout = ReviewLayout(markerRadius: markerRadius, pins: [], stacks: [], viewWidth: viewWidth, viewHeight: viewHeight)
         guard !markers.isEmpty else { return layout }
         let halo = max(1.5, markerRadius * 0.15)
         let size = labelSize
@@ -83,17 +84,17 @@ extension ReviewPainter {
         var extents: [TextFont.Extent] = []
         for (index, marker) in markers.enumerated() where marker.position.isFinite {
             let anchor = transform.apply(marker.position)
-            let ring = marker.overdue ? overdueRingWidth : 0
+            let ring = ringWidth(of: marker, around: index == around)
             // Cheap rejection before measuring text: the largest pin this marker could be, fanned out as far as it goes.
             let reach = (markerRadius * 1.35 + halo + ring + 1 + Double(size * marker.label.count)) * Double(2 * PinPlacer.rings + 1)
             guard anchor.x + reach > 0, anchor.y + reach > 0,
-                  anchor.x - reach < Double(image.width), anchor.y - reach < Double(image.height) else { continue }
+                  anchor.x - reach < Double(viewWidth), anchor.y - reach < Double(viewHeight) else { continue }
             let font = try textFont()
             let extent = font.measure(marker.label, size: size)
             let shape = ReviewMarkerShape.fitting(
                 inkWidth: Double(extent.inkMaxX - extent.inkMinX), inkHeight: Double(extent.inkMaxY - extent.inkMinY),
                 centre: anchor, radius: markerRadius)
-            let outer = halo + ring + 1
+            let outer = halo + ring + 1  // the pin's full size: rings and edge
             switch shape {
             case .disc(_, let radius):
                 footprints.append(PinFootprint(anchor: anchor, radius: radius + outer, halfLength: 0))
@@ -113,8 +114,10 @@ extension ReviewPainter {
             let ra = Self.rank(of: markers[visible[a]].state), rb = Self.rank(of: markers[visible[b]].state)
             return ra != rb ? ra > rb : a < b
         }
+        let pinned = around.flatMap { visible.firstIndex(of: $0) }
         let placement = PinPlacer.place(
-            footprints, order: order, width: image.width, height: image.height, gap: pinGap, dot: dotRadius + dotHalo)
+            footprints, order: order, width: viewWidth, height: viewHeight, gap: pinGap, dot: dotRadius + dotHalo,
+            pinned: pinned)
 
         // Leader lines, then the dots at the displaced markers' positions, under every pin.
         for (k, centre) in placement.centres.enumerated() {
@@ -134,22 +137,24 @@ extension ReviewPainter {
                 fill(.disc(centre: footprints[k].anchor, radius: dotRadius), colour: style.colour(for: state))
             }
         }
+        func pin(_ k: Int, at centre: PixelPoint) {
+            let marker = markers[visible[k]]
+            let anchor = footprints[k].anchor
+            let shape = shapes[k].moved(by: PixelPoint(x: centre.x - anchor.x, y: centre.y - anchor.y))
+            drawPin(marker, shape: shape, centre: centre, extent: extents[k], around: k == pinned)
+            let body: Double, halfLength: Double
+            switch shape {
+            case .disc(_, let radius): (body, halfLength) = (radius, 0)
+            case .pill(let minX, _, let maxX, _, let radius): (body, halfLength) = (radius, (maxX - minX) / 2 - radius)
+            case .ring: preconditionFailure("ReviewMarkerShape.fitting makes discs and pills")
+            }
+            layout.pins.append(.init(marker: visible[k], anchor: anchor, centre: centre, bodyRadius: body,
+                                     halfLength: halfLength, outerRadius: footprints[k].radius))
+        }
         for pass in 0..<3 {
-            for (k, centre) in placement.centres.enumerated() {
-                guard let centre else { continue }
-                let marker = markers[visible[k]]
-                guard Self.rank(of: marker.state) == pass else { continue }
-                let anchor = footprints[k].anchor
-                let shape = shapes[k].moved(by: PixelPoint(x: centre.x - anchor.x, y: centre.y - anchor.y))
-                drawPin(marker, shape: shape, centre: centre, extent: extents[k])
-                let body: Double, halfLength: Double
-                switch shape {
-                case .disc(_, let radius): (body, halfLength) = (radius, 0)
-                case .pill(let minX, _, let maxX, _, let radius): (body, halfLength) = (radius, (maxX - minX) / 2 - radius)
-                case .ring: preconditionFailure("ReviewMarkerShape.fitting makes discs and pills")
-                }
-                layout.pins.append(.init(marker: visible[k], anchor: anchor, centre: centre, bodyRadius: body,
-                                         halfLength: halfLength, outerRadius: footprints[k].radius))
+            for (k, centre) in placement.centres.enumerated() where k != pinned {
+                guard let centre, Self.rank(of: markers[visible[k]].state) == pass else { continue }
+                pin(k, at: centre)
             }
         }
         for members in placement.stacks {
@@ -159,6 +164,8 @@ extension ReviewPainter {
             try drawStackBadge(count: members.count, centre: centre)
             layout.stacks.append(.init(centre: centre, markers: members.map { visible[$0] }))
         }
+        // The marker the view is centred on, over its neighbours and their badges.
+        if let pinned, let centre = placement.centres[pinned] { pin(pinned, at: centre) }
         return layout
     }
 
@@ -182,20 +189,36 @@ extension ReviewPainter {
 
     /// Width of the overdue ring, output pixels.
     var overdueRingWidth: Double { max(2, markerRadius * 0.25) }
+    /// Width of the ring round the marker an `around` view is centred on, output pixels: nearly twice the
+    /// overdue ring's.
+    var aroundRingWidth: Double { max(4, markerRadius * 0.45) }
 
-    /// Records one pin of `shape` centred on `centre`: a soft edge, the overdue ring when overdue, a white halo,
-    /// the coloured body and the label centred by its ink box.
-    mutating func drawPin(_ marker: ReviewMarker, shape: ReviewMarkerShape, centre: PixelPoint, extent: TextFont.Extent) {
+    /// The width of the rings outside `marker`'s halo: the overdue ring when overdue, and the around ring when
+    /// the view is centred on it (`around`).
+    func ringWidth(of marker: ReviewMarker, around: Bool) -> Double {
+        (marker.overdue ? overdueRingWidth : 0) + (around ? aroundRingWidth : 0)
+    }
+
+    /// Records one pin of `shape` centred on `centre`, from the outside in: a soft edge, the around ring when the
+    /// view is centred on it (`around`), the overdue ring when overdue, a white halo, the coloured body and the
+    /// label centred by its ink box.
+    mutating func drawPin(
+        _ marker: ReviewMarker, shape: ReviewMarkerShape, centre: PixelPoint, extent: TextFont.Extent, around: Bool = false
+    ) {
         let halo = max(1.5, markerRadius * 0.15)
-        let ring = marker.overdue ? overdueRingWidth : 0
         let body = style.colour(for: marker.state)
-        if marker.overdue {
-            fillLayer(shape.inflated(by: halo + ring + 1), colour: style.haloEdge, under: shape.inflated(by: halo + ring), style.overdue)
-            fillLayer(shape.inflated(by: halo + ring), colour: style.overdue, under: shape.inflated(by: halo), style.halo)
-        } else {
-            fillLayer(shape.inflated(by: halo + 1), colour: style.haloEdge, under: shape.inflated(by: halo), style.halo)
+        // Layers from the inside out: (width, colour); each is filled under the one inside it.
+        var layers: [(width: Double, colour: Colour)] = [(halo, style.halo)]
+        if marker.overdue { layers.append((overdueRingWidth, style.overdue)) }
+        if around { layers.append((aroundRingWidth, style.aroundRing)) }
+        layers.append((1, style.haloEdge))
+        // reach[k]: how far layer k's outer edge lies outside the body, summed from the inside out.
+        var reach: [Double] = []
+        for layer in layers { reach.append((reach.last ?? 0) + layer.width) }
+        for k in stride(from: layers.count - 1, through: 0, by: -1) {
+            let next = k == 0 ? (shape, body) : (shape.inflated(by: reach[k - 1]), layers[k - 1].colour)
+            fillLayer(shape.inflated(by: reach[k]), colour: layers[k].colour, under: next.0, next.1)
         }
-        fillLayer(shape.inflated(by: halo), colour: style.halo, under: shape, body)
         fill(shape, colour: body)
         let x = Int((centre.x - Double(extent.inkMinX + extent.inkMaxX) / 2).rounded())
         let baseline = Int((centre.y - Double(extent.inkMinY + extent.inkMaxY) / 2).rounded())

@@ -4,8 +4,16 @@ import PlanMarkGeometry
 /// recorded (see `ReviewPainter+Bands.swift`), reusable rasteriser buffers and path storage, and the
 /// font once it is needed.
 struct ReviewPainter {
-    /// The image drawn on (opaque).
+    /// The image drawn on (opaque): the view, and right of it or below it the panel's margin when there is one
+    /// (`extendCanvas(for:)`).
     var image: RGBAImage
+    /// Width of the view (the drawing's part of `image`, at its top left), output pixels.
+    private(set) var viewWidth: Int
+    /// Height of the view, output pixels.
+    private(set) var viewHeight: Int
+    /// The first `viewItemCount` items of the display list (regions and markers) are clipped to the view, so
+    /// that nothing of the drawing's reaches the panel's margin; the panel's items come after them.
+    var viewItemCount = 0
     /// Colours and sizes.
     let style: ReviewStyle
     /// Drawing pixels to output pixels.
@@ -31,6 +39,8 @@ struct ReviewPainter {
 
     init(image: consuming RGBAImage, style: ReviewStyle, transform: ReviewTransform, fontPath: String?,
          markerRadius: Double, outlineWidth: Double) {
+        viewWidth = image.width
+        viewHeight = image.height
         self.image = image
         self.style = style
         self.transform = transform
@@ -51,7 +61,7 @@ struct ReviewPainter {
     private func isVisible(_ bounds: BoundingBox, pad: Double) -> Bool {
         let a = transform.apply(PixelPoint(x: bounds.minX, y: bounds.minY))
         let b = transform.apply(PixelPoint(x: bounds.maxX, y: bounds.maxY))
-        return b.x + pad > 0 && b.y + pad > 0 && a.x - pad < Double(image.width) && a.y - pad < Double(image.height)
+        return b.x + pad > 0 && b.y + pad > 0 && a.x - pad < Double(viewWidth) && a.y - pad < Double(viewHeight)
     }
 
     /// Records room fills (each room one non-zero path: exteriors one way round, holes the other, so there is

@@ -1,8 +1,9 @@
 import PlanMarkGeometry
 
 /// Draws the review image: the drawing flattened onto white, translucent room fills with outlines,
-/// allowed-area outlines, numbered markers coloured by state or status (overdue ones ringed), and optionally
-/// a panel with a title, the filters that chose the markers, and a legend.
+/// allowed-area outlines, numbered markers coloured by state or status (overdue ones ringed, the marker an
+/// `around` view is centred on ringed wider and drawn on top), and optionally a panel with a title, the filters
+/// that chose the markers, and a legend, in a margin added beside or below the drawing (never over it).
 ///
 /// Everything is anti-aliased with exact-area coverage; work per shape is bounded by the shape's
 /// bounding box. Text is set in DejaVu Sans Bold through FreeType, loaded once per call and only
@@ -23,7 +24,9 @@ public struct ReviewRenderer: Sendable {
     ///
     /// The whole-sheet view at scale 1 draws in place in `drawing`'s own buffer (no copy when the
     /// caller passes its last reference); a crop copies only the cropped rectangle; a scale below 1
-    /// makes the smaller image first and draws on it. With no regions, no markers, no legend and no
+    /// makes the smaller image first and draws on it. A panel (legend, title or filters line) makes the
+    /// image larger than the view by a white margin that holds it (`ReviewPanelPlacement`: right of the view
+    /// or below it), which costs a copy of the view. With no regions, no markers, no legend and no
     /// title, the result is `drawing` flattened onto white.
     /// - Complexity: O(pixels of the view) for flattening, plus O(bounding-box area) per region and
     ///   marker, plus the length of every edge.
@@ -36,8 +39,9 @@ public struct ReviewRenderer: Sendable {
     /// As `render`, and also where every marker was drawn (`ReviewLayout`: pins at their position or fanned out
     /// with a leader line, and stack badges).
     ///
-    /// Pins are sized from the output image (`ReviewStyle.defaultMarkerRadius`) unless `options.markerSize` or
-    /// `style.markerRadius` says otherwise; pins that would overlap are fanned out (`PinPlacer`).
+    /// Pins are sized from the view as drawn (`ReviewStyle.defaultMarkerRadius`, the panel's margin left out) unless
+    /// `options.markerSize` or `style.markerRadius` says otherwise; pins that would overlap are fanned out
+    /// (`PinPlacer`), except the marker an `around` view is centred on, which keeps its place.
     /// - Complexity: as `render`, plus O(markers + grid cells) for the layout.
     public func renderWithLayout(
         drawing: consuming RGBAImage, regions: [Region], markers: [ReviewMarker], options: ReviewOptions = ReviewOptions()
@@ -47,13 +51,15 @@ public struct ReviewRenderer: Sendable {
         let sheetWidth = drawing.width, sheetHeight = drawing.height
         var image: RGBAImage
         var origin = PixelPoint(x: 0, y: 0)
+        var around: Int?
         switch options.view {
         case .wholeSheet:
             image = consume drawing
         case .around(let label, let margin):
             guard margin >= 0 else { throw .invalidMargin(margin) }
-            guard let marker = markers.first(where: { $0.label == label }) else { throw .markerNotFound(label: label) }
-            let p = marker.position
+            guard let index = markers.firstIndex(where: { $0.label == label }) else { throw .markerNotFound(label: label) }
+            around = index
+            let p = markers[index].position
             guard p.isFinite else { throw .markerOffDrawing(label: label) }
             let crop = PixelRect(
                 x0: Rasteriser.floorInt(p.x - Double(margin)), y0: Rasteriser.floorInt(p.y - Double(margin)),
@@ -81,12 +87,17 @@ public struct ReviewRenderer: Sendable {
             markerRadius: markerRadius,
             outlineWidth: style.outlineWidth ?? max(1.5, shorterSide / 2000))
         painter.drawRegions(regions)
-        let layout = try painter.drawMarkers(markers)
+        var layout = try painter.drawMarkers(markers, around: around)
         let filters = options.filters.flatMap { $0.isEmpty ? nil : $0 }
         if options.legend || options.title != nil || filters != nil {
-            try painter.drawPanel(
+            let panel = try painter.measurePanel(
                 title: options.title, filters: filters, legend: options.legend, markers: markers, regions: regions,
-                roomAreas: options.roomAreas, stacks: layout.stacks.count)
+                roomAreas: options.roomAreas, stacks: layout.stacks.count, around: around.map { markers[$0].label })
+            let placement = ReviewPanelPlacement.choose(viewWidth: painter.viewWidth, viewHeight: painter.viewHeight, panel: panel)
+            painter.extendCanvas(to: placement)
+            try painter.drawPanel(panel, left: placement.left, top: placement.top)
+            layout.panel = BoundingBox(minX: Double(placement.left), minY: Double(placement.top),
+                                       maxX: Double(placement.left + panel.boxWidth), maxY: Double(placement.top + panel.boxHeight))
         }
         try painter.paint(flatten: options.scale == 1)
         return (painter.image, layout)

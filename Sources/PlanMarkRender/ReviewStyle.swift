@@ -28,6 +28,9 @@ public struct ReviewStyle: Hashable, Sendable {
     public var void: Colour
     /// The ring around an overdue marker's halo.
     public var overdue: Colour
+    /// The ring around the marker an `around` view is centred on (`planmark render --around N`): wider than
+    /// the overdue ring (`ReviewRenderer` sizes both) and outside it, so marker N stands out from its neighbours.
+    public var aroundRing: Colour
     /// Colour of the number inside a marker.
     public var label: Colour
     /// The halo around a marker, separating it from the drawing's lines.
@@ -60,13 +63,14 @@ public struct ReviewStyle: Hashable, Sendable {
         max(minimumMarkerRadius, markerDiameterFraction * Double(min(width, height)) / 2)
     }
 
-    /// Creates a style; the status and overdue colours default to those of `standard`.
+    /// Creates a style; the status, overdue and around-ring colours default to those of `standard`.
     public init(
         roomFill: Colour, roomOutline: Colour, allowedOutline: Colour, valid: Colour,
         invalid: [InvalidReason: Colour], invalidFallback: Colour,
         open: Colour = Colour(rgb: 0x0072B2), inProgress: Colour = Colour(rgb: 0xAA4499),
         ready: Colour = Colour(rgb: 0x009E73), closed: Colour = Colour(rgb: 0x4B5563),
         void: Colour = Colour(rgb: 0xA8AEB8), overdue: Colour = Colour(rgb: 0xE11D48),
+        aroundRing: Colour = Colour(rgb: 0xFFB000),
         label: Colour = .white, halo: Colour = .white, haloEdge: Colour = Colour(rgb: 0x000000, opacity: 0.45),
         outlineWidth: Double? = nil, markerRadius: Double? = nil,
         leader: Colour = Colour(rgb: 0x1F2937), stack: Colour = Colour(rgb: 0x111827)
@@ -83,6 +87,7 @@ public struct ReviewStyle: Hashable, Sendable {
         self.closed = closed
         self.void = void
         self.overdue = overdue
+        self.aroundRing = aroundRing
         self.label = label
         self.halo = halo
         self.haloEdge = haloEdge
@@ -95,7 +100,8 @@ public struct ReviewStyle: Hashable, Sendable {
     /// Blue rooms, purple allowed areas; green valid, red/orange invalid markers. The statuses take hues
     /// from the Okabe–Ito and Tol colour-blind-safe palettes and differ in lightness too: open blue,
     /// in-progress reddish purple, ready bluish green, closed dark grey, void light grey (greyed out);
-    /// an overdue marker gets a crimson ring (a shape cue as well as a colour).
+    /// an overdue marker gets a crimson ring (a shape cue as well as a colour); the marker an `around` view is
+    /// centred on a wide gold ring (0xFFB000, from IBM's colour-blind-safe palette) with a dark edge.
     public static let standard = ReviewStyle(
         roomFill: Colour(rgb: 0x3B82F6, opacity: 0.18),
         roomOutline: Colour(rgb: 0x1D4ED8),

@@ -158,14 +158,16 @@ final class TextFont {
     }
 
     /// `draw(_:size:x:baseline:colour:into:rows:)` onto the pixels of a `width × height` RGBA image at
-    /// `pixels`, touching only `rows`: threads with their own `TextFont` drawing disjoint rows may call it at once.
+    /// `pixels`, touching only `rows` and `columns` (when given): threads with their own `TextFont` drawing
+    /// disjoint rows may call it at once.
     /// - Complexity: O(characters + inked pixels).
     func draw(
         _ text: String, size: Int, x: Int, baseline: Int, colour: Colour, pixels: UnsafeMutablePointer<UInt8>,
-        width: Int, height: Int, rows clipRows: Range<Int>? = nil
+        width: Int, height: Int, rows clipRows: Range<Int>? = nil, columns clipColumns: Range<Int>? = nil
     ) {
         var pen = x << 6
         let rowRange = (clipRows ?? 0..<height).clamped(to: 0..<height)
+        let columnRange = (clipColumns ?? 0..<width).clamped(to: 0..<width)
         let opacity = Int(colour.alpha)
         for scalar in text.unicodeScalars {
             let g = glyph(scalar, size: size)
@@ -173,7 +175,7 @@ final class TextFont {
             let top = baseline - g.top
             pen += g.advance
             guard g.width > 0 else { continue }
-            let firstColumn = max(0, -left), endColumn = min(g.width, width - left)
+            let firstColumn = max(0, columnRange.lowerBound - left), endColumn = min(g.width, columnRange.upperBound - left)
             let firstRow = max(0, rowRange.lowerBound - top), endRow = min(g.rows, rowRange.upperBound - top)
             guard firstColumn < endColumn, firstRow < endRow else { continue }
             let columns = firstColumn..<endColumn, rows = firstRow..<endRow

@@ -24,7 +24,8 @@ struct ReviewImageService: Sendable {
     /// Query: `around=N` (marker number), `margin=PX` (default 200), `scale=F` in (0, 1], `legend=true|false`,
     /// `markerSize=PX` (pin diameter in output pixels, in (0, 10000]; default from the image's size),
     /// and the marker filters of `GET .../markers` (`status=open,ready|all`, `category`, `assignee`, `priority`,
-    /// `room`, `overdue`, `q`): only the markers they take are drawn.
+    /// `room`, `overdue`, `q`): only the markers they take are drawn. A legend (and the filters line) sits in a
+    /// margin added beside or below the sheet, so the image is then larger than the sheet times `scale`.
     func respond(to request: Request, name: String, store: StoreAccess, visibleTo visible: [String]? = nil) async throws -> Response {
         let query = try QueryParameters(request)
         try query.onlyKeys(QueryParameters.filterKeys.union(["around", "margin", "scale", "legend", "markerSize"]))

@@ -20,6 +20,8 @@ struct RenderCommand: AsyncParsableCommand {
         --marker-size sets it); pins that would overlap are fanned out with a leader line to their position, or
         counted in a "+N" stack badge when there is no room. The filters (as for `planmark markers`) pick the stored markers
         drawn, and the image names them (`Filters: status=open,ready; room=2.05`).
+        The legend, title and filters line sit in a margin added right of the drawing or below it (never over it),
+        so the PNG is the view times --scale plus that margin. --around N rings marker N in gold, on top.
         --revision K draws revision K of a stored drawing's sheet (see 'drawing show') with each marker where it \
         was on that revision (where the next revision's alignment carried it from); markers created on a later \
         revision are left out, and room outlines are drawn for the current revision only.
@@ -63,10 +65,10 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Draw a legend with the count of markers in each state.")
     var legend = false
 
-    @Option(name: .long, help: "A title drawn in the legend panel.")
+    @Option(name: .long, help: "A title drawn in the panel beside the drawing.")
     var title: String?
 
-    @Option(name: .long, help: ArgumentHelp("Crop around one marker: its id (files) or number (store).", valueName: "marker"))
+    @Option(name: .long, help: ArgumentHelp("Crop around one marker, ringed: its id (files) or number (store).", valueName: "marker"))
     var around: String?
 
     @Option(name: .long, help: ArgumentHelp("With --around: pixels of drawing to keep on each side.", valueName: "px"))

@@ -25,7 +25,21 @@ let corruptPNGs: [String] = {
                                         "--size-from-image", "--legend", "--title", "Level 2", "-o", "review.png"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let image = try decode(folder.appendingPathComponent("review.png").path)
-        #expect(image.width == 2400 && image.height == 1600)
+        // The legend and title sit in a margin right of the 2400 x 1600 sheet or below it (docs/render.md), not over it.
+        #expect(image.width >= 2400 && image.height >= 1600 && image.width * image.height > 2400 * 1600)
+        let bare = try CLIRunner.run(["render", "--image", sample.appendingPathComponent("plan.png").path,
+                                      "--regions", sample.appendingPathComponent("regions.geojson").path,
+                                      "--markers", sample.appendingPathComponent("markers.csv").path, "-o", "bare.png"], in: folder)
+        #expect(bare.status == 0, "\(bare.stderr)")
+        let plain = try decode(folder.appendingPathComponent("bare.png").path)
+        #expect(plain.width == 2400 && plain.height == 1600)
+        // Every pixel of the sheet, the walls' box (40, 40)-(2360, 1560) included, is as drawn without the panel.
+        var differing = 0
+        for y in 0..<1600 {
+            for x in 0..<2400 where image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 3]
+                != plain.pixels[(y * 2400 + x) * 4..<(y * 2400 + x) * 4 + 3] { differing += 1 }
+        }
+        #expect(differing == 0)
         // M01 at (450, 400) is valid: its disc is drawn in the valid colour, green dominant.
         let i = (400 * image.width + 450) * 4
         #expect(image.pixels[i + 1] > image.pixels[i] && image.pixels[i + 1] > image.pixels[i + 2])
@@ -121,7 +135,9 @@ let corruptPNGs: [String] = {
         #expect(try sandbox.run(["resolve", "L2", "3"]).status == 0)
         let all = try sandbox.run(["render", "L2", "--legend", "-o", "all.png"])
         #expect(all.status == 0, "\(all.stderr)")
-        #expect(try decode(sandbox.folder.appendingPathComponent("all.png").path).width == 2400)
+        // The sheet, and the legend in a margin beside or below it.
+        let sheet = try decode(sandbox.folder.appendingPathComponent("all.png").path)
+        #expect(sheet.width >= 2400 && sheet.height >= 1600 && sheet.width * sheet.height > 2400 * 1600)
         let around = try sandbox.run(["render", "L2", "--around", "3", "--margin", "50", "-o", "three.png"])
         #expect(around.status == 0, "\(around.stderr)")
         #expect(try decode(sandbox.folder.appendingPathComponent("three.png").path).width == 100)

@@ -114,7 +114,22 @@ struct ReviewGoldenTests {
         markers += (11...40).map { ReviewMarker(label: String($0), position: PixelPoint(x: 440, y: 230), state: .status(.open)) }
         let image = try ReviewRenderer(style: Self.style).render(
             drawing: Self.drawing(width: 480, height: 250), regions: [room], markers: markers,
-            options: ReviewOptions(legend: true, roomAreas: [ReviewRoomArea(name: "2.03 Meeting", squareMetres: 34.8417)]))
+            options: ReviewOptions(legend: true, roomAreas: [ReviewRoomArea(id: "2.03", name: "Meeting", squareMetres: 34.8417)]))
         try Goldens.expectMatch(image, name: "crowded")
+    }
+
+    @Test("around a marker: ringed, in place and on top of its crowd; the legend in the margin below or beside")
+    func around() async throws {
+        let room = try Self.region("A", [[(60, 40), (260, 40), (260, 200), (60, 200)]])
+        let markers = [
+            ReviewMarker(label: "11", position: PixelPoint(x: 150, y: 110), state: .status(.open)),
+            ReviewMarker(label: "12", position: PixelPoint(x: 156, y: 112), state: .invalid(.outsideRooms)),
+            ReviewMarker(label: "13", position: PixelPoint(x: 200, y: 110), state: .status(.ready), overdue: true),
+            ReviewMarker(label: "14", position: PixelPoint(x: 150, y: 112), state: .status(.closed)),
+        ]
+        let image = try ReviewRenderer(style: Self.style).render(
+            drawing: Self.drawing(width: 320, height: 240), regions: [room], markers: markers,
+            options: ReviewOptions(legend: true, view: .around(label: "11", margin: 80)))
+        try Goldens.expectMatch(image, name: "around")
     }
 }

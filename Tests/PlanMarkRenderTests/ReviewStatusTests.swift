@@ -171,21 +171,45 @@ struct ReviewStatusTests {
         #expect(Self.texts([Self.marker(.status(.open))], regions: [room]) == ["Room (1)", "Open (1)"])
     }
 
-    /// Panel geometry at radius 12 (see `drawPanel`): margin 12, so the panel starts at y = 12; entry text
+    /// An image with its panel: the panel (title, filters line, legend) lies in a white margin beside or below the
+    /// `width × height` view, its box at `panel`'s top-left corner.
+    struct Paneled {
+        var image: RGBAImage
+        var viewWidth: Int, viewHeight: Int
+        /// The box's top-left corner (where the renderer put it), or (12, 12) when there is no panel.
+        var left: Int, top: Int
+    }
+
+    static func renderPanel(_ markers: [ReviewMarker], width: Int, height: Int, options: ReviewOptions) throws -> Paneled {
+        let (image, layout) = try ReviewRenderer(style: style).renderWithLayout(
+            drawing: RasterTesting.image(width: width, height: height, colour: background), regions: [],
+            markers: markers, options: options)
+        return Paneled(image: image, viewWidth: width, viewHeight: height,
+                       left: Int(layout.panel?.minX ?? 12), top: Int(layout.panel?.minY ?? 12))
+    }
+
+    /// Panel geometry at radius 12 (see `measurePanel`): the box starts 12 px (the margin) from the view; entry text
     /// size max(11, round(12 × 0.95)) = 11, line height round(11 × 1.5) = 17, padding round(11 × 0.8) = 9,
     /// title size max(14, round(12 × 1.3)) = 16, title line round(16 × 1.5) = 24. The 1-pixel border
-    /// touches rows 11 ... bottom, so a panel of n lines (no title) touches 2 + 9 + 17n + 9 + 1 - 1 rows
-    /// from 11: rows 11 ... 30 + 17n, that is 17n + 20 rows.
-    static func panelRows(_ image: RGBAImage) -> [Int] {
-        // Column 14 is inside the panel but left of every swatch and text (which start at 12 + 9 = 21).
-        (0..<image.height).filter { rgb(image, 14, $0) != [0x80, 0x80, 0x80] }
+    /// touches rows top - 1 ... bottom, so a panel of n lines (no title) touches 2 + 9 + 17n + 9 + 1 - 1 rows
+    /// from 11 when its top is 12: rows 11 ... 30 + 17n, that is 17n + 20 rows. Rows here are counted from 12 px
+    /// above the box's top, as if it were drawn at (12, 12); the margin round the view is white, the box's inside
+    /// too (0.92 white on white), so what is not white there is the box's border, swatches and text.
+    static func panelRows(_ paneled: Paneled) -> [Int] {
+        let image = paneled.image
+        return (0..<image.height).filter { y in
+            (0..<image.width).contains { x in
+                (x >= paneled.viewWidth || y >= paneled.viewHeight) && rgb(image, x, y) != [255, 255, 255]
+            }
+        }.map { $0 - (paneled.top - 12) }
     }
 
     /// True when line `index` (0 first) of a panel without title has dark text ink right of the swatches.
-    static func lineHasInk(_ image: RGBAImage, line index: Int, titleHeight: Int = 0) -> Bool {
-        let top = 12 + 9 + titleHeight + 17 * index
+    static func lineHasInk(_ paneled: Paneled, line index: Int, titleHeight: Int = 0) -> Bool {
+        let image = paneled.image, dx = paneled.left - 12
+        let top = paneled.top + 9 + titleHeight + 17 * index
         for y in top..<(top + 17) {
-            for x in 38..<min(image.width, 160) where rgb(image, x, y).allSatisfy({ $0 < 90 }) { return true }
+            for x in (38 + dx)..<min(image.width, 160 + dx) where rgb(image, x, y).allSatisfy({ $0 < 90 }) { return true }
         }
         return false
     }
@@ -196,7 +220,7 @@ struct ReviewStatusTests {
             ReviewMarker(label: "1", position: PixelPoint(x: 380, y: 260), state: state, overdue: overdue)
         }
         // Open 1, closed 2, overdue 1: three lines.
-        let image = try Self.render(
+        let image = try Self.renderPanel(
             [far(.status(.open), true), far(.status(.closed), false), far(.status(.closed), false)],
             width: 400, height: 280, options: ReviewOptions(legend: true))
         #expect(Self.panelRows(image) == Array(11...(30 + 17 * 3)))
@@ -208,32 +232,39 @@ struct ReviewStatusTests {
     func filtersLine() async throws {
         let markers = [ReviewMarker(label: "1", position: PixelPoint(x: 380, y: 260), state: .status(.open))]
         let filters = "status=open,ready; room=2.05"
-        let legend = try Self.render(markers, width: 400, height: 280, options: ReviewOptions(legend: true))
-        let legendAndFilters = try Self.render(markers, width: 400, height: 280, options: ReviewOptions(legend: true, filters: filters))
+        let legend = try Self.renderPanel(markers, width: 400, height: 280, options: ReviewOptions(legend: true))
+        let legendAndFilters = try Self.renderPanel(markers, width: 400, height: 280, options: ReviewOptions(legend: true, filters: filters))
         // Legend: one line ("Open (1)"); with filters: two.
         #expect(Self.panelRows(legend) == Array(11...(30 + 17)))
         #expect(Self.panelRows(legendAndFilters) == Array(11...(30 + 17 * 2)))
         #expect(Self.lineHasInk(legendAndFilters, line: 0) && Self.lineHasInk(legendAndFilters, line: 1))
         // The filters line is text from the left edge of the text column (x = 21): no swatch there, ink
         // where the legend line has its swatch's white space. "Filters:" is wider than the swatch column (17 px).
-        let filtersOnly = try Self.render(markers, width: 400, height: 280, options: ReviewOptions(filters: filters))
+        let filtersOnly = try Self.renderPanel(markers, width: 400, height: 280, options: ReviewOptions(filters: filters))
         #expect(Self.panelRows(filtersOnly) == Array(11...(30 + 17)))
         #expect(Self.lineHasInk(filtersOnly, line: 0))
         // The line is as wide as its text: wider than the legend-only panel ("Open (1)" is 8 characters,
         // the filters line 37).
         #expect(Self.panelWidth(filtersOnly) > 2 * Self.panelWidth(legend))
         // With a title the filters line comes after it.
-        let titled = try Self.render(markers, width: 400, height: 280, options: ReviewOptions(title: "L2", filters: filters))
+        let titled = try Self.renderPanel(markers, width: 400, height: 280, options: ReviewOptions(title: "L2", filters: filters))
         #expect(Self.panelRows(titled) == Array(11...(30 + 24 + 17)))
         #expect(Self.lineHasInk(titled, line: 0, titleHeight: 24))
-        // No filters (nil or empty): no panel at all.
+        // No filters (nil or empty): no panel at all, and no margin for one.
         for none in [nil, ""] as [String?] {
-            #expect(Self.panelRows(try Self.render(markers, width: 400, height: 280, options: ReviewOptions(filters: none))).isEmpty)
+            let plain = try Self.renderPanel(markers, width: 400, height: 280, options: ReviewOptions(filters: none))
+            #expect(plain.image.width == 400 && plain.image.height == 280)
+            #expect(Self.panelRows(plain).isEmpty)
         }
     }
 
-    /// Columns of row 14 (inside the panel's top padding) that differ from the background.
-    static func panelWidth(_ image: RGBAImage) -> Int {
-        (0..<image.width).count { rgb(image, $0, 14) != [0x80, 0x80, 0x80] }
+    /// Columns outside the view with ink: the box's width with its border.
+    static func panelWidth(_ paneled: Paneled) -> Int {
+        let image = paneled.image
+        return (0..<image.width).count { x in
+            (0..<image.height).contains { y in
+                (x >= paneled.viewWidth || y >= paneled.viewHeight) && rgb(image, x, y) != [255, 255, 255]
+            }
+        }
     }
 }

@@ -60,7 +60,10 @@ import Testing
         drawing.calibration = .twoPoints(from: PixelPoint(x: 0, y: 0), to: PixelPoint(x: 2, y: 0), distance: 1, unit: .m)
         // 110,000 px2 / 4 = 27,500 m2; the L (100 x 300 + 100 x 100 px) 40,000 / 4 = 10,000 m2, named by its id.
         #expect(RoomAreas.of([allowed, Self.room, bare], drawing: drawing)
-                == [ReviewRoomArea(name: "Office", squareMetres: 27_500), ReviewRoomArea(name: "L", squareMetres: 10_000)])
+                == [ReviewRoomArea(id: "R", name: "Office", squareMetres: 27_500),
+                    ReviewRoomArea(id: "L", name: "L", squareMetres: 10_000)])
+        // The legend names them by id and name, so two offices can be told apart; "L" has no name but its id.
+        #expect(RoomAreas.of([Self.room, bare], drawing: drawing).map(\.title) == ["R Office", "L"])
     }
 
     /// A LabelMe file as the regions of `POST /validate`: its image size is the drawing's size.

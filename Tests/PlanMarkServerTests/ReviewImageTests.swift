@@ -17,7 +17,11 @@ import Testing
             #expect(whole.headers[.contentType] == "image/png")
             #expect(pngSize(whole.body)! == (2400, 1600))
             let half = try await client.get("/drawings/plan/review.png?scale=0.5&legend=true&status=open")
-            #expect(pngSize(half.body)! == (1200, 800))
+            // The sheet at half size, and the legend in a margin right of it (or below: docs/render.md).
+            let halfSize = pngSize(half.body)!
+            #expect(halfSize.0 >= 1200 && halfSize.1 >= 800 && halfSize != (1200, 800))
+            let halfBare = try await client.get("/drawings/plan/review.png?scale=0.5")  // no filter, no legend: no panel
+            #expect(pngSize(halfBare.body)! == (1200, 800))
             // A square of 2 x 100 pixels around marker 1, well inside the sheet.
             let crop = try await client.get("/drawings/plan/review.png?around=1&margin=100")
             #expect(pngSize(crop.body)! == (200, 200))
