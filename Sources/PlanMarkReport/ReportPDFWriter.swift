@@ -441,11 +441,12 @@ public struct ReportPDFWriter {
         return (Double(width) * scale, Double(height) * scale)
     }
 
-    /// The rooms' areas as the report says them (PDF and HTML): `Office 27.75 m², Hall 25.00 m²`, each
-    /// to 0.01 m² (`Quantity.squareMetres`, as the review image's legend).
+    /// The rooms' areas as the report says them (PDF and HTML): `2.01 Office 27.75 m², 2.02 Office 25.00 m²`,
+    /// each room by id and name (`ReviewRoomArea.title`) to 0.01 m² (`Quantity.squareMetres`), as the review
+    /// image's legend.
     /// - Complexity: O(rooms).
     static func roomAreas(_ areas: [ReviewRoomArea]) -> String {
-        areas.map { "\($0.name) \(Quantity.squareMetres.text($0.squareMetres)) m²" }.joined(separator: ", ")
+        areas.map { "\($0.title) \(Quantity.squareMetres.text($0.squareMetres)) m²" }.joined(separator: ", ")
     }
 }
 

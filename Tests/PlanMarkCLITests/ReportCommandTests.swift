@@ -118,7 +118,7 @@ func popplerPresent() -> Bool {
 
     /// Page 1 names the drawing's current revision and, once the drawing is calibrated, each room's area: A is
     /// calibrated at 19 m over the 190 px from (10,10) to (200,10), 0.1 m a pixel; rooms R1 ("Room 1") and R2 are
-    /// 190 x 280 px each, 53,200 px², so 532.00 m² each (to 0.01 m²). Revised once (the same sheet again), it is on revision 2.
+    /// 190 x 280 px each, 53,200 px², so 532.00 m² each (to 0.01 m²), each by id and name (R2 has no name). Revised once (the same sheet again), it is on revision 2.
     @Test(.enabled(if: enabled, "poppler-utils is not installed")) func pageOneShowsRevisionAndRoomAreas() async throws {
         guard popplerPresent() else { return }
         let sandbox = try Self.sandboxWithMarkers()
@@ -136,7 +136,7 @@ func popplerPresent() -> Bool {
         try #require(try sandbox.run(["report", "A", "-o", pdf]).status == 0)
         let first = try Poppler.text(pdf, first: 1, last: 1)
         #expect(first.contains("A, revision 2 (400 x 300 px)"), "\(first)")
-        #expect(first.contains("Room 1 532.00 m²") && first.contains("R2 532.00 m²"), "\(first)")
+        #expect(first.contains("R1 Room 1 532.00 m²") && first.contains("R2 532.00 m²"), "\(first)")
     }
 
     /// The JPEG photo is in the PDF as a JPEG of its own size (64 x 48), byte for byte the attached file (pdfimages -j
