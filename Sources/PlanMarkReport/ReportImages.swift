@@ -39,10 +39,13 @@ public enum ReportError: Error, CustomStringConvertible {
 /// renderer's images), and the photos' bytes. Reads the drawing's image from the store; photos are read one
 /// at a time when asked for, so no more than one is held.
 ///
-/// Memory: the sheet is drawn from one decoded copy of the drawing (RGBA, 4 bytes a pixel), which is
-/// downscaled and then released; the crops need the decoded drawing again (`prepareCrops`) and hold it until
-/// the report is written. The worst case is one decoded drawing plus one crop plus one photo (its bytes and,
-/// for a PNG, its pixels twice).
+/// Memory: the sheet is decoded straight into its picture of at most `sheetLongSide` pixels a side (rows
+/// box-averaged as they are read: `PNGDecoder.thumbnail`), never whole. The crops need the drawing decoded
+/// (`prepareCrops`) and hold it until the report is written: whole when it has at most
+/// `cropFullResolutionPixels` pixels, else at half size in each direction (crops are at most `cropLongSide`
+/// pixels, a fraction of the drawing's pixels on a big sheet: an A0 sheet at 300 dpi is 139.5 MB at half size
+/// instead of 558 MB). The worst case is that copy plus one crop plus one photo (its bytes and, for a PNG, its
+/// pixels twice).
 final class ReportImages {
     /// The longest side of the whole-sheet picture, in pixels (about 240 dpi across an A4 page's width).
     static let sheetLongSide = 2000
@@ -56,6 +59,15 @@ final class ReportImages {
     let renderer: ReviewRenderer
     private var drawing: RGBAImage?
     private let reviewMarkers: [ReviewMarker]
+    /// The decoded drawing's size over the drawing's, in x and y (1 when decoded whole), and the regions and markers
+    /// carried onto it.
+    private var cropScale = (x: 1.0, y: 1.0)
+    private var cropRegions: [Region] = []
+    private var cropMarkers: [ReviewMarker] = []
+
+    /// Drawings of more pixels than this are decoded for the crops at half size (40 Mpx: 160 MB decoded whole;
+    /// an A2 sheet at 300 dpi).
+    static let cropFullResolutionPixels = 40_000_000
 
     init(store: any AnnotationStore, report: PunchListReport, fontPath: String? = nil) {
         self.store = store
@@ -65,10 +77,32 @@ final class ReportImages {
         reviewMarkers = report.markers.map { ReviewMarker(stored: $0, validator: validator, today: report.options.today) }
     }
 
-    private func decodeDrawing() async throws(ReportError) -> RGBAImage {
+    /// The drawing decoded whole, or (`fitting` a width and height) box-averaged into a picture of at most that size,
+    /// flattened onto white, never held whole.
+    private func decodeDrawing(fitting size: (width: Int, height: Int)? = nil) async throws(ReportError) -> RGBAImage {
         let bytes: [UInt8]
         do { bytes = try await store.image(of: report.drawing.name).bytes } catch { throw .store(error) }
-        do { return try PNGDecoder().decode(data: bytes, source: "drawing \"\(report.drawing.name)\"") } catch { throw .render(error) }
+        let source = "drawing \"\(report.drawing.name)\""
+        do {
+            guard let size else { return try PNGDecoder().decode(data: bytes, source: source) }
+            return try PNGDecoder().thumbnail(data: bytes, source: source, maxWidth: size.width, maxHeight: size.height)
+        } catch {
+            throw .render(error)
+        }
+    }
+
+    /// `regions` and `markers` carried onto a picture of the drawing `scale` times its size.
+    /// - Complexity: O(regions' vertices + markers).
+    private static func carried(_ regions: [Region], _ markers: [ReviewMarker], scale: (x: Double, y: Double)) -> ([Region], [ReviewMarker]) {
+        guard scale != (1, 1) else { return (regions, markers) }
+        let map = AffineMap(a: scale.x, b: 0, c: 0, d: 0, e: scale.y, f: 0)
+        let carriedRegions = regions.compactMap { try? $0.transformed(by: map) }
+        let carriedMarkers = markers.map { marker in
+            var moved = marker
+            moved.position = map.apply(marker.position)
+            return moved
+        }
+        return (carriedRegions, carriedMarkers)
     }
 
     /// The sheet's legend, as the review image's legend (`ReviewLegendEntry.entries`): rooms, allowed areas, the
@@ -82,22 +116,31 @@ final class ReportImages {
     /// `sheetLongSide`, without a legend (the writers set `legend` in their own type).
     /// - Complexity: O(drawing pixels) to decode and downscale, plus the review renderer's drawing work.
     func sheet() async throws(ReportError) -> RGBAImage {
-        let image = try await decodeDrawing()
-        let longSide = max(image.width, image.height)
-        let scale = min(1, Double(Self.sheetLongSide) / Double(longSide))
+        let (width, height) = (report.drawing.width, report.drawing.height)
+        let fit = min(1, Double(Self.sheetLongSide) / Double(max(width, height)))
+        let image = try await decodeDrawing(fitting: fit < 1 ? (Int((Double(width) * fit).rounded(.up)), Int((Double(height) * fit).rounded(.up))) : nil)
+        let (regions, markers) = Self.carried(report.regions, reviewMarkers,
+                                              scale: (Double(image.width) / Double(width), Double(image.height) / Double(height)))
         // The legend is set in the page's own type below the sheet (`legend`): drawn into the sheet it would shrink
         // with it and be unreadable.
-        let options = ReviewOptions(legend: false, scale: scale)
+        let options = ReviewOptions(legend: false)
         do {
-            return try renderer.render(drawing: image, regions: report.regions, markers: reviewMarkers, options: options)
+            return try renderer.render(drawing: image, regions: regions, markers: markers, options: options)
         } catch {
             throw .review(error)
         }
     }
 
-    /// Decodes the drawing for `crop(around:)` (once).
+    /// Decodes the drawing for `crop(around:)` (once): whole, or at half size when it has more than
+    /// `cropFullResolutionPixels` pixels.
     func prepareCrops() async throws(ReportError) {
-        if drawing == nil { drawing = try await decodeDrawing() }
+        guard drawing == nil else { return }
+        let (width, height) = (report.drawing.width, report.drawing.height)
+        let half = width * height > Self.cropFullResolutionPixels
+        let decoded = try await decodeDrawing(fitting: half ? ((width + 1) / 2, (height + 1) / 2) : nil)
+        cropScale = (Double(decoded.width) / Double(width), Double(decoded.height) / Double(height))
+        (cropRegions, cropMarkers) = Self.carried(report.regions, reviewMarkers, scale: cropScale)
+        drawing = decoded
     }
 
     /// Releases the decoded drawing.
@@ -110,13 +153,14 @@ final class ReportImages {
     func crop(around marker: Marker) async throws(ReportError) -> RGBAImage? {
         try await prepareCrops()
         guard let drawing else { return nil }
-        let margin = Self.cropMargin(around: marker, regions: report.regions, drawing: report.drawing.size)
+        let full = Self.cropMargin(around: marker, regions: report.regions, drawing: report.drawing.size)
+        let margin = Int((Double(full) * max(cropScale.x, cropScale.y)).rounded(.up))
         let scale = min(1, Double(Self.cropLongSide) / Double(2 * margin))
         let options = ReviewOptions(view: .around(label: String(marker.number), margin: margin), scale: scale,
                                     markerSize: Self.cropPinSize)
         do {
             // The renderer crops before it writes, so the shared pixels are not copied.
-            return try renderer.render(drawing: drawing, regions: report.regions, markers: reviewMarkers, options: options)
+            return try renderer.render(drawing: drawing, regions: cropRegions, markers: cropMarkers, options: options)
         } catch {
             switch error {
             case .markerOffDrawing, .markerNotFound: return nil
