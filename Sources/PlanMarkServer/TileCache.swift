@@ -28,7 +28,8 @@ import PlanMarkRender
 /// - **Big sheets open at once.** An image of more than `backgroundAbovePixels` pixels (an A3 sheet at 300 dpi and up)
 ///   has its pyramid made in the background (`warm`: when its drawing is read, or a tile first asked for), and
 ///   until it is on disk a tile is made alone from the image: the levels up to `TilePyramid.overviewZoom` (the
-///   sheet as a page first shows it) in one pass kept in memory, a tile above them by itself (its rows only).
+///   sheet as a page first shows it) in one pass kept in memory, made before the pyramid is started; a tile
+///   above them by itself (its rows only).
 ///   Both run the pyramid's own code, so the bytes are the pyramid's. `progress` says how far the pyramid is.
 actor TileCache {
     /// The cache folder.
@@ -92,7 +93,11 @@ actor TileCache {
         await scanOnce()
         guard pyramids[sha] == nil, jobs[sha] == nil else { return }
         pinned.insert(sha)
-        _ = start(sha: sha, scheme: scheme, check: path(of: TileCoordinate(z: scheme.minZoom, x: 0, y: 0), sha: sha), image: image)
+        // The overview first, then the pyramid: the first view waits for one pass over the image, not two sharing
+        // the cores.
+        let overview = overviews[sha] ?? overviewJob(sha: sha, scheme: scheme, image: image)
+        _ = start(sha: sha, scheme: scheme, check: path(of: TileCoordinate(z: scheme.minZoom, x: 0, y: 0), sha: sha), after: overview,
+                  image: image)
     }
 
     /// How much of `sha`'s pyramid is made, 0...1: 1 when it is on disk, the share of the image's rows read while it
@@ -158,23 +163,27 @@ actor TileCache {
                 try await Self.made { try pyramid.tile(tile, ofPNG: try await image(), source: "drawing image \(sha)") }
             }
         }
-        let job: Task<[TileCoordinate: [UInt8]], any Error>
-        if let running = overviews[sha] {
-            job = running
-        } else {
-            job = Task {
-                try await heavy.run("overview tiles of image \(sha.prefix(12))") {
-                    try await Self.made { try pyramid.tiles(ofPNG: try await image(), source: "drawing image \(sha)", through: overviewZoom) }
-                }
-            }
-            overviews[sha] = job
-        }
+        let job = overviews[sha] ?? overviewJob(sha: sha, scheme: scheme, image: image)
         do {
             return try await job.value[tile]
         } catch {
             if overviews[sha] == job { overviews[sha] = nil }
             throw error
         }
+    }
+
+    /// The job making the overview levels of `sha`'s image (`TilePyramid.overviewZoom`), started now and kept in
+    /// `overviews` until the pyramid is made.
+    private func overviewJob(sha: String, scheme: TileScheme, image: @escaping @Sendable () async throws -> [UInt8]) -> Task<[TileCoordinate: [UInt8]], any Error> {
+        let pyramid = TilePyramid(scheme: scheme), heavy = self.heavy
+        let overviewZoom = pyramid.overviewZoom(side: overviewSide)
+        let job = Task {
+            try await heavy.run("overview tiles of image \(sha.prefix(12))") {
+                try await Self.made { try pyramid.tiles(ofPNG: try await image(), source: "drawing image \(sha)", through: overviewZoom) }
+            }
+        }
+        overviews[sha] = job
+        return job
     }
 
     /// `body`'s result, a decoding failure as the 500 `image-unavailable` (as when a pyramid is made).
@@ -206,11 +215,14 @@ actor TileCache {
     }
 
     /// The job making `sha`'s pyramid (or finding it on disk), started now and kept in `jobs` until it ends.
-    private func start(sha: String, scheme: TileScheme, check: String, image: @escaping @Sendable () async throws -> [UInt8]) -> Task<(Int, Bool), any Error> {
+    /// With `after`, the job waits for that one (whatever its outcome) before it starts.
+    private func start(sha: String, scheme: TileScheme, check: String, after: Task<[TileCoordinate: [UInt8]], any Error>? = nil,
+                       image: @escaping @Sendable () async throws -> [UInt8]) -> Task<(Int, Bool), any Error> {
         let root = self.root, heavy = self.heavy, rowsRead = self.rowsRead, beforeBuild = self.beforeBuild
         let job = Task { () async throws -> (Int, Bool) in
             defer { rowsRead.forget(sha) }
             do {
+                _ = try? await after?.value
                 await beforeBuild?()
                 let result = try await Self.existingOrBuilt(root: root, sha: sha, scheme: scheme, check: check, heavy: heavy,
                                                             rowsRead: rowsRead, image: image)
