@@ -101,7 +101,8 @@ import Glibc
     }
 
     /// Four pairs whose affine has residual 0.25 at every pair (worked out in AlignmentTests): refused with
-    /// --max-residual 0.1 (exit 1, nothing stored), accepted with the default 2 px.
+    /// --max-residual 0.1 (exit 1, nothing stored), accepted with the default 2 px; its text report and `drawing show`
+    /// say the residuals to 0.1 px, half away from zero (0.3).
     @Test func residualOverTheLimitStoresNothing() async throws {
         let sandbox = try Self.sandbox()
         let png = try sandbox.png("rev2.png", width: 800, height: 600)
@@ -115,6 +116,8 @@ import Glibc
         let accepted = try sandbox.run(["drawing", "revise", "A", png, "--align", align])
         #expect(accepted.status == 0, "\(accepted.stderr)")
         #expect(accepted.stdout.contains("revision 2 (from 1), 800x600 px"))
+        #expect(accepted.stdout.contains("residuals (px): 0.3 0.3 0.3 0.3\n"), "\(accepted.stdout)")
+        #expect(try sandbox.run(["drawing", "show", "A"]).stdout.contains(", max residual 0.3 px,"))
         // Degenerate or malformed pairs are usage errors.
         let collinear = try sandbox.run(["drawing", "revise", "A", png, "--align", "0,0=0,0;1,1=2,2;2,2=4,4"])
         #expect(collinear.status == 64 && collinear.stderr.hasPrefix("planmark: --align: the previous positions all lie on one line"))

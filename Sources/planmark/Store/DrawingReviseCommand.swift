@@ -131,7 +131,8 @@ struct DrawingReviseCommand: AsyncParsableCommand {
         let t = r.transform ?? .identity
         out += "transform: x' = \(number(t.a)) x + \(number(t.b)) y + \(number(t.c)), y' = \(number(t.d)) x + \(number(t.e)) y + \(number(t.f))\n"
         if !outcome.residuals.isEmpty {
-            out += "residuals (px): " + outcome.residuals.map(number).joined(separator: " ") + "\n"
+            // For people: to 0.1 px (`Quantity.pixels`); the JSON keeps each residual whole.
+            out += "residuals (px): " + outcome.residuals.map(Quantity.pixels.text).joined(separator: " ") + "\n"
         }
         out += "markers: \(outcome.carried) carried, \(outcome.roomsChanged) changed rooms, \(outcome.unplaced.count) need placement\n"
         if !outcome.unplaced.isEmpty {

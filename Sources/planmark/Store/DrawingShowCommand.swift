@@ -49,7 +49,7 @@ struct DrawingShowCommand: AsyncParsableCommand {
                     if let t = r.transform {
                         line += ", transform [" + [t.a, t.b, t.c, t.d, t.e, t.f].map(JSONNumber.text).joined(separator: " ") + "]"
                     }
-                    if let residual = r.maxResidual { line += ", max residual " + JSONNumber.text(residual) + " px" }
+                    if let residual = r.maxResidual { line += ", max residual " + Quantity.pixels.text(residual) + " px" }
                     try out.write(line + ", sha256 \(r.imageSHA256), \(r.imagePath)\n")
                 }
             case .json:
