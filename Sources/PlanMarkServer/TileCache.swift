@@ -29,7 +29,7 @@ import PlanMarkRender
 ///   has its pyramid made in the background (`warm`: when its drawing is read, or a tile first asked for), and
 ///   until it is on disk a tile is made alone from the image: the levels up to `TilePyramid.overviewZoom` (the
 ///   sheet as a page first shows it) in one pass kept in memory, made before the pyramid is started; a tile
-///   above them by itself (its rows only).
+///   the pyramid has already written read from its folder; any other above them by itself (its rows only).
 ///   Both run the pyramid's own code, so the bytes are the pyramid's. `progress` says how far the pyramid is.
 actor TileCache {
     /// The cache folder.
@@ -59,6 +59,8 @@ actor TileCache {
     private var overviews: [String: Task<[TileCoordinate: [UInt8]], any Error>] = [:]
     /// The longest side of the levels made in one pass before a big image's pyramid is made (`TilePyramid.overviewZoom`).
     nonisolated let overviewSide: Int
+    /// The folder each pyramid being made is written to (its tiles appear there a row of tiles at a time).
+    private var partial: [String: String] = [:]
     /// Pyramids started by `warm`: no request's going away cancels them.
     private var pinned: Set<String> = []
     /// Awaited before a pyramid is made (the tests hold builds with it).
@@ -158,6 +160,10 @@ actor TileCache {
         let pyramid = TilePyramid(scheme: scheme)
         let overviewZoom = pyramid.overviewZoom(side: overviewSide)
         let heavy = self.heavy
+        // Already written by the pyramid being made (a whole PNG: signature and IEND checked).
+        if let folder = partial[sha], case .tile(let bytes) = try await BlockingWork.run({ TileFiles.readTile("\(folder)/\(tile.z)/\(tile.x)/\(tile.y).png") }) {
+            return bytes
+        }
         guard tile.z <= overviewZoom else {
             return try await heavy.run("tile \(tile) of image \(sha.prefix(12))") {
                 try await Self.made { try pyramid.tile(tile, ofPNG: try await image(), source: "drawing image \(sha)") }
@@ -219,14 +225,17 @@ actor TileCache {
     private func start(sha: String, scheme: TileScheme, check: String, after: Task<[TileCoordinate: [UInt8]], any Error>? = nil,
                        image: @escaping @Sendable () async throws -> [UInt8]) -> Task<(Int, Bool), any Error> {
         let root = self.root, heavy = self.heavy, rowsRead = self.rowsRead, beforeBuild = self.beforeBuild
+        let temporary = Self.temporaryFolder(root: root, sha: sha)
+        partial[sha] = temporary
         let job = Task { () async throws -> (Int, Bool) in
             defer { rowsRead.forget(sha) }
             do {
                 _ = try? await after?.value
                 await beforeBuild?()
                 let result = try await Self.existingOrBuilt(root: root, sha: sha, scheme: scheme, check: check, heavy: heavy,
-                                                            rowsRead: rowsRead, image: image)
+                                                            rowsRead: rowsRead, temporary: temporary, image: image)
                 jobs[sha] = nil
+                partial[sha] = nil
                 overviews[sha] = nil
                 pinned.remove(sha)
                 pyramids[sha] = (result.0, tick())
@@ -235,6 +244,7 @@ actor TileCache {
                 return result
             } catch {
                 jobs[sha] = nil
+                partial[sha] = nil
                 overviews[sha] = nil
                 pinned.remove(sha)
                 throw error
@@ -255,12 +265,12 @@ actor TileCache {
 
     /// The size of `sha`'s pyramid on disk, or of the one made now as a heavy job (made: true).
     private static func existingOrBuilt(root: String, sha: String, scheme: TileScheme, check: String, heavy: HeavyWork, rowsRead: RowsRead,
-                                        image: @escaping @Sendable () async throws -> [UInt8]) async throws -> (Int, Bool) {
+                                        temporary: String, image: @escaping @Sendable () async throws -> [UInt8]) async throws -> (Int, Bool) {
         if let size = try await BlockingWork.run({ try Self.existing(root: root, sha: sha, check: check) }) { return (size, false) }
         return try await heavy.run("tile pyramid of image \(sha.prefix(12))") { () async throws -> (Int, Bool) in
             let bytes = try await image()
             try Task.checkCancellation()
-            return (try Self.build(root: root, sha: sha, scheme: scheme, png: bytes) { rowsRead.set(sha, $0) }, true)
+            return (try Self.build(root: root, sha: sha, scheme: scheme, png: bytes, temporary: temporary) { rowsRead.set(sha, $0) }, true)
         }
     }
 
@@ -343,6 +353,11 @@ actor TileCache {
 
     // MARK: Blocking work
 
+    /// A folder to make `sha`'s pyramid in before it is renamed into place: `ROOT/.building-PID-SHA-RANDOM`.
+    static func temporaryFolder(root: String, sha: String) -> String {
+        "\(root)/.building-\(getpid())-\(sha)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
     /// The size of `sha`'s pyramid when it is on disk with a whole `check` tile; nil when it must be made
     /// (a damaged pyramid is removed first).
     static func existing(root: String, sha: String, check: String) throws -> Int? {
@@ -362,8 +377,9 @@ actor TileCache {
     /// temporary folder, then renames it to `ROOT/<sha>`. Returns the bytes of tiles written (or found, when
     /// another process renamed its copy first). The image is never held whole.
     /// - Complexity: O(image pixels) time; memory a few bands of 256 rows per level.
-    static func build(root: String, sha: String, scheme: TileScheme, png: [UInt8], progress: ((Int) -> Void)? = nil) throws -> Int {
-        let temporary = "\(root)/.building-\(getpid())-\(sha)-\(UInt32.random(in: 0...UInt32.max))"
+    static func build(root: String, sha: String, scheme: TileScheme, png: [UInt8], temporary: String? = nil,
+                      progress: ((Int) -> Void)? = nil) throws -> Int {
+        let temporary = temporary ?? temporaryFolder(root: root, sha: sha)
         do throws(TileFileError) {
             try TileFiles.makeFolders(root)
             try TileFiles.makeFolder(temporary)
