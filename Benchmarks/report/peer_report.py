@@ -26,6 +26,8 @@ import pyvips
 A4 = (595.2756, 841.8898)
 MARGIN = 42.0
 STATUS_ORDER = ["open", "in-progress", "ready", "closed", "void"]
+STATUS_CODES = ["open", "in-progress", "ready", "closed", "void"]  # stored code -> status
+PRIORITY_CODES = ["low", "normal", "high", "critical"]  # stored code -> priority
 STATUS_TITLE = {"open": "Open", "in-progress": "In progress", "ready": "Ready for inspection", "closed": "Closed", "void": "Void"}
 # ReviewStyle.standard's status colours (RGB 0..1).
 STATUS_COLOUR = {"open": (0.85, 0.33, 0.10), "in-progress": (0.95, 0.65, 0.10), "ready": (0.20, 0.45, 0.85),
@@ -171,6 +173,9 @@ def main():
                for kind, g in db.execute("SELECT kind, geometry FROM region WHERE drawingId = ? ORDER BY position", (drawing_id,))]
     markers = db.execute("SELECT number, x, y, status, priority, category, assignee, due, rooms, note FROM marker "
                          "WHERE drawingId = ? ORDER BY number", (drawing_id,)).fetchall()
+    # Since migration v9 the store keeps statuses and priorities as small integers (PlanMarkStore/StoredCodes.swift).
+    markers = [(m[0], m[1], m[2], STATUS_CODES[m[3]] if isinstance(m[3], int) else m[3],
+                PRIORITY_CODES[m[4]] if isinstance(m[4], int) else m[4]) + tuple(m[5:]) for m in markers]
     pins = [(m[0], m[1], m[2], m[3]) for m in markers]
     today = time.strftime("%Y-%m-%d", time.gmtime())
     image = pyvips.Image.new_from_buffer(db.execute("SELECT bytes FROM image WHERE sha256 = ?", (sha,)).fetchone()[0], "",

@@ -6,7 +6,7 @@ extension RGBAImage {
     /// Memory: the output plus three rows; the input is read once, row by row.
     /// - Precondition: `width` and `height` are in `1...self.width` and `1...self.height`.
     /// - Complexity: O(self.width × self.height).
-    func downscaled(width outWidth: Int, height outHeight: Int) -> RGBAImage {
+    public func downscaled(width outWidth: Int, height outHeight: Int) -> RGBAImage {
         precondition(outWidth >= 1 && outWidth <= width && outHeight >= 1 && outHeight <= height)
         if outWidth == width && outHeight == height { return self }
         let sx = Double(width) / Double(outWidth)

@@ -39,13 +39,12 @@ public enum ReportError: Error, CustomStringConvertible {
 /// renderer's images), and the photos' bytes. Reads the drawing's image from the store; photos are read one
 /// at a time when asked for, so no more than one is held.
 ///
-/// Memory: the sheet is decoded straight into its picture of at most `sheetLongSide` pixels a side (rows
-/// box-averaged as they are read: `PNGDecoder.thumbnail`), never whole. The crops need the drawing decoded
-/// (`prepareCrops`) and hold it until the report is written: whole when it has at most
-/// `cropFullResolutionPixels` pixels, else at half size in each direction (crops are at most `cropLongSide`
-/// pixels, a fraction of the drawing's pixels on a big sheet: an A0 sheet at 300 dpi is 139.5 MB at half size
-/// instead of 558 MB). The worst case is that copy plus one crop plus one photo (its bytes and, for a PNG, its
-/// pixels twice).
+/// Memory: the drawing is decoded once (`prepareCrops`), for the sheet and the crops, and held until the report
+/// is written: whole when it has at most `cropFullResolutionPixels` pixels, else at half size in each direction,
+/// its rows box-averaged as they are read (`PNGDecoder.thumbnail`; the sheet is at most `sheetLongSide` pixels and
+/// a crop at most `cropLongSide`, a fraction of the drawing's pixels on a big sheet: an A0 sheet at 300 dpi is
+/// 139.5 MB at half size instead of 558 MB). The worst case is that copy plus the sheet's picture, one crop and one
+/// photo (its bytes and, for a PNG, its pixels twice).
 final class ReportImages {
     /// The longest side of the whole-sheet picture, in pixels (about 240 dpi across an A4 page's width).
     static let sheetLongSide = 2000
@@ -113,19 +112,28 @@ final class ReportImages {
     }
 
     /// The whole sheet with regions and the listed markers, downscaled so that its longer side is at most
-    /// `sheetLongSide`, without a legend (the writers set `legend` in their own type).
+    /// `sheetLongSide`, without a legend (the writers set `legend` in their own type). It is drawn from the copy the
+    /// crops use (`prepareCrops`), so the drawing is decoded once for both.
     /// - Complexity: O(drawing pixels) to decode and downscale, plus the review renderer's drawing work.
     func sheet() async throws(ReportError) -> RGBAImage {
-        let (width, height) = (report.drawing.width, report.drawing.height)
-        let fit = min(1, Double(Self.sheetLongSide) / Double(max(width, height)))
-        let image = try await decodeDrawing(fitting: fit < 1 ? (Int((Double(width) * fit).rounded(.up)), Int((Double(height) * fit).rounded(.up))) : nil)
-        let (regions, markers) = Self.carried(report.regions, reviewMarkers,
-                                              scale: (Double(image.width) / Double(width), Double(image.height) / Double(height)))
+        try await prepareCrops()
+        guard let drawing else { throw .cairo("the drawing was released before its sheet was drawn") }
+        let fit = min(1, Double(Self.sheetLongSide) / Double(max(drawing.width, drawing.height)))
         // The legend is set in the page's own type below the sheet (`legend`): drawn into the sheet it would shrink
         // with it and be unreadable.
-        let options = ReviewOptions(legend: false)
         do {
-            return try renderer.render(drawing: image, regions: regions, markers: markers, options: options)
+            guard cropScale != (1, 1) else {
+                // Decoded whole: the renderer downscales it (flattened onto white first, so transparency averages right).
+                return try renderer.render(drawing: drawing, regions: report.regions, markers: reviewMarkers, options: ReviewOptions(legend: false, scale: fit))
+            }
+            // The half-size copy (opaque: flattened as it was decoded) is downscaled here, into a picture of its own (the
+            // renderer would copy the whole copy first), and the regions and markers carried onto it.
+            let picture = drawing.downscaled(width: max(1, Int((Double(drawing.width) * fit).rounded())),
+                                             height: max(1, Int((Double(drawing.height) * fit).rounded())))
+            let (regions, markers) = Self.carried(report.regions, reviewMarkers,
+                                                  scale: (Double(picture.width) / Double(report.drawing.width),
+                                                          Double(picture.height) / Double(report.drawing.height)))
+            return try renderer.render(drawing: picture, regions: regions, markers: markers, options: ReviewOptions(legend: false))
         } catch {
             throw .review(error)
         }
@@ -169,12 +177,18 @@ final class ReportImages {
         }
     }
 
+    /// The most drawing pixels a crop keeps each side of its pin (a 25 m wide view of an A0 sheet at 300 dpi and 1:100):
+    /// a corridor's box can span the building, and a crop 150 pt wide shows no more of it usefully; the crop's
+    /// work grows with the pixels it covers.
+    static let cropMarginCeiling = 1500
+
     /// The diameter of a one-digit pin in a crop, in the crop's pixels: about 9 pt in the card's 150 pt cell.
     static let cropPinSize = 28.0
 
     /// Drawing pixels kept on each side of `marker` in its crop: enough to show the smallest of its rooms whole,
     /// with a tenth of the room's longer side around it, at least `cropMargin / 2` and at most a quarter of the
-    /// sheet's longer side (but never less than `cropMargin`); `cropMargin` when no room covers it. The room is
+    /// sheet's longer side or `cropMarginCeiling`, whichever is less (but never less than `cropMargin`);
+    /// `cropMargin` when no room covers it. The room is
     /// what a reader finds the item by, so the crop is sized from it, not fixed pixels: 300 px is a door on an A0
     /// sheet at 300 dpi and a whole flat on a phone photo.
     /// - Complexity: O(regions).
@@ -189,7 +203,7 @@ final class ReportImages {
         guard let box = best, point.x.isFinite, point.y.isFinite else { return cropMargin }
         let reach = max(point.x - box.minX, box.maxX - point.x, point.y - box.minY, box.maxY - point.y)
         let wanted = reach + 0.1 * max(box.maxX - box.minX, box.maxY - box.minY)
-        let ceiling = max(Double(cropMargin), max(drawing.width, drawing.height) / 4)
+        let ceiling = max(Double(cropMargin), min(max(drawing.width, drawing.height) / 4, Double(cropMarginCeiling)))
         return Int(min(max(wanted, Double(cropMargin) / 2), ceiling).rounded(.up))
     }
 
