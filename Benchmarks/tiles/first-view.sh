@@ -6,14 +6,7 @@
 #   Benchmarks/tiles/first-view.sh BIN STORE NAME Z
 set -euo pipefail
 BIN=$1 STORE=$2 NAME=$3 Z=$4
-WORK=$(mktemp -d)
-PID=""
-cleanup() { [ -n "$PID" ] && kill -TERM "$PID" 2>/dev/null && wait "$PID" 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-"$BIN/planmark-server" --store "$STORE" --port 0 --tile-cache "$WORK/tiles" 2>"$WORK/server.log" &
-PID=$!
-for _ in $(seq 400); do grep -q "listening on" "$WORK/server.log" && break; sleep 0.05; done
-PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$WORK/server.log" | head -1)
+source "$(dirname "$0")/cold-server.sh"
 BASE="http://127.0.0.1:$PORT"
 start=$(date +%s%N)
 curl -fsS -o "$WORK/drawing.json" "$BASE/drawings/$NAME"

@@ -8,13 +8,7 @@ import Testing
 @Suite("Review panel and around ring")
 struct ReviewPanelTests {
     /// The standard colours with radius 12 and an invisible label, so a marker's centre pixel is its body colour.
-    static let style: ReviewStyle = {
-        var style = ReviewStyle.standard
-        style.markerRadius = 12
-        style.outlineWidth = 1.5
-        style.label = Colour(rgb: 0xFFFFFF, opacity: 0)
-        return style
-    }()
+    static let style = ReviewStatusTests.style
 
     static func rgb(_ image: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] { Array(RasterTesting.pixel(image, x, y).prefix(3)) }
 
