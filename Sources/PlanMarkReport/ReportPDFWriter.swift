@@ -43,10 +43,10 @@ public struct ReportPDFWriter {
     /// answers true the writer stops and throws `ReportError.cancelled`, with the PDF unfinished. Returns the
     /// number of pages written.
     ///
-    /// Memory: one decoded drawing (4 bytes a pixel) while the crops are drawn (the sheet's decoded copy is
-    /// released before; the sheet's picture is kept until page 1 is drawn), one crop, and one photo at a time
-    /// (its bytes, and a PNG's picture plus 16 rows; each photo is read twice: for its size when the report is
-    /// laid out, and to draw it); the
+    /// Memory: the drawing decoded once for the sheet and the crops (`ReportImages`: whole, or at half size beyond
+    /// 40 Mpx; the sheet's picture is kept until page 1 is drawn), one crop, and one photo at a time (its bytes, and
+    /// a PNG's picture plus 16 rows; each photo is read three times: for its size when the report is laid out, to
+    /// draw it on its card, and on the photos' appendix); the
     /// pictures of the page being written, released when the page is shown; the text of one marker block. The
     /// PDF itself is passed on as cairo writes it (a page at a time), never held.
     /// - Complexity: O(drawing pixels + the markers' crops and photos' pixels + the text's length): line
