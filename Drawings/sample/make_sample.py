@@ -251,12 +251,9 @@ def draw_plan():
         d.rounded_rectangle((1440, y, 1490, y + 55), radius=10, outline=0, width=2)
 
     # Room labels: number and name, area (centre-line area, 1 px = 1 cm).
-    f_name = font("DejaVuSans-Bold.ttf", 28)
-    f_area = font("DejaVuSans.ttf", 22)
-    for rid, name, ring, holes, (lx, ly) in ROOMS:
-        area = (ring_area(ring) - sum(ring_area(h) for h in holes)) / 10000
-        d.text((lx, ly - 4), f"{rid} {name}", font=f_name, fill=0, anchor="md")
-        d.text((lx, ly + 6), f"{area:.2f} m\u00b2", font=f_area, fill=0, anchor="ma")
+    for room in ROOMS:
+        for xy, text, f, anchor in label_lines(room):
+            d.text(xy, text, font=f, fill=0, anchor=anchor)
 
     # North arrow.
     cx, cy = 2120, 300
@@ -290,7 +287,22 @@ def draw_plan():
     return img
 
 
-def feature(fid, kind, name, ring, holes):
+def label_lines(room):
+    """A room's label as drawn: (position, text, font, anchor) of its two lines, number and name over the area."""
+    rid, name, ring, holes, (lx, ly) = room
+    area = (ring_area(ring) - sum(ring_area(h) for h in holes)) / 10000
+    return [((lx, ly - 4), f"{rid} {name}", font("DejaVuSans-Bold.ttf", 28), "md"),
+            ((lx, ly + 6), f"{area:.2f} m\u00b2", font("DejaVuSans.ttf", 22), "ma")]
+
+
+def label_box(room):
+    """The box of the room's label as Pillow draws it, [minX, minY, maxX, maxY] in pixels (`properties.labelBox`)."""
+    d = ImageDraw.Draw(Image.new("L", (1, 1)))
+    boxes = [d.textbbox(xy, text, font=f, anchor=anchor) for xy, text, f, anchor in label_lines(room)]
+    return [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
+
+
+def feature(fid, kind, name, ring, holes, label=None):
     def closed(r):
         return [list(p) for p in r] + [list(r[0])]
     # Exterior rings as drawn (clockwise on screen), holes the other way round.
@@ -298,13 +310,13 @@ def feature(fid, kind, name, ring, holes):
     return {
         "type": "Feature",
         "id": fid,
-        "properties": {"kind": kind, "name": name},
+        "properties": {"kind": kind, "name": name, **({"labelBox": label} if label else {})},
         "geometry": {"type": "Polygon", "coordinates": rings},
     }
 
 
 def write_regions(path):
-    features = [feature(rid, "room", name, ring, holes) for rid, name, ring, holes, _ in ROOMS]
+    features = [feature(room[0], "room", room[1], room[2], room[3], label_box(room)) for room in ROOMS]
     aid, aname, aring, aholes = ALLOWED
     features.append(feature(aid, "allowed", aname, aring, aholes))
     doc = {"type": "FeatureCollection", "features": features}

@@ -9,7 +9,8 @@ import PlanMarkGeometry
 /// file is parsed here; a tree parsed elsewhere (`regions(from:)` without `idNumberTexts`) only has
 /// the number's value, written as `JSONNumber.text` writes it. An id with a control character (C0 but
 /// tab, or DEL) is refused; JSON strings with invalid UTF-8 or NUL never get this far.
-/// `properties.kind` is `room` (default) or `allowed`; `properties.name` is optional. Every ring is
+/// `properties.kind` is `room` (default) or `allowed`; `properties.name` is optional; `properties.labelBox`, optional,
+/// is where the drawing prints the room's label, `[minX, minY, maxX, maxY]` in pixels (review images keep pins off it). Every ring is
 /// checked by the geometry core; a bad one is reported with its JSON path.
 public enum RegionsFile {
     /// Reads and checks the regions in `path` (`-` for stdin).
@@ -77,6 +78,7 @@ public enum RegionsFile {
             case .string(let text)?: name = text
             case let other?: throw bad(path + ".properties.name", "expected a string, found \(other.typeName)")
             }
+            let labelBox = try Self.labelBox(properties?["labelBox"], path: path + ".properties.labelBox", source: source)
             guard let geometry = feature["geometry"], case .object = geometry else {
                 throw bad(path + ".geometry", "expected a Polygon or MultiPolygon geometry")
             }
@@ -100,12 +102,30 @@ public enum RegionsFile {
                 throw bad(path + ".geometry.type", "expected Polygon or MultiPolygon")
             }
             do {
-                regions.append(try Region(id: id, kind: kind, name: name, coordinates: polygons))
+                regions.append(try Region(id: id, kind: kind, name: name, coordinates: polygons, labelBox: labelBox))
             } catch {
                 throw bad(path + ".geometry", error.description)
             }
         }
         return regions
+    }
+
+    /// Reads a label's box, `[minX, minY, maxX, maxY]` in pixels (GeoJSON's `bbox` order); nil when absent or null.
+    static func labelBox(_ value: JSONValue?, path: String, source: String) throws(FormatError) -> BoundingBox? {
+        switch value {
+        case nil, .null?: return nil
+        case .array(let sides)? where sides.count == 4:
+            var numbers: [Double] = []
+            for side in sides {
+                guard case .number(let number) = side, number.isFinite else { break }
+                numbers.append(number)
+            }
+            if numbers.count == 4 && numbers[0] <= numbers[2] && numbers[1] <= numbers[3] {
+                return BoundingBox(minX: numbers[0], minY: numbers[1], maxX: numbers[2], maxY: numbers[3])
+            }
+        default: break
+        }
+        throw FormatError(.malformed, source: source, path: path, message: "expected [minX, minY, maxX, maxY] with minX <= maxX and minY <= maxY")
     }
 
     /// Reads `[[x, y], ...]` rings of one polygon.

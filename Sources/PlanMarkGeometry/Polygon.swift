@@ -44,6 +44,9 @@ public struct Region: Hashable, Sendable {
     public let polygons: [Polygon]
     /// The smallest box holding every polygon.
     public let bounds: BoundingBox
+    /// Where the drawing prints the region's label (its number, name, area), pixels; nil when unknown. Review images
+    /// keep pins off it where there is room (`properties.labelBox` in a regions file).
+    public let labelBox: BoundingBox?
 
     /// Creates a region from checked polygons (at least one), and checks how their rings lie
     /// together (OGC validity, in a stricter form): distinct rings may not touch or cross at all;
@@ -51,25 +54,28 @@ public struct Region: Hashable, Sendable {
     /// polygon lies inside another one's outer ring unless it is inside one of that one's holes.
     /// - Complexity: O(n log n) time and O(n) memory for n vertices in all rings (one sweep over
     ///   every edge, `SegmentSweep`, when there is more than one ring; then O(r log r) for r rings).
-    public init(id: String, kind: RegionKind = .room, name: String? = nil, polygons: [Polygon]) throws(GeometryError) {
+    public init(id: String, kind: RegionKind = .room, name: String? = nil, polygons: [Polygon],
+                labelBox: BoundingBox? = nil) throws(GeometryError) {
         guard !polygons.isEmpty else { throw .empty(region: id) }
         try Region.checkRingsApart(region: id, polygons)
         self.id = id
         self.kind = kind
         self.name = name
         self.polygons = polygons
+        self.labelBox = labelBox
         var box = polygons[0].exterior.bounds
         for polygon in polygons.dropFirst() { box.formUnion(polygon.exterior.bounds) }
         self.bounds = box
     }
 
     /// Creates a region from raw coordinates: `polygons[p][r]` is ring `r` of polygon `p`.
-    public init(id: String, kind: RegionKind = .room, name: String? = nil, coordinates: [[[PixelPoint]]]) throws(GeometryError) {
+    public init(id: String, kind: RegionKind = .room, name: String? = nil, coordinates: [[[PixelPoint]]],
+                labelBox: BoundingBox? = nil) throws(GeometryError) {
         var polygons: [Polygon] = []
         for (index, rings) in coordinates.enumerated() {
             polygons.append(try Polygon(rings: rings, region: id, polygonIndex: index))
         }
-        try self.init(id: id, kind: kind, name: name, polygons: polygons)
+        try self.init(id: id, kind: kind, name: name, polygons: polygons, labelBox: labelBox)
     }
 }
 

@@ -8,6 +8,11 @@ extension Region {
         let coordinates = polygons.map { polygon in
             ([polygon.exterior] + polygon.holes).map { ring in ring.vertices.map(transform.apply) }
         }
-        return try Region(id: id, kind: kind, name: name, coordinates: coordinates)
+        // The label moves with the drawing: the box holding its four corners carried through.
+        let label = labelBox.map { box in
+            BoundingBox([PixelPoint(x: box.minX, y: box.minY), PixelPoint(x: box.maxX, y: box.minY),
+                         PixelPoint(x: box.minX, y: box.maxY), PixelPoint(x: box.maxX, y: box.maxY)].map(transform.apply))
+        }
+        return try Region(id: id, kind: kind, name: name, coordinates: coordinates, labelBox: label)
     }
 }

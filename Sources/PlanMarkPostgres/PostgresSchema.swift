@@ -107,6 +107,10 @@ enum PostgresSchema {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         },
+        // Where the drawing prints each room's label (SQLite's v14): GeoJSON `[minX, minY, maxX, maxY]`, NULL when unknown.
+        Migration(identifier: "pg11-region-label-box") { connection, logger in
+            try await connection.query("ALTER TABLE region ADD COLUMN labelBox text", logger: logger)
+        },
     ]
 
     /// Entries hashed and written at a time by `migrateToHistoryChain`.

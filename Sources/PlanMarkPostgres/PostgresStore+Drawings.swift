@@ -10,9 +10,9 @@ extension PostgresStore {
         for (position, region) in regions.enumerated() {
             let record = RegionRecord(drawingID: drawingID, position: position, region: region)
             try await connection.query("""
-                INSERT INTO region (drawingId, position, regionId, kind, name, geometry, minX, minY, maxX, maxY)
+                INSERT INTO region (drawingId, position, regionId, kind, name, geometry, minX, minY, maxX, maxY, labelBox)
                 VALUES (\(drawingID), \(position), \(record.regionID), \(record.kind.rawValue), \(record.name), \(record.geometry),
-                        \(record.bounds.minX), \(record.bounds.minY), \(record.bounds.maxX), \(record.bounds.maxY))
+                        \(record.bounds.minX), \(record.bounds.minY), \(record.bounds.maxX), \(record.bounds.maxY), \(record.labelBox))
                 """, logger: logger)
         }
     }

@@ -552,13 +552,14 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// The drawing's regions, in file order.
     static func fetchRegions(_ connection: PostgresConnection, drawingID: Int64, logger: Logger) async throws -> [Region] {
         var records: [RegionRecord] = []
-        for try await (position, regionID, kindText, name, geometry, minX, minY, maxX, maxY) in try await connection.query(
-            "SELECT position, regionId, kind, name, geometry, minX, minY, maxX, maxY FROM region WHERE drawingId = \(drawingID) ORDER BY position",
+        for try await (position, regionID, kindText, name, geometry, minX, minY, maxX, maxY, labelBox) in try await connection.query(
+            "SELECT position, regionId, kind, name, geometry, minX, minY, maxX, maxY, labelBox FROM region WHERE drawingId = \(drawingID) ORDER BY position",
             logger: logger
-        ).decode((Int, String, String, String?, String, Double, Double, Double, Double).self) {
+        ).decode((Int, String, String, String?, String, Double, Double, Double, Double, String?).self) {
             guard let kind = RegionKind(rawValue: kindText) else { throw StoreError.io("region has an unknown kind \"\(kindText)\"") }
             records.append(RegionRecord(drawingID: drawingID, position: position, regionID: regionID, kind: kind, name: name,
-                                        geometry: geometry, bounds: BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)))
+                                        geometry: geometry, bounds: BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY),
+                                        labelBox: labelBox))
         }
         return try RegionRecord.regions(records)
     }

@@ -80,6 +80,10 @@ struct PinFootprint {
 ///    cell has a stack, later markers of that cell join it without searching.
 /// 4. The `pinned` marker (the one an `around` view is centred on), when given, stays at its position however
 ///    crowded it is: it is placed before the fanned-out pins, which make room for it.
+/// 5. Pins keep off `keepOut` boxes (rooms' labels) where there is room: a pin that is not crowded but would
+///    cover a label is moved as a crowded one is, before them, to the first place on the rings clear of labels too,
+///    and stays at its position when there is none. A crowded pin takes a place clear of labels when there is
+///    one, else any free place (a label covered is better than a pin stacked).
 ///
 /// Neighbours are found through a uniform grid whose cells are at most one pin wide (diagonal below the
 /// smallest pin-to-pin distance, so two positions in one cell always collide); a placed pin is filed in
@@ -121,8 +125,12 @@ enum PinPlacer {
     ///   pin is tried at at most 60 places, each against the pins filed in the few cells it covers (placed pins
     ///   never overlap, so a cell holds a bounded number). Only when the grid is capped (pins under about
     ///   1/400 of the image's side) can a cell hold many positions, and the worst case tends to O(n²).
+    /// `keepOut` are boxes (output pixels) pins keep off where there is room (rule 5).
+    /// - Complexity: as above, plus O(k × cells a box covers) to file k keep-out boxes, and each place tried is also
+    ///   tested against the boxes filed in the cells it covers: O(k) at worst, when every box covers those cells.
     static func place(
-        _ pins: [PinFootprint], order: [Int], width: Int, height: Int, gap: Double, dot: Double, pinned: Int? = nil
+        _ pins: [PinFootprint], order: [Int], width: Int, height: Int, gap: Double, dot: Double, pinned: Int? = nil,
+        keepOut: [BoundingBox] = []
     ) -> Placement {
         let n = pins.count
         var centres = [PixelPoint?](repeating: nil, count: n)
@@ -202,15 +210,46 @@ enum PinPlacer {
                 }
             }
         }
-        func isFree(_ i: Int, at centre: PixelPoint) -> Bool {
+        // Keep-out boxes, filed in every cell they touch (clamped to the grid): a linked list per cell.
+        var boxHead = [Int32](repeating: -1, count: keepOut.isEmpty ? 0 : cellCount)
+        var boxNext: [Int32] = [], boxOwner: [Int32] = []
+        for (b, box) in keepOut.enumerated() where box.maxX >= 0 && box.maxY >= 0 && box.minX <= Double(width) && box.minY <= Double(height) {
+            for y in row(box.minY)...row(box.maxY) {
+                for x in column(box.minX)...column(box.maxX) {
+                    let c = y * columns + x
+                    boxNext.append(boxHead[c]); boxOwner.append(Int32(b))
+                    boxHead[c] = Int32(boxOwner.count - 1)
+                }
+            }
+        }
+        /// True when pin `i` drawn at `centre` covers a keep-out box (any part of its footprint).
+        func coversLabel(_ i: Int, at centre: PixelPoint) -> Bool {
+            guard !keepOut.isEmpty else { return false }
             let pin = pins[i], halfX = pin.radius + pin.halfLength
-            guard centre.x - halfX >= 0, centre.x + halfX <= Double(width),
-                  centre.y - pin.radius >= 0, centre.y + pin.radius <= Double(height) else { return false }
+            for y in row(centre.y - pin.radius)...row(centre.y + pin.radius) {
+                for x in column(centre.x - halfX)...column(centre.x + halfX) {
+                    var link = boxHead[y * columns + x]
+                    while link >= 0 {
+                        if distance(pin, at: centre, to: keepOut[Int(boxOwner[Int(link)])]) < pin.radius { return true }
+                        link = boxNext[Int(link)]
+                    }
+                }
+            }
+            return false
+        }
+        /// True when pin `i` drawn at `centre` overlaps no placed pin and, unless `atItsPlace` (its own position, where a pin
+        /// that is not crowded may be cut by the edge and has no other marker's position within reach), lies wholly on the
+        /// image and covers no marker's position; and, if `clearOfLabels`, covers no keep-out box.
+        func isFree(_ i: Int, at centre: PixelPoint, clearOfLabels: Bool = false, atItsPlace: Bool = false) -> Bool {
+            let pin = pins[i], halfX = pin.radius + pin.halfLength
+            guard atItsPlace || (centre.x - halfX >= 0 && centre.x + halfX <= Double(width)
+                  && centre.y - pin.radius >= 0 && centre.y + pin.radius <= Double(height)) else { return false }
+            if clearOfLabels && coversLabel(i, at: centre) { return false }
             let reach = max(gap / 2, dot)
             for y in row(centre.y - pin.radius - reach)...row(centre.y + pin.radius + reach) {
                 for x in column(centre.x - halfX - reach)...column(centre.x + halfX + reach) {
                     let c = y * columns + x
-                    if start[c + 1] > start[c], distance(pin, at: centre, to: boxes[c]) < pin.radius + dot { return false }
+                    if !atItsPlace, start[c + 1] > start[c], distance(pin, at: centre, to: boxes[c]) < pin.radius + dot { return false }
                     var link = head[c]
                     while link >= 0 {
                         let j = Int(owner[Int(link)])
@@ -223,23 +262,39 @@ enum PinPlacer {
         }
 
         if let pinned { crowded[pinned] = false }
-        for i in 0..<n where !crowded[i] { file(i, at: pins[i].anchor) }
+        // 5. Pins on a label, not crowded: moved first, while the most room is left.
+        var onLabel = [Bool](repeating: false, count: n)
+        for i in 0..<n where !crowded[i] && i != pinned && coversLabel(i, at: pins[i].anchor) { onLabel[i] = true }
+        for i in 0..<n where !crowded[i] && !onLabel[i] { file(i, at: pins[i].anchor) }
+        /// The first place on the rings around pin `i`'s position that `isFree` (clear of labels, if asked).
+        func ringPlace(_ i: Int, clearOfLabels: Bool) -> PixelPoint? {
+            // Ring spacing: a pin's width and two gaps, so that neighbours on ring 1 (a pin width apart) stay clear.
+            let pin = pins[i], step = 2 * (pin.radius + pin.halfLength) + 2 * gap
+            for direction in directions {
+                let distance = Double(direction.ring) * step
+                let centre = PixelPoint(x: pin.anchor.x + direction.x * distance, y: pin.anchor.y + direction.y * distance)
+                if isFree(i, at: centre, clearOfLabels: clearOfLabels) { return centre }
+            }
+            return nil
+        }
+        for i in order where onLabel[i] {
+            if let centre = ringPlace(i, clearOfLabels: true) {
+                file(i, at: centre)
+            } else if isFree(i, at: pins[i].anchor, atItsPlace: true) {
+                file(i, at: pins[i].anchor)  // no room off the label: the pin stays where it is
+            } else {
+                crowded[i] = true  // a pin moved off another label took its place: placed as a crowded pin
+            }
+        }
         // 2 and 3. Crowded pins, most important first.
         var stackOfCell: [Int32: Int] = [:]
         var stacks: [[Int]] = []
         for i in order where crowded[i] {
             if let stack = stackOfCell[cellOf[i]] { stacks[stack].append(i); continue }
-            // Ring spacing: a pin's width and two gaps, so that neighbours on ring 1 (a pin width apart) stay clear.
-            let pin = pins[i], step = 2 * (pin.radius + pin.halfLength) + 2 * gap
             var placed = false
-            for direction in directions {
-                let distance = Double(direction.ring) * step
-                let centre = PixelPoint(x: pin.anchor.x + direction.x * distance, y: pin.anchor.y + direction.y * distance)
-                if isFree(i, at: centre) {
-                    file(i, at: centre)
-                    placed = true
-                    break
-                }
+            if let centre = ringPlace(i, clearOfLabels: true) ?? (keepOut.isEmpty ? nil : ringPlace(i, clearOfLabels: false)) {
+                file(i, at: centre)
+                placed = true
             }
             if !placed {
                 stackOfCell[cellOf[i]] = stacks.count

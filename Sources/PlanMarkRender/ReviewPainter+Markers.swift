@@ -71,9 +71,10 @@ extension ReviewPainter {
     /// first the leader lines of displaced pins, then the dots at their positions, then the pins (closed and
     /// void first, then valid, open, in-progress and ready, then invalid on top, each group in the given
     /// order), then the stack badges, then `markers[around]` (the marker an `around` view is centred on), at its
-    /// position, in `ReviewStyle.aroundRing`'s ring and on top of everything. Returns where everything went.
-    /// - Complexity: O(markers × marker area) to draw, plus `PinPlacer.place`'s O(markers + grid cells).
-    mutating func drawMarkers(_ markers: [ReviewMarker], around: Int? = nil) throws(ReviewError) -> ReviewLayout {
+    /// position, in `ReviewStyle.aroundRing`'s ring and on top of everything. Pins keep off `labels` (rooms' label
+    /// boxes, drawing pixels) where there is room. Returns where everything went.
+    /// - Complexity: O(markers × marker area) to draw, plus `PinPlacer.place`'s O(markers + grid cells + labels' cells).
+    mutating func drawMarkers(_ markers: [ReviewMarker], around: Int? = nil, labels: [BoundingBox] = []) throws(ReviewError) -> ReviewLayout {
         var layout = ReviewLayout(markerRadius: markerRadius, pins: [], stacks: [], viewWidth: viewWidth, viewHeight: viewHeight)
         guard !markers.isEmpty else { return layout }
         let halo = max(1.5, markerRadius * 0.15)
@@ -115,9 +116,12 @@ extension ReviewPainter {
             return ra != rb ? ra > rb : a < b
         }
         let pinned = around.flatMap { visible.firstIndex(of: $0) }
+        let keepOut = labels.map { box in
+            BoundingBox([transform.apply(PixelPoint(x: box.minX, y: box.minY)), transform.apply(PixelPoint(x: box.maxX, y: box.maxY))])
+        }
         let placement = PinPlacer.place(
             footprints, order: order, width: viewWidth, height: viewHeight, gap: pinGap, dot: dotRadius + dotHalo,
-            pinned: pinned)
+            pinned: pinned, keepOut: keepOut)
 
         // Leader lines, then the dots at the displaced markers' positions, under every pin.
         for (k, centre) in placement.centres.enumerated() {

@@ -41,7 +41,8 @@ public struct ReviewRenderer: Sendable {
     ///
     /// Pins are sized from the view as drawn (`ReviewStyle.defaultMarkerRadius`, the panel's margin left out) unless
     /// `options.markerSize` or `style.markerRadius` says otherwise; pins that would overlap are fanned out
-    /// (`PinPlacer`), except the marker an `around` view is centred on, which keeps its place.
+    /// (`PinPlacer`), except the marker an `around` view is centred on, which keeps its place; pins keep off the rooms'
+    /// labels (`Region.labelBox`) where there is room.
     /// - Complexity: as `render`, plus O(markers + grid cells) for the layout.
     public func renderWithLayout(
         drawing: consuming RGBAImage, regions: [Region], markers: [ReviewMarker], options: ReviewOptions = ReviewOptions()
@@ -87,7 +88,7 @@ public struct ReviewRenderer: Sendable {
             markerRadius: markerRadius,
             outlineWidth: style.outlineWidth ?? max(1.5, shorterSide / 2000))
         painter.drawRegions(regions)
-        var layout = try painter.drawMarkers(markers, around: around)
+        var layout = try painter.drawMarkers(markers, around: around, labels: regions.compactMap(\.labelBox))
         let filters = options.filters.flatMap { $0.isEmpty ? nil : $0 }
         if options.legend || options.title != nil || filters != nil {
             let panel = try painter.measurePanel(

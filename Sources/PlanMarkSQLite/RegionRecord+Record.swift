@@ -13,7 +13,8 @@ extension RegionRecord: FetchableRecord, PersistableRecord {
                   regionID: try row.decode(forColumn: "regionId"), kind: kind, name: try row.decode(forColumn: "name"),
                   geometry: try row.decode(forColumn: "geometry"),
                   bounds: BoundingBox(minX: try row.decode(forColumn: "minX"), minY: try row.decode(forColumn: "minY"),
-                                      maxX: try row.decode(forColumn: "maxX"), maxY: try row.decode(forColumn: "maxY")))
+                                      maxX: try row.decode(forColumn: "maxX"), maxY: try row.decode(forColumn: "maxY")),
+                  labelBox: try row.decode(forColumn: "labelBox"))
     }
 
     package func encode(to container: inout PersistenceContainer) throws {
@@ -27,5 +28,6 @@ extension RegionRecord: FetchableRecord, PersistableRecord {
         container["minY"] = bounds.minY
         container["maxX"] = bounds.maxX
         container["maxY"] = bounds.maxY
+        container["labelBox"] = labelBox
     }
 }

@@ -72,6 +72,10 @@ public enum StoreSchema {
     /// `importRange`; what the store holds is put in the feed (`ChangeFeedSQL.backfill`: no marker row is written).
     public static let v13 = "v13-change-feed"
 
+    /// Where the drawing prints each room's label: `region.labelBox`, GeoJSON `[minX, minY, maxX, maxY]` text, NULL when
+    /// unknown (every region stored before). Review images keep pins off it.
+    public static let v14 = "v14-region-label-box"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -313,6 +317,9 @@ public enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
             for statement in ChangeFeedSQL.backfill { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration(v14) { db in
+            try db.execute(sql: "ALTER TABLE region ADD COLUMN labelBox TEXT")
         }
         return migrator
     }

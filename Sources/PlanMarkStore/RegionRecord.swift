@@ -1,7 +1,7 @@
 import PlanMarkFormats
 import PlanMarkGeometry
 
-/// A region as stored: its id, kind, name, geometry as GeoJSON text and its bounding box (for queries).
+/// A region as stored: its id, kind, name, geometry as GeoJSON text, its bounding box (for queries) and its label's box.
 package struct RegionRecord: Hashable, Sendable {
     /// The drawing's store id.
     package var drawingID: Int64
@@ -17,9 +17,12 @@ package struct RegionRecord: Hashable, Sendable {
     package var geometry: String
     /// Bounding box.
     package var bounds: BoundingBox
+    /// Where the drawing prints the region's label, as GeoJSON `[minX, minY, maxX, maxY]` text; nil when unknown.
+    package var labelBox: String?
 
     /// A record from its stored columns.
-    package init(drawingID: Int64, position: Int, regionID: String, kind: RegionKind, name: String?, geometry: String, bounds: BoundingBox) {
+    package init(drawingID: Int64, position: Int, regionID: String, kind: RegionKind, name: String?, geometry: String, bounds: BoundingBox,
+                 labelBox: String? = nil) {
         self.drawingID = drawingID
         self.position = position
         self.regionID = regionID
@@ -27,6 +30,7 @@ package struct RegionRecord: Hashable, Sendable {
         self.name = name
         self.geometry = geometry
         self.bounds = bounds
+        self.labelBox = labelBox
     }
 
     package init(drawingID: Int64, position: Int, region: Region) {
@@ -37,6 +41,7 @@ package struct RegionRecord: Hashable, Sendable {
         name = region.name
         geometry = Self.geometryText(region)
         bounds = region.bounds
+        labelBox = region.labelBox.map { RegionsGeoJSONWriter.labelBox($0) }
     }
 
     /// The region's geometry as GeoJSON (rings closed; coordinates in shortest round-trip form).
@@ -54,6 +59,7 @@ package struct RegionRecord: Hashable, Sendable {
             text += "{\"type\":\"Feature\",\"id\":" + JSONString.quoted(record.regionID)
             text += ",\"properties\":{\"kind\":\"\(record.kind.rawValue)\""
             if let name = record.name { text += ",\"name\":" + JSONString.quoted(name) }
+            if let labelBox = record.labelBox { text += ",\"labelBox\":" + labelBox }
             text += "},\"geometry\":" + record.geometry + "}"
         }
         text += "]}"

@@ -19,7 +19,7 @@ package enum StoreTables {
                    pageRows: 16),
         StoreTable(name: "region", key: ["drawingId", "regionId"], columns: [
             ("drawingId", .integer), ("position", .integer), ("regionId", .text), ("kind", .text), ("name", .text),
-            ("geometry", .text), ("minX", .real), ("minY", .real), ("maxX", .real), ("maxY", .real),
+            ("geometry", .text), ("minX", .real), ("minY", .real), ("maxX", .real), ("maxY", .real), ("labelBox", .text),
         ], pageRows: 500),
         StoreTable(name: "revision", key: ["drawingId", "number"], columns: [
             ("drawingId", .integer), ("number", .integer), ("imagePath", .text), ("imageSHA256", .text), ("width", .integer),

@@ -45,7 +45,14 @@ private let square = #"{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0
          "plan.geojson: $.features[0].geometry.coordinates[0][1]: expected a position [x, y]"),
         (#"{"type":"FeatureCollection","features":[\#(feature(#""id":"E","#, square)),\#(feature(#""id":"E","#, square))]}"#,
          "plan.geojson: $.features[1].id: duplicate region id \"E\""),
-        ("{\"type\":\"FeatureCollection\",\n\"features\":[}", "plan.geojson:2: unexpected character '}'"),
+        ("{\"type\":\"FeatureCollection\",\n\"features\":[}", "plan.geojson:2: unexpected character '}'"),        (#"{"type":"FeatureCollection","features":[\#(feature(#""id":"L","properties":{"labelBox":[1,2,3]},"#, square))]}"#,
+         "plan.geojson: $.features[0].properties.labelBox: expected [minX, minY, maxX, maxY] with minX <= maxX and minY <= maxY"),
+        (#"{"type":"FeatureCollection","features":[\#(feature(#""id":"L","properties":{"labelBox":[5,2,4,3]},"#, square))]}"#,
+         "plan.geojson: $.features[0].properties.labelBox: expected [minX, minY, maxX, maxY] with minX <= maxX and minY <= maxY"),
+        (#"{"type":"FeatureCollection","features":[\#(feature(#""id":"L","properties":{"labelBox":[1,"2",3,4]},"#, square))]}"#,
+         "plan.geojson: $.features[0].properties.labelBox: expected [minX, minY, maxX, maxY] with minX <= maxX and minY <= maxY"),
+        (#"{"type":"FeatureCollection","features":[\#(feature(#""id":"L","properties":{"labelBox":"1,2,3,4"},"#, square))]}"#,
+         "plan.geojson: $.features[0].properties.labelBox: expected [minX, minY, maxX, maxY] with minX <= maxX and minY <= maxY"),
     ])
     func errors(_ text: String, _ message: String) {
         do {
@@ -79,4 +86,26 @@ private let square = #"{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0
         #expect(try read(written) == regions)
         #expect(written.contains(#""coordinates":[[[0,0],[10,0],[10,10],[0,10],[0,0]],[[4,4],[6,4],[6,6],[4,6],[4,4]]]"#))
     }
+
+    /// A room's label box is read in GeoJSON's `bbox` order and written back as read (`null` is no box); through a
+    /// map's transform (y up) its corners are sorted again.
+    @Test func labelBox() async throws {
+        let text = """
+        {"type":"FeatureCollection","features":[
+        \(feature(#""id":"2.01","properties":{"name":"Office","labelBox":[365,368.5,534,427]},"#, square)),
+        \(feature(#""id":"2.02","properties":{"labelBox":null},"#, square))
+        ]}
+        """
+        let regions = try read(text)
+        #expect(regions[0].labelBox == BoundingBox(minX: 365, minY: 368.5, maxX: 534, maxY: 427))
+        #expect(regions[1].labelBox == nil)
+        let written = RegionsGeoJSONWriter.featureCollection(regions)
+        #expect(written.contains(#""labelBox":[365,368.5,534,427]"#))
+        #expect(written.ranges(of: "labelBox").count == 1)
+        #expect(try read(written) == regions)
+        // y up, as a map's latitude: (365, 368.5) and (534, 427) become (365, -368.5) and (534, -427).
+        let flipped = RegionsGeoJSONWriter.featureCollection(regions) { ($0.x, -$0.y) }
+        #expect(flipped.contains(#""labelBox":[365,-427,534,-368.5]"#))
+    }
 }
+

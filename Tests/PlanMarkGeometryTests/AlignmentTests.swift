@@ -100,4 +100,18 @@ private func pair(_ x: Double, _ y: Double, _ X: Double, _ Y: Double) -> Alignme
         #expect(MarkerValidator(regions: [mirrored]).validate(p(81, 11)).hits.count == 1)
         #expect(MarkerValidator(regions: [mirrored]).validate(p(87, 13)).hits.isEmpty)  // in the hole (100 - 13 = 87)
     }
+
+    /// The label moves with the sheet: its box carried through the transform, corners sorted again (a mirror swaps
+    /// them; a quarter turn makes a tall box of a wide one).
+    @Test func labelBoxMovesWithTheRegion() async throws {
+        let room = try Region(id: "R", coordinates: [[[p(10, 10), p(20, 10), p(20, 20), p(10, 20)]]],
+                              labelBox: BoundingBox(minX: 11, minY: 14, maxX: 19, maxY: 16))
+        let mirrored = try room.transformed(by: AffineMap(a: -1, b: 0, c: 100, d: 0, e: 1, f: 0))
+        #expect(mirrored.labelBox == BoundingBox(minX: 81, minY: 14, maxX: 89, maxY: 16))
+        // x' = -y + 50, y' = x: (11, 14) -> (36, 11), (19, 16) -> (34, 19).
+        let turned = try room.transformed(by: AffineMap(a: 0, b: -1, c: 50, d: 1, e: 0, f: 0))
+        #expect(turned.labelBox == BoundingBox(minX: 34, minY: 11, maxX: 36, maxY: 19))
+        let plain = try Region(id: "S", coordinates: [[[p(10, 10), p(20, 10), p(20, 20)]]])
+        #expect(try plain.transformed(by: AffineMap(a: 2, b: 0, c: 0, d: 0, e: 2, f: 0)).labelBox == nil)
+    }
 }

@@ -102,8 +102,8 @@ import Testing
     }
 
     /// A store made before the feed: its migration puts each drawing and its markers in the feed, and new changes come
-    /// after them. (The store is made whole and then taken back to v12 with SQL: the v13 columns, tables and record
-    /// dropped, as a store written before them has none.)
+    /// after them. (The store is made whole and then taken back to v12 with SQL: the columns, tables and records of v13
+    /// and later dropped, as a store written before them has none.)
     @Test func aStoreFromBeforeIsPutInTheFeed() async throws {
         let folder = try StoreFixtures.folder()
         let path = folder.appendingPathComponent("old.sqlite").path
@@ -118,7 +118,8 @@ import Testing
         try await queue.write { db in
             try db.execute(sql: """
                 DROP INDEX marker_cursor; ALTER TABLE marker DROP COLUMN cursor; ALTER TABLE historyHead DROP COLUMN lastCursor;
-                DROP TABLE feedEvent; DROP TABLE importRange; DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.v13)';
+                DROP TABLE feedEvent; DROP TABLE importRange; ALTER TABLE region DROP COLUMN labelBox;
+                DELETE FROM grdb_migrations WHERE identifier IN ('\(StoreSchema.v13)', '\(StoreSchema.v14)');
                 """)
         }
         try queue.close()

@@ -197,13 +197,14 @@ import Testing
         #expect(try await store.drawing(named: "A").drawing.regionsRevision == 1)
     }
 
-    /// Regions with holes and multipolygons survive storage exactly.
+    /// Regions with holes and multipolygons, and a label's box, survive storage exactly.
     @Test(arguments: StoreFixtures.kinds) func complexRegionsRoundTrip(kind: StoreKind) async throws {
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         let ring = { (x0: Double, y0: Double, x1: Double, y1: Double) in
             [PixelPoint(x: x0, y: y0), PixelPoint(x: x1, y: y0), PixelPoint(x: x1, y: y1), PixelPoint(x: x0, y: y1)]
         }
-        let holed = try Region(id: "H", kind: .room, name: "With \"hole\"", coordinates: [[ring(10, 10, 100, 100), ring(40, 40, 60, 60)]])
+        let holed = try Region(id: "H", kind: .room, name: "With \"hole\"", coordinates: [[ring(10, 10, 100, 100), ring(40, 40, 60, 60)]],
+                               labelBox: BoundingBox(minX: 12.5, minY: 20, maxX: 38.25, maxY: 35.125))
         let multi = try Region(id: "7", kind: .room, coordinates: [[ring(200, 10, 250, 50)], [ring(300, 10, 350.25, 50.125)]])
         let regions = [StoreFixtures.rectangle("A", .allowed, 0, 0, 400, 300), holed, multi]
         _ = try await store.replaceRegions(of: "A", with: regions, force: false, author: nil)
