@@ -544,8 +544,10 @@ enum OpenAPIDocument {
                 "type": ["const": "FeatureCollection"],
                 "features": ["type": "array", "items": object([
                     "type": ["const": "Feature"], "id": ["type": ["string", "number", "null"]],
-                    "properties": ["description": "Read when an object: id, kind, name. Written for a calibrated drawing: area, perimeter, areaExact and perimeterExact.", "properties": [
+                    "properties": ["description": "Read when an object: id, kind, name, labelBox. Written for a calibrated drawing: area, perimeter, areaExact and perimeterExact.", "properties": [
                         "id": ["type": ["string", "number", "null"]], "kind": ["enum": ["room", "allowed", nil]], "name": ["type": ["string", "null"]],
+                        "labelBox": ["type": ["array", "null"], "items": ["type": "number"], "minItems": 4, "maxItems": 4,
+                                     "description": "Where the drawing prints the room's label: [minX, minY, maxX, maxY] in pixels, or in [lng, lat] at a zoom; review images keep pins off it."],
                         "area": ["type": "number", "description": "Square metres, holes subtracted, rounded to 0.01 m² half away from zero (docs/geometry.md); absent when the drawing has no scale."],
                         "perimeter": ["type": "number", "description": "Metres, every ring (holes included), rounded to 0.001 m half away from zero; absent when the drawing has no scale."],
                         "areaExact": ["type": "number", "description": "The area unrounded (the full double); absent when the drawing has no scale."],
