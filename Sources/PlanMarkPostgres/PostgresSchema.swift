@@ -111,6 +111,10 @@ enum PostgresSchema {
         Migration(identifier: "pg11-region-label-box") { connection, logger in
             try await connection.query("ALTER TABLE region ADD COLUMN labelBox text", logger: logger)
         },
+        // Idempotency keys by age (SQLite's v15): each keyed write forgets a couple older than 24 hours.
+        Migration(identifier: "pg12-idempotency-key-age") { connection, logger in
+            try await connection.query("CREATE INDEX idempotencyKey_createdAt ON idempotencyKey(createdAt)", logger: logger)
+        },
     ]
 
     /// Entries hashed and written at a time by `migrateToHistoryChain`.

@@ -76,6 +76,10 @@ public enum StoreSchema {
     /// unknown (every region stored before). Review images keep pins off it.
     public static let v14 = "v14-region-label-box"
 
+    /// Idempotency keys by age: each keyed write forgets a couple of keys older than 24 hours (`IdempotentWrite`), found
+    /// through this index.
+    public static let v15 = "v15-idempotency-key-age"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -320,6 +324,9 @@ public enum StoreSchema {
         }
         migrator.registerMigration(v14) { db in
             try db.execute(sql: "ALTER TABLE region ADD COLUMN labelBox TEXT")
+        }
+        migrator.registerMigration(v15) { db in
+            try db.execute(sql: "CREATE INDEX idempotencyKey_createdAt ON idempotencyKey(createdAt)")
         }
         return migrator
     }

@@ -21,6 +21,9 @@ public struct IdempotentWrite: Sendable {
 
     /// Keys are kept this long (24 hours, in milliseconds); an older key is taken as never seen.
     public static let keptFor: Int64 = 24 * 3_600_000
+    /// Each keyed write deletes up to this many keys older than `keptFor`: the keys kept are those of the last 24 hours
+    /// plus a backlog that shrinks by at least one a write.
+    static let prunedPerWrite = 2
     /// The longest key, in characters.
     public static let maxKeyLength = 255
 
@@ -85,10 +88,12 @@ extension StoreBackend {
 
     /// Keeps the answer `result` is given under the key, in the write's transaction. When another request with the key
     /// committed since the lookup (a key used on two drawings at once, on PostgreSQL), its answer is replayed instead
-    /// (and this write rolls back).
+    /// (and this write rolls back). Then forgets up to `prunedPerWrite` keys older than `keptFor` (anyone's).
     /// - Complexity: O(log k + size of the answer).
     static func remember(_ transaction: Transaction, _ write: IdempotentWrite, result: Any, now: Timestamp) async throws {
         guard let answer = write.answer(result) else { return }
+        _ = try await transaction.deleteBelow(from: StoreTables.idempotencyKey, column: "createdAt",
+                                              value: .integer(now.milliseconds - IdempotentWrite.keptFor), limit: IdempotentWrite.prunedPerWrite)
         let row: [StoreValue] = [.text(write.scope), .text(write.key), .text(write.fingerprint), .integer(Int64(answer.status)),
                                  .text(answer.headerText), .text(answer.body), .integer(now.milliseconds)]
         if try await transaction.insert(row, into: StoreTables.idempotencyKey) == nil {

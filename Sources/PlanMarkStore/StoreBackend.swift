@@ -165,4 +165,8 @@ public protocol StoreTransaction {
     /// Deletes the rows of `table` that `match` names; how many there were.
     /// - Complexity: O(log R + k).
     func delete(from table: StoreTable, where match: [(String, StoreValue)]) async throws -> Int
+    /// Deletes at most `limit` rows of `table` whose `column` is below `value` (any such rows; on PostgreSQL, rows another
+    /// transaction holds are skipped, not waited for); how many there were.
+    /// - Complexity: O(log R + limit) through an index on `column`.
+    func deleteBelow(from table: StoreTable, column: String, value: StoreValue, limit: Int) async throws -> Int
 }

@@ -118,8 +118,8 @@ import Testing
         try await queue.write { db in
             try db.execute(sql: """
                 DROP INDEX marker_cursor; ALTER TABLE marker DROP COLUMN cursor; ALTER TABLE historyHead DROP COLUMN lastCursor;
-                DROP TABLE feedEvent; DROP TABLE importRange; ALTER TABLE region DROP COLUMN labelBox;
-                DELETE FROM grdb_migrations WHERE identifier IN ('\(StoreSchema.v13)', '\(StoreSchema.v14)');
+                DROP TABLE feedEvent; DROP TABLE importRange; ALTER TABLE region DROP COLUMN labelBox; DROP INDEX idempotencyKey_createdAt;
+                DELETE FROM grdb_migrations WHERE identifier IN ('\(StoreSchema.v13)', '\(StoreSchema.v14)', '\(StoreSchema.v15)');
                 """)
         }
         try queue.close()

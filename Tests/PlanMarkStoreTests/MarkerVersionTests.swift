@@ -146,4 +146,27 @@ import Testing
         }
         #expect(try await store.comments(ofMarker: 9, in: "A").map(\.text) == ["now"])
     }
+    /// Keys older than 24 hours are forgotten by later keyed writes, two a write (anyone's keys); younger ones stay.
+    @Test(arguments: StoreFixtures.kinds) func oldKeysArePruned(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: "ana")
+        func comment(_ key: String, scope: String = "ana") async throws {
+            _ = try await IdempotentWrite.$current.withValue(Self.keyed(key, scope: scope, fingerprint: "f-\(key)")) {
+                try await store.comment(key, onMarker: 1, in: "A", author: scope)
+            }
+        }
+        for key in ["k1", "k2", "k3", "k4"] { try await comment(key, scope: key == "k2" ? "bo" : "ana") }
+        func keys() async throws -> [String] {
+            try await StoreFixtures.texts(store, "SELECT requestKey FROM idempotencyKey ORDER BY requestKey").compactMap { $0 }
+        }
+        #expect(try await keys() == ["k1", "k2", "k3", "k4"])
+        // k1 to k3 made 25 hours older than they are (25 h = 90,000,000 ms).
+        try await StoreFixtures.execute(store, "UPDATE idempotencyKey SET createdAt = createdAt - 90000000 WHERE requestKey IN ('k1', 'k2', 'k3')")
+        try await comment("k5")
+        let left = try await keys()
+        #expect(left.count == 3 && left.suffix(2) == ["k4", "k5"] && ["k1", "k2", "k3"].contains(left[0]))
+        try await comment("k6", scope: "bo")
+        #expect(try await keys() == ["k4", "k5", "k6"])
+        #expect(try await store.comments(ofMarker: 1, in: "A").count == 6)
+    }
 }
