@@ -2,7 +2,7 @@
 // docs/tiles.md's scheme (and the A0 figure its benchmark prints: 2897 tiles).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CACHES, cacheRule, sizeText, tileAddresses } from '../../Sources/PlanMarkServer/ReviewPage/offline-caches.js';
+import { CACHES, cacheRule, keptAddress, sizeText, tileAddresses } from '../../Sources/PlanMarkServer/ReviewPage/offline-caches.js';
 
 test('the page, Leaflet and the JSON the page reads come from the network first', () => {
   for (const path of ['/', '/app/review.js', '/leaflet/leaflet.css']) assert.deepEqual(cacheRule('GET', path), { cache: CACHES.page, strategy: 'network-first' });
@@ -40,4 +40,15 @@ test("a drawing's tiles: every level, columns and rows by the scheme", () => {
 
 test('sizes in words', () => {
   assert.deepEqual([512, 840_000, 12_540_000, 2_500_000_000].map(sizeText), ['512 bytes', '840 KB', '12.5 MB', '2.50 GB']);
+});
+
+test("the service's JSON is kept per token: the address carries the SHA-256 of the Authorization header", async () => {
+  const { createHash } = await import('node:crypto');
+  const sha = (text) => createHash('sha256').update(text).digest('hex');
+  assert.equal(await keptAddress('http://127.0.0.1:8080/drawings/plan', null), 'http://127.0.0.1:8080/drawings/plan');
+  assert.equal(await keptAddress('http://127.0.0.1:8080/drawings/plan', 'Bearer ana-token'),
+    `http://127.0.0.1:8080/drawings/plan?planmark-as=${sha('Bearer ana-token')}`);
+  assert.equal(await keptAddress('http://127.0.0.1:8080/drawings/A%201/markers?zoom=3', 'Bearer bo'),
+    `http://127.0.0.1:8080/drawings/A%201/markers?zoom=3&planmark-as=${sha('Bearer bo')}`);
+  assert.notEqual(await keptAddress('http://h/me', 'Bearer a'), await keptAddress('http://h/me', 'Bearer b'));
 });

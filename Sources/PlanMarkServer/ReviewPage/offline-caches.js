@@ -9,7 +9,8 @@
 // Anything else (writes, the event stream, the change feed, the API's documents) goes to the network as it is.
 
 /** The names of the caches (Cache Storage); a new version of the rules gets new names and the old caches are dropped. */
-export const CACHES = Object.freeze({ page: 'planmark-page-1', data: 'planmark-data-1', tiles: 'planmark-tiles-1' });
+// planmark-data-2: JSON is kept per token (keptAddress); the copies planmark-data-1 kept for anyone are dropped.
+export const CACHES = Object.freeze({ page: 'planmark-page-1', data: 'planmark-data-2', tiles: 'planmark-tiles-1' });
 
 /** The JSON the page reads, by path: the drawings, one drawing and its parts, a marker's parts, who is signed in. */
 const DATA_PATHS = [
@@ -65,6 +66,21 @@ export function tileAddresses(drawing) {
     }
   }
   return addresses;
+}
+
+/**
+ * The address an answer of the service's JSON (cache `data`) is kept under: `url` with `planmark-as=` and the SHA-256 of
+ * the request's Authorization header, or `url` itself for a request without one. So a copy kept for one token is given
+ * to no other and to no page without a token: on a shared device, the next person (the token lives in the tab only)
+ * never sees the last one's punch items offline. The address is a key only; it never goes to the network.
+ * - Complexity: O(length of the URL and the header).
+ */
+export async function keptAddress(url, authorization) {
+  if (!authorization) return url;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(authorization)));
+  const address = new URL(url);
+  address.searchParams.append('planmark-as', [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join(''));
+  return address.href;
 }
 
 /** A size in bytes in words: "840 KB", "12.5 MB". */

@@ -2,18 +2,23 @@
 // viewed, so that the page opens and shows the sheet without a network (offline-caches.js says what is kept and how
 // each request is answered). It makes no write: writes wait in the page's outbox (outbox.js) until the network is back.
 // Served at /app/sw.js with `Service-Worker-Allowed: /`, registered with scope / (the page) by offline.js.
-import { CACHES, cacheRule } from './offline-caches.js';
+import { CACHES, cacheRule, keptAddress } from './offline-caches.js';
 
 /** The kept copy of `request` in cache `name`, or undefined. */
 function kept(request, name) {
   return caches.open(name).then((cache) => cache.match(request, { ignoreVary: true }));
 }
 
+/** Where `request`'s answer is kept in cache `name`: the service's JSON per token (`keptAddress`), the rest by URL. */
+function addressOf(request, name) {
+  return name === CACHES.data ? keptAddress(request.url, request.headers.get('Authorization')) : Promise.resolve(request.url);
+}
+
 /** Keeps a full answer (200) of `request`; partial, redirected or other answers are not kept, nor any when the device is full. */
 async function keep(request, response, name) {
   if (response.status !== 200 || response.type !== 'basic') return;
   try {
-    await (await caches.open(name)).put(request.url, response);
+    await (await caches.open(name)).put(await addressOf(request, name), response);
   } catch (error) {
     // No room (QuotaExceededError): the answer is given all the same, just not kept.
   }
@@ -29,7 +34,7 @@ async function networkFirst(event, name) {
     await keep(event.request, response.clone(), name);
     return response;
   } catch (error) {
-    const copy = await kept(event.request.url, name);
+    const copy = await kept(await addressOf(event.request, name), name);
     if (copy) return copy;
     throw error;
   }

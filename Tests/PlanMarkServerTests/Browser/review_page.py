@@ -395,6 +395,16 @@ def check_offline(driver, args):
     wait(driver, 20, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), "the page to open without a network")
     wait(driver, 20, lambda d: list_numbers(d) == sorted(before), "the kept markers in the list")
     check(not reaches_network(driver, path + "/regions"), "the reloaded page reaches the service with the network off")
+    # The JSON is kept for this tab's token alone: under addresses that carry the SHA-256 of its Authorization header
+    # (worked out here), so the next person on a shared device, with another token or none, never gets these punch items.
+    kept = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.keys().then((names) => caches.open(names.find((n) => n.startsWith('planmark-data-')))"
+        ".then((c) => c.keys()).then((keys) => done(keys.map((k) => k.url))));")
+    suffix = f"planmark-as={hashlib.sha256(('Bearer ' + args.token).encode()).hexdigest()}" if args.token else None
+    check(any(urllib.parse.urlsplit(url).path == path for url in kept), f"the drawing's JSON is not kept: {kept}")
+    check(all((url.endswith(suffix) if suffix else "planmark-as=" not in url) for url in kept),
+          f"JSON kept under addresses that are not this token's: {[url for url in kept if not suffix or not url.endswith(suffix)]}")
     # The sheet is drawn from the kept tiles, and so it is zoomed in as far as its tiles go (tiles never viewed online,
     # kept by "Keep this sheet offline").
     sheet_drawn = ("const levels = [...document.querySelectorAll('.sheet-tiles .leaflet-tile-container')];"
