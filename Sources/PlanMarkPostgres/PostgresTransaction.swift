@@ -301,6 +301,7 @@ public struct PostgresTransaction: StoreTransaction {
         try await connection.query("DELETE FROM attachment WHERE drawingId = \(drawingID)", logger: logger)
         try await connection.query("DELETE FROM marker WHERE drawingId = \(drawingID)", logger: logger)
         try await connection.query("DELETE FROM region WHERE drawingId = \(drawingID)", logger: logger)
+        try await connection.query("DELETE FROM importRange WHERE drawingId = \(drawingID)", logger: logger)
         try await connection.query("DELETE FROM revision WHERE drawingId = \(drawingID)", logger: logger)
         try await connection.query("DELETE FROM drawing WHERE id = \(drawingID)", logger: logger)
         // Every revision's image goes with the drawing unless another drawing (any of its revisions) has it.

@@ -310,6 +310,7 @@ public final class SQLiteTransaction: StoreTransaction {
             try db.execute(sql: "DELETE FROM attachment WHERE drawingId = ?", arguments: [drawingID])
             try db.execute(sql: "DELETE FROM marker WHERE drawingId = ?", arguments: [drawingID])
             try db.execute(sql: "DELETE FROM region WHERE drawingId = ?", arguments: [drawingID])
+            try db.execute(sql: "DELETE FROM importRange WHERE drawingId = ?", arguments: [drawingID])
             // Every revision's image goes with the drawing unless another drawing (any of its revisions) has it.
             let images = Set(try String.fetchAll(db, sql: "SELECT imageSHA256 FROM revision WHERE drawingId = ?", arguments: [drawingID]))
                 .union([drawing.imageSHA256])
