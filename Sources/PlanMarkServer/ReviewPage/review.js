@@ -36,6 +36,11 @@ import { createWaitingPins } from './waiting.js';
  */
 export async function start() {
   const state = createState();
+  // The drawing the address names is asked for at once, beside who is signed in and the list of drawings: reading it is
+  // what starts a big sheet's first tiles on the server (docs/tiles.md), so the sheet shows a round trip or two sooner.
+  const named = parseHash(location.hash);
+  let early = named ? { name: named.name, answer: json(drawingPath(named.name)) } : null;
+  early?.answer.catch(() => {});  // a failure is the drawing's opening's to report: it reads the drawing again
   const layout = setUpLayout(state);
   /** The legend's counts and the punch list, after the markers changed. */
   const refresh = () => {
@@ -178,7 +183,9 @@ export async function start() {
     delete document.body.dataset.ready;
     let drawing;
     try {
-      drawing = await json(drawingPath(name));
+      const first = early && early.name === name && !again ? early.answer : null;
+      early = null;
+      drawing = await (first ? first.catch(() => json(drawingPath(name))) : json(drawingPath(name)));
     } catch (error) {
       failure(`Cannot open drawing "${name}"`, error);
       return;
@@ -261,6 +268,8 @@ export async function start() {
   // Once the page's files (and, the first time, what it read before the worker took it) are kept: the sheet's size.
   setUpOffline().then(() => keepOffline.describe());
   sync.flush();
+  // Who is signed in and the drawings, read side by side (a 401 asks for the token once for both).
+  const listed = loadDrawings(state).then(() => null, (error) => error);
   await loadMe(state);
   showAccess(state);
   // Another token given later (one was refused) may be someone else's: read who it is again.
@@ -269,10 +278,9 @@ export async function start() {
     showAccess(state);
     pins.accessChanged();
   });
-  try {
-    await loadDrawings(state);
-  } catch (error) {
-    failure('Cannot list the drawings', error);
+  const listError = await listed;
+  if (listError) {
+    failure('Cannot list the drawings', listError);
     return;
   }
   window.addEventListener('hashchange', route);
