@@ -5,10 +5,11 @@ import ServiceLifecycle
 import Synchronization
 
 /// The server's event streams (`GET /drawings/{name}/events`), fed by one reader of the change feed for the whole
-/// server, not one per viewer (and the drawings' news for the server's own use, `whenDrawingsChange`): the store's watcher (`AnnotationStore.watchChanges`: SQLite's counter read ten times a
+/// server, not one per viewer: the store's watcher (`AnnotationStore.watchChanges`: SQLite's counter read ten times a
 /// second, PostgreSQL's `LISTEN`) wakes it when changes may have been committed by any process, it reads them once
 /// (`changes(since:)`) and hands each to the streams of its drawing whose viewer may see it. One timer sends every
-/// stream a keep-alive comment every 15 s.
+/// stream a keep-alive comment every 15 s. The same wakes tell the server's own listeners of the drawings' changes
+/// (`whenDrawingsChange`: a big sheet added or revised has its tiles made at once).
 ///
 /// Each stream has a queue of `queueLimit` changes; a viewer that falls that far behind is disconnected (its stream
 /// ends) and resumes with `Last-Event-ID`, so no viewer holds the server's memory. At most `limit` streams at once;
