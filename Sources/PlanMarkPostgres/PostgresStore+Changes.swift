@@ -51,6 +51,26 @@ extension PostgresStore {
 }
 
 extension PostgresStore {
+    /// `AnnotationStore.drawingChanges(since:limit:)`: one statement.
+    /// - Complexity: as `ChangeFeedSQL.drawingPage`.
+    public func drawingChanges(since: Int64, limit: Int) async throws(StoreError) -> ChangePage {
+        try await read { connection, logger in
+            var bindings = PostgresBindings()
+            bindings.append(since)
+            bindings.append(Int64(limit + 1))
+            var rows: [ChangeRow] = []
+            for try await (cursor, kind, drawing, number, uuid, drawingName, projectID) in try await connection.query(
+                PostgresQuery(unsafeSQL: ChangeFeedSQL.drawingPage { "$\($0)" }, binds: bindings), logger: logger
+            ).decode((Int64, String, Int64, Int, String?, String?, Int64?).self) {
+                rows.append(ChangeRow(cursor: cursor, kind: kind, drawingID: drawing, number: number, uuid: uuid, drawingName: drawingName,
+                                      projectID: projectID))
+            }
+            return try ChangePage.make(rows: rows, limit: limit, since: since, drawings: [:], markers: [:])
+        }
+    }
+}
+
+extension PostgresStore {
     /// The channel every writing transaction notifies at its commit (`takeCursors`, the group commit's statement).
     static let changeChannel = "planmark_changes"
 

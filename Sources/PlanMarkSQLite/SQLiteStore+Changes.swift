@@ -28,6 +28,17 @@ extension SQLiteStore {
         }
     }
 
+    /// `AnnotationStore.drawingChanges(since:limit:)`: one read.
+    /// - Complexity: as `ChangeFeedSQL.drawingPage`.
+    public func drawingChanges(since: Int64, limit: Int) async throws(StoreError) -> ChangePage {
+        try await read { db in
+            let rows = try Row.fetchAll(db, sql: ChangeFeedSQL.drawingPage { "?\($0)" }, arguments: [since, limit + 1]).map { row in
+                ChangeRow(cursor: row[0], kind: row[1], drawingID: row[2], number: row[3], uuid: row[4], drawingName: row[5], projectID: row[6])
+            }
+            return try ChangePage.make(rows: rows, limit: limit, since: since, drawings: [:], markers: [:])
+        }
+    }
+
     /// Records a marker's removal (or a drawing's change) in the feed, with a new cursor (`StoreBackend.feedEvent`).
     static func feedEvent(_ db: Database, _ kind: ChangeKind, drawingID: Int64, number: Int = 0, uuid: MarkerUUID? = nil) throws {
         let cursor = try takeCursors(db, 1)

@@ -8,7 +8,8 @@ import Synchronization
 /// server, not one per viewer: the store's watcher (`AnnotationStore.watchChanges`: SQLite's counter read ten times a
 /// second, PostgreSQL's `LISTEN`) wakes it when changes may have been committed by any process, it reads them once
 /// (`changes(since:)`) and hands each to the streams of its drawing whose viewer may see it. One timer sends every
-/// stream a keep-alive comment every 15 s.
+/// stream a keep-alive comment every 15 s. The same wakes tell the server's own listeners of the drawings' changes
+/// (`whenDrawingsChange`: a big sheet added or revised has its tiles made at once).
 ///
 /// Each stream has a queue of `queueLimit` changes; a viewer that falls that far behind is disconnected (its stream
 /// ends) and resumes with `Last-Event-ID`, so no viewer holds the server's memory. At most `limit` streams at once;
@@ -37,6 +38,10 @@ final class ChangeHub: Service, Sendable {
         var latest: Int64?
         var running = false
         var stopped = false
+        /// Where the drawings' news (`whenDrawingsChange`) was last read up to.
+        var drawingCursor: Int64?
+        /// Who is told of the drawings' changes.
+        var drawingListeners: [@Sendable (Change) async -> Void] = []
     }
 
     let store: StoreAccess
@@ -47,10 +52,14 @@ final class ChangeHub: Service, Sendable {
     let logger: Logger
     /// How often streams get a keep-alive comment.
     static let keepAliveInterval: Duration = .seconds(15)
+    /// The drawings' news is read at most once in this time, however many commits there were.
+    static let drawingNewsInterval: Duration = .seconds(1)
 
     private let state = Mutex(State())
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    private let drawingWakes: AsyncStream<Void>
+    private let drawingWake: AsyncStream<Void>.Continuation
 
     init(store: StoreAccess, limit: Int, queueLimit: Int = 1_000, logger: Logger) {
         self.store = store
@@ -59,6 +68,7 @@ final class ChangeHub: Service, Sendable {
         self.logger = logger
         // Wakes coalesce: one pending wake is enough, however many commits there were.
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (drawingWakes, drawingWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// How many streams are open.
@@ -72,7 +82,10 @@ final class ChangeHub: Service, Sendable {
                 // Where the hub starts: changes committed before are streams' replays, not news.
                 while !Task.isCancelled {
                     if let cursor = try? await store.run("latestCursor", { store throws(StoreError) in try await store.latestCursor() }) {
-                        state.withLock { $0.cursor = $0.cursor ?? cursor }
+                        state.withLock { state in
+                            state.cursor = state.cursor ?? cursor
+                            state.drawingCursor = state.drawingCursor ?? cursor
+                        }
                         break
                     }
                     try? await Task.sleep(for: .seconds(1))
@@ -84,6 +97,17 @@ final class ChangeHub: Service, Sendable {
                         state.latest = latest.map { max(state.latest ?? $0, $0) }
                     }
                     wake.yield()
+                    drawingWake.yield()
+                }
+            }
+            group.addTask { [self] in
+                for await _ in drawingWakes {
+                    while let error = await readDrawingNews() {
+                        logger.warning("drawings' news: the change feed could not be read (\(error.message)); trying again in 1 s")
+                        do { try await Task.sleep(for: .seconds(1)) } catch { return }
+                    }
+                    // Commits meanwhile are one pending wake: one read for all of them.
+                    do { try await Task.sleep(for: Self.drawingNewsInterval) } catch { return }
                 }
             }
             group.addTask { [self] in
@@ -117,6 +141,49 @@ final class ChangeHub: Service, Sendable {
         }
         for subscriber in subscribers { subscriber.continuation.finish() }
         wake.finish()
+        drawingWake.finish()
+    }
+
+    /// Calls `listener` with each drawing's change (`ChangeKind.isDrawing`) committed from now on, by any process, in
+    /// cursor order, whether or not any stream is open: the server warms the tiles of a sheet added or revised by the CLI
+    /// or by another server (`TileEndpoint.warm(after:store:)`). Changes before the hub started are not news.
+    func whenDrawingsChange(_ listener: @escaping @Sendable (Change) async -> Void) {
+        state.withLock { $0.drawingListeners.append(listener) }
+    }
+
+    /// Reads the drawings' changes committed since the last read (`AnnotationStore.drawingChanges`) and hands each to
+    /// the listeners; the store's error when a read failed (the next call goes on from what was handed out).
+    ///
+    /// Why this read and not `deliver`'s: while no stream is open the hub reads no changes (see `deliver`), yet a sheet
+    /// added by the CLI must be warmed on a server nobody watches. Reading the whole feed for it would read every marker
+    /// commit's changes on every server of the store again; this reads only `feedEvent` after a cursor, which a marker's
+    /// commit does not write (but for a removal), and at most once each `drawingNewsInterval` however many commits woke
+    /// the hub, and not at all when the watcher says nothing was committed since (PostgreSQL's notifications carry the
+    /// feed's end). So a server nobody watches pays at most one small indexed read a second while markers are posted.
+    /// - Complexity: O(1) with no listener or nothing committed since; else O(log e + r) (`ChangeFeedSQL.drawingPage`)
+    ///   for the r feed events since, and the listeners' work for each drawing's change.
+    private func readDrawingNews() async -> APIError? {
+        let (start, latest, listeners) = state.withLock { ($0.drawingCursor, $0.latest, $0.drawingListeners) }
+        guard var cursor = start, !listeners.isEmpty else { return nil }
+        if let latest, latest <= cursor { return nil }
+        while true {
+            let since = cursor
+            let page: ChangePage
+            do {
+                page = try await store.run("drawingChanges") { store throws(StoreError) in
+                    try await store.drawingChanges(since: since, limit: ChangePage.defaultLimit)
+                }
+            } catch {
+                return error
+            }
+            for change in page.changes {
+                for listener in listeners { await listener(change) }
+            }
+            // Everything up to the end the watcher told of before this read was committed before it: read.
+            cursor = page.more ? page.next : max(page.next, latest ?? page.next)
+            state.withLock { $0.drawingCursor = cursor }
+            if !page.more { return nil }
+        }
     }
 
     /// Reads the changes committed since the last read and hands them out; the store's error when a read failed

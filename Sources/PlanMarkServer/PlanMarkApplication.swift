@@ -50,15 +50,19 @@ public enum PlanMarkApplication {
         router.add(middleware: MethodNotAllowedMiddleware(routes: PlanMarkRoutes.table))
         let cache = tileCache ?? TileCache(root: configuration.tileCacheDirectory ?? defaultTileCache(store), limitBytes: configuration.tileCacheBytes,
                                            heavy: heavy)
+        let tiles = TileEndpoint(cache: cache, privateCaching: configuration.token != nil, metrics: metrics)
+        let hub = hub ?? ChangeHub(store: store, limit: configuration.maxStreams, logger: logger)
+        // A big sheet added or revised by anyone has its pyramid made before anyone opens it.
+        hub.whenDrawingsChange { [store] change in await tiles.warm(after: change, store: store) }
         let routes = PlanMarkRoutes(
             store: store, bodies: RequestBodyReader(limit: configuration.maxBodyBytes),
             attachmentBodies: RequestBodyReader(limit: configuration.maxAttachmentBytes),
             review: ReviewImageService(renderer: renderer, heavy: heavy),
             validate: ValidateEndpoint(maxVertices: configuration.maxVertices, maxMarkers: configuration.maxMarkers,
                                        limiter: validationLimiter ?? ConcurrencyLimiter(limit: configuration.maxValidations)),
-            tiles: TileEndpoint(cache: cache, privateCaching: configuration.token != nil, metrics: metrics), metrics: metrics,
+            tiles: tiles, metrics: metrics,
             markerLists: MarkerListCache(limitBytes: configuration.markerListCacheBytes),
-            hub: hub ?? ChangeHub(store: store, limit: configuration.maxStreams, logger: logger))
+            hub: hub)
         routes.add(to: router)
         return router
     }

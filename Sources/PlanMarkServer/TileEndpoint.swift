@@ -56,6 +56,18 @@ struct TileEndpoint: Sendable {
         return await cache.progress(sha: sha, scheme: scheme)
     }
 
+    /// Starts making the pyramid of a big sheet (`TileCache.isBig`) just added or revised, by any process, as the change
+    /// feed tells (`ChangeHub.whenDrawingsChange`): its first view need not wait for it, nor anyone open it first. Does
+    /// nothing for other changes, smaller images (made on their first tile request) or a drawing gone since.
+    /// - Complexity: O(1) store reads (the drawing's record); the pyramid is made in the background.
+    func warm(after change: Change, store: StoreAccess) async {
+        guard change.kind == .drawingAdded || change.kind == .drawingRevised else { return }
+        let name = change.drawing
+        guard let drawing = try? await store.run("warmDrawing", { store throws(StoreError) in try await store.drawingRecord(named: name) }),
+              let scheme = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom), cache.isBig(scheme) else { return }
+        _ = await warm(drawing, store: store)
+    }
+
     /// The bytes of `name`'s image, which must still be the one whose SHA-256 is `sha`.
     static func image(of name: String, sha: String, store: StoreAccess) async throws -> [UInt8] {
         let image = try await store.run("tileImage") { store throws(StoreError) in try await store.image(of: name) }

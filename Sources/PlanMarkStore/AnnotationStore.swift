@@ -117,6 +117,9 @@ public protocol AnnotationStore: AnyObject, Sendable {
     /// The change feed after cursor `since` (0: from the beginning), of drawing `drawing` or of all, at most `limit`
     /// changes, in cursor order; a marker once, at its last change (`ChangeFeed.swift`).
     func changes(since: Int64, drawing: String?, limit: Int) async throws(StoreError) -> ChangePage
+    /// The drawings' changes of the feed after cursor `since` (none of the markers'), at most `limit`, in cursor order,
+    /// each named as its drawing is now (`ChangeFeedSQL.drawingPage`): for a reader that cares for drawings only.
+    func drawingChanges(since: Int64, limit: Int) async throws(StoreError) -> ChangePage
     /// The process's one watcher of the feed: calls `changed` once at the start and then whenever changes may have been
     /// committed, by this process or any other (SQLite: the counter read every `changeWatchInterval`; PostgreSQL: a
     /// `LISTEN` on one connection, which every writing transaction notifies at its commit, with its last cursor);

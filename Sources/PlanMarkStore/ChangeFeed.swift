@@ -118,6 +118,21 @@ public enum ChangeFeedSQL {
 }
 
 extension ChangeFeedSQL {
+    /// The drawings' changes after a cursor: `feedEvent`'s rows but the markers' removals, in the columns of `page`,
+    /// each with its drawing's name and project as they are now (as they were, for a removed drawing). Parameters: 1 the
+    /// cursor to read after, 2 how many rows at most.
+    ///
+    /// - Complexity: O(log e + r) through `feedEvent`'s key, for its e rows and the r after the cursor (the markers'
+    ///   removals among them are read and skipped); a marker's change that is not a removal is not read at all.
+    public static func drawingPage(_ parameter: (Int) -> String) -> String {
+        """
+        SELECT e.cursor, e.kind, e.drawingId, e.number, e.uuid, coalesce(d.name, e.drawingName), coalesce(d.projectId, e.projectId)
+        FROM feedEvent e LEFT JOIN drawing d ON d.id = e.drawingId
+        WHERE e.cursor > CAST(\(parameter(1)) AS BIGINT) AND e.kind <> '\(ChangeKind.remove.rawValue)'
+        ORDER BY e.cursor LIMIT \(parameter(2))
+        """
+    }
+
     /// What a store made before the feed is, in the feed (the migration's last statements, the same for every back end):
     /// each drawing, in id order, a `drawing-added` and one import of all its numbers so far (its markers keep no cursor
     /// of their own, so no marker row is written); the counter after them.

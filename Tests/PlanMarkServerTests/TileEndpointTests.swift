@@ -356,4 +356,48 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(bytes), "tile \(tile)")
         }
     }
+
+    /// Issue "What people see", item 6: a big sheet added (through the store, after the server started) or revised (by the
+    /// CLI, another process) has its pyramid made by the server as the change feed tells it, though no one asks for the
+    /// drawing; a sheet below `backgroundAbovePixels` added before it is left to its first tile request. Every wait is for
+    /// an event: the stream's first change (the hub reads the feed from then on), the pyramid's build starting.
+    @Test(.hangGuard) func bigSheetsAreWarmedWhenAddedOrRevised() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        // 360 x 300 = 108,000 pixels: big above 100,000; 300 x 200 is not.
+        let (started, builds) = AsyncStream<Void>.makeStream()
+        let cache = TileCache(root: fixture.folder.appendingPathComponent("tiles").path, backgroundAbovePixels: 100_000, overviewSide: 256,
+                              beforeBuild: { builds.yield() })
+        let (_, littlePath) = try Self.randomImage(width: 300, height: 200, seed: 1, in: fixture.folder, name: "little.png")
+        let (_, bigPath) = try Self.randomImage(width: 360, height: 300, seed: 2, in: fixture.folder, name: "big.png")
+        let (_, revisedPath) = try Self.randomImage(width: 360, height: 300, seed: 3, in: fixture.folder, name: "big-2.png")
+        let little = try Self.sha(littlePath), big = try Self.sha(bigPath), revised = try Self.sha(revisedPath)
+        try await fixture.application(tileCache: cache, liveEvents: true).test(.live) { client in
+            var nextBuild = started.makeAsyncIterator()
+            let port = try #require(client.port)
+            // The hub reads the feed from where it ended when it started: a change it streams says it has started.
+            let reader = try EventStreamTests.EventReader(port: port, path: "/drawings/plan/events")
+            let number = try await EventStreamTests.post(port, x: 450)
+            #expect(try await reader.wait { $0.contains { $0.kind == "upsert" && $0.data.contains("\"number\":\(number)") } })
+            reader.connection.abort()
+
+            _ = try await fixture.store.addDrawing(NewDrawing(name: "little", imagePath: littlePath), regions: [])
+            _ = try await fixture.store.addDrawing(NewDrawing(name: "big", imagePath: bigPath), regions: [])
+            _ = await nextBuild.next()
+            await cache.waitForPyramid(sha: big)
+            #expect(await cache.built == 1)
+            #expect(FileManager.default.fileExists(atPath: cache.path(of: TileCoordinate(z: 8, x: 1, y: 1), sha: big)))
+            // Changes are handed out in feed order: `little`'s came first and made nothing.
+            #expect(!FileManager.default.fileExists(atPath: "\(cache.root)/\(little)"))
+
+            let cli = try ProcessRunner.run(BuiltProducts.path("planmark"), ["drawing", "revise", "big", revisedPath, "--store", fixture.storePath])
+            #expect(cli.status == 0, "\(cli.stderr)")
+            _ = await nextBuild.next()
+            await cache.waitForPyramid(sha: revised)
+            #expect(await cache.built == 2)
+            #expect(FileManager.default.fileExists(atPath: cache.path(of: TileCoordinate(z: 8, x: 1, y: 1), sha: revised)))
+        }
+        builds.finish()
+        #expect(!FileManager.default.fileExists(atPath: "\(cache.root)/\(little)"))
+    }
 }

@@ -101,6 +101,33 @@ import Testing
         #expect(feed[2].marker?.position == PixelPoint(x: 100, y: 100) && feed[2].marker?.rooms == ["Z"])
     }
 
+    /// `drawingChanges`: the drawings' changes only (no upsert, no tombstone), named as the drawings are now, in cursor
+    /// order, after a cursor, a page at a time.
+    @Test(arguments: StoreFixtures.kinds) func drawingChangesLeaveTheMarkersOut(kind: StoreKind) async throws {
+        let (store, folder) = try await StoreFixtures.storeWithDrawing(kind)
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: nil, author: nil)
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 300, y: 100), note: nil, author: nil)
+        _ = try await store.removeMarker(2, in: "A", author: nil)
+        _ = try await store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: StoreFixtures.regions)
+        _ = try await store.renameDrawing("A", to: "A2")
+        var changes: [Change] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try await store.drawingChanges(since: cursor, limit: 1)
+            #expect(page.changes.count <= 1)
+            changes += page.changes
+            cursor = page.next
+            if !page.more { break }
+        }
+        #expect(Self.describe(changes) == ["drawing-added A2", "drawing-added B", "drawing-renamed A2"])
+        #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.cursor < $1.cursor })
+        let added = try #require(changes.first)
+        #expect(Self.describe(try await store.drawingChanges(since: added.cursor, limit: 10).changes) == ["drawing-added B", "drawing-renamed A2"])
+        let last = try #require(changes.last).cursor
+        let empty = try await store.drawingChanges(since: last, limit: 10)
+        #expect(empty.changes.isEmpty && empty.next == last && !empty.more)
+    }
+
     /// A store made before the feed: its migration puts each drawing and its markers in the feed, and new changes come
     /// after them. (The store is made whole and then taken back to v12 with SQL: the columns, tables and records of v13
     /// and later dropped, as a store written before them has none.)

@@ -28,6 +28,7 @@ import { loadMe, showAccess } from './signed-in.js';
 import { onTokenGiven, setUpTokenButton } from './signin.js';
 import { createState, openDrawingState } from './state.js';
 import { createSync } from './sync.js';
+import { followTilesProgress } from './tiles-status.js';
 import { createWaitingPins } from './waiting.js';
 
 /**
@@ -193,6 +194,7 @@ export async function start() {
     if (generation !== state.generation) return;
     if (state.map) state.map.remove();
     openDrawingState(state, drawing);
+    followTilesProgress(state, drawing);
     showAccess(state);
     byId('drawing-title').textContent = `${drawing.name} (${drawing.width} × ${drawing.height} px, zoom ${drawing.zoom}, ${drawing.crs})`;
     markCurrentDrawing(state);
