@@ -85,9 +85,9 @@ extension PostgresTransaction {
     public func deleteBelow(from table: StoreTable, column: String, value: StoreValue, limit: Int) async throws -> Int {
         var bindings = PostgresBindings()
         PostgresTableConnection.bind([value, .integer(Int64(limit))], kinds: [PostgresRows.kind(of: value), .integer], into: &bindings)
-        let key = "(" + table.key.joined(separator: ", ") + ")"
+        let key = table.key.joined(separator: ", ")
         // SKIP LOCKED: two writers pruning at once take different rows instead of waiting for each other's commit.
-        let sql = "DELETE FROM \(table.name) WHERE \(key) IN (SELECT \(table.key.joined(separator: ", ")) FROM \(table.name) "
+        let sql = "DELETE FROM \(table.name) WHERE (\(key)) IN (SELECT \(key) FROM \(table.name) "
             + "WHERE \(column) < $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1"
         return try await PostgresRows.count(connection, PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
     }

@@ -69,8 +69,8 @@ extension SQLiteTransaction {
     }
 
     public func deleteBelow(from table: StoreTable, column: String, value: StoreValue, limit: Int) async throws -> Int {
-        let name = SQLiteTables.quoted(table.name), key = "(" + table.key.map(SQLiteTables.quoted).joined(separator: ", ") + ")"
-        let sql = "DELETE FROM \(name) WHERE \(key) IN (SELECT \(key.dropFirst().dropLast()) FROM \(name) WHERE \(SQLiteTables.quoted(column)) < ? LIMIT ?)"
+        let name = SQLiteTables.quoted(table.name), key = table.key.map(SQLiteTables.quoted).joined(separator: ", ")
+        let sql = "DELETE FROM \(name) WHERE (\(key)) IN (SELECT \(key) FROM \(name) WHERE \(SQLiteTables.quoted(column)) < ? LIMIT ?)"
         let arguments: StatementArguments = [SQLiteTables.databaseValue(value), limit]
         return try await access { db in
             try db.execute(sql: sql, arguments: arguments)

@@ -88,7 +88,7 @@ extension StoreBackend {
 
     /// Keeps the answer `result` is given under the key, in the write's transaction. When another request with the key
     /// committed since the lookup (a key used on two drawings at once, on PostgreSQL), its answer is replayed instead
-    /// (and this write rolls back). Then forgets up to `prunedPerWrite` keys older than `keptFor` (anyone's).
+    /// (and this write rolls back). Before keeping it, forgets up to `prunedPerWrite` keys older than `keptFor` (anyone's).
     /// - Complexity: O(log k + size of the answer).
     static func remember(_ transaction: Transaction, _ write: IdempotentWrite, result: Any, now: Timestamp) async throws {
         guard let answer = write.answer(result) else { return }
