@@ -67,15 +67,9 @@ public enum PlanMarkApplication {
         return router
     }
 
-    /// `<store file>.tiles` for an SQLite store; for any other (PostgreSQL) `$TMPDIR/planmark-tiles-UID` (else
-    /// `/tmp/...`): a local folder shared by this user's servers on this machine. Tiles are keyed by the SHA-256 of the
-    /// image bytes, so servers of several databases can share it, and a folder that is lost is only made again.
+    /// The tile folder a server uses when not told (`TileFolder.defaultRoot`).
     static func defaultTileCache(_ store: StoreAccess) -> String {
-        if let file = store.store.file { return file + ".tiles" }
-        var folder = "/tmp"
-        if let value = getenv("TMPDIR"), value.pointee != 0 { folder = String(cString: value) }
-        if folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
-        return "\(folder)/planmark-tiles-\(getuid())"
+        TileFolder.defaultRoot(storeFile: store.store.file)
     }
 
     /// The application: checks the configuration (a token is required beyond loopback), then binds

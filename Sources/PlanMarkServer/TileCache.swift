@@ -7,7 +7,8 @@ import Dispatch
 import PlanMarkGeometry
 import PlanMarkRender
 
-/// Drawings' tile pyramids on disk, `ROOT/<image sha256>/<z>/<x>/<y>.png`, made on first request.
+/// Drawings' tile pyramids on disk, `ROOT/<image sha256>/<z>/<x>/<y>.png` (`TileFolder`): written by `planmark drawing add`
+/// and `drawing revise` (an SQLite store's default folder, or `--tile-cache`), else made on first request.
 ///
 /// - Keyed by the SHA-256 of the image bytes the store keeps (the drawing's `sha256`): tiles are a pure
 ///   function of those bytes, so a drawing added again under the same name with another image has other
@@ -34,6 +35,8 @@ import PlanMarkRender
 actor TileCache {
     /// The cache folder.
     nonisolated let root: String
+    /// The pyramids' folder: layout and writing, shared with the CLI (which writes pyramids when drawings are added).
+    nonisolated let folder: TileFolder
     /// The most bytes of tiles kept.
     nonisolated let limitBytes: Int
     /// Bounds pyramid builds (with renders and reports).
@@ -78,7 +81,8 @@ actor TileCache {
          backgroundAbovePixels: Int = TileCache.defaultBackgroundAbovePixels, overviewSide: Int = TilePyramid.overviewSide,
          beforeBuild: (@Sendable () async -> Void)? = nil) {
         self.overviewSide = overviewSide
-        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        self.folder = TileFolder(root: root)
+        self.root = folder.root
         self.limitBytes = limitBytes
         self.heavy = heavy ?? HeavyWork(limit: 1, queueLimit: 64)
         self.backgroundAbovePixels = backgroundAbovePixels
@@ -117,7 +121,7 @@ actor TileCache {
 
     /// `ROOT/<sha>/<z>/<x>/<y>.png`.
     nonisolated func path(of tile: TileCoordinate, sha: String) -> String {
-        "\(root)/\(sha)/\(tile.z)/\(tile.x)/\(tile.y).png"
+        folder.path(of: tile, sha: sha)
     }
 
     /// The PNG bytes of `tile` (which must be in `scheme`) of the pyramid of the image whose SHA-256 is `sha`;
@@ -224,15 +228,15 @@ actor TileCache {
     /// With `after`, the job waits for that one (whatever its outcome) before it starts.
     private func start(sha: String, scheme: TileScheme, check: String, after: Task<[TileCoordinate: [UInt8]], any Error>? = nil,
                        image: @escaping @Sendable () async throws -> [UInt8]) -> Task<(Int, Bool), any Error> {
-        let root = self.root, heavy = self.heavy, rowsRead = self.rowsRead, beforeBuild = self.beforeBuild
-        let temporary = Self.temporaryFolder(root: root, sha: sha)
+        let folder = self.folder, heavy = self.heavy, rowsRead = self.rowsRead, beforeBuild = self.beforeBuild
+        let temporary = folder.temporaryFolder(sha: sha)
         partial[sha] = temporary
         let job = Task { () async throws -> (Int, Bool) in
             defer { rowsRead.forget(sha) }
             do {
                 _ = try? await after?.value
                 await beforeBuild?()
-                let result = try await Self.existingOrBuilt(root: root, sha: sha, scheme: scheme, check: check, heavy: heavy,
+                let result = try await Self.existingOrBuilt(folder: folder, sha: sha, scheme: scheme, check: check, heavy: heavy,
                                                             rowsRead: rowsRead, temporary: temporary, image: image)
                 jobs[sha] = nil
                 partial[sha] = nil
@@ -264,13 +268,13 @@ actor TileCache {
     }
 
     /// The size of `sha`'s pyramid on disk, or of the one made now as a heavy job (made: true).
-    private static func existingOrBuilt(root: String, sha: String, scheme: TileScheme, check: String, heavy: HeavyWork, rowsRead: RowsRead,
+    private static func existingOrBuilt(folder: TileFolder, sha: String, scheme: TileScheme, check: String, heavy: HeavyWork, rowsRead: RowsRead,
                                         temporary: String, image: @escaping @Sendable () async throws -> [UInt8]) async throws -> (Int, Bool) {
-        if let size = try await BlockingWork.run({ try Self.existing(root: root, sha: sha, check: check) }) { return (size, false) }
+        if let size = try await BlockingWork.run({ try Self.existing(folder: folder, sha: sha, check: check) }) { return (size, false) }
         return try await heavy.run("tile pyramid of image \(sha.prefix(12))") { () async throws -> (Int, Bool) in
             let bytes = try await image()
             try Task.checkCancellation()
-            return (try Self.build(root: root, sha: sha, scheme: scheme, png: bytes, temporary: temporary) { rowsRead.set(sha, $0) }, true)
+            return (try Self.build(folder: folder, sha: sha, scheme: scheme, png: bytes, temporary: temporary) { rowsRead.set(sha, $0) }, true)
         }
     }
 
@@ -320,9 +324,9 @@ actor TileCache {
                     var found: [(String, Int, Int)] = []
                     for name in TileFiles.names(in: root) {
                         let path = root + "/" + name
-                        if name.hasPrefix(".evicting-") || (name.hasPrefix(".building-") && !Self.ownerAlive(name)) {
+                        if name.hasPrefix(".evicting-") || (name.hasPrefix(".building-") && !TileFolder.ownerAlive(name)) {
                             TileFiles.removeTree(path)
-                        } else if Self.isDigest(name) && TileFiles.isFolder(path) {
+                        } else if TileFolder.isDigest(name) && TileFiles.isFolder(path) {
                             let usage = TileFiles.usage(of: path)
                             found.append((name, usage.bytes, usage.modified))
                         }
@@ -339,73 +343,29 @@ actor TileCache {
         for (sha, bytes, modified) in found where pyramids[sha] == nil { pyramids[sha] = (bytes, modified) }
     }
 
-    /// True for 64 lowercase hexadecimal digits.
-    static func isDigest(_ name: String) -> Bool {
-        name.utf8.count == 64 && name.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
-    }
-
-    /// True unless the process named in `.building-PID-...` is gone.
-    static func ownerAlive(_ name: String) -> Bool {
-        let parts = name.split(separator: "-")
-        guard parts.count >= 2, let pid = Int32(parts[1]) else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
-    }
-
-    // MARK: Blocking work
-
-    /// A folder to make `sha`'s pyramid in before it is renamed into place: `ROOT/.building-PID-SHA-RANDOM`.
-    static func temporaryFolder(root: String, sha: String) -> String {
-        "\(root)/.building-\(getpid())-\(sha)-\(UInt32.random(in: 0...UInt32.max))"
-    }
-
-    /// The size of `sha`'s pyramid when it is on disk with a whole `check` tile; nil when it must be made
-    /// (a damaged pyramid is removed first).
-    static func existing(root: String, sha: String, check: String) throws -> Int? {
-        let folder = "\(root)/\(sha)"
-        guard TileFiles.isFolder(folder) else { return nil }
-        if case .tile = TileFiles.readTile(check) { return TileFiles.usage(of: folder).bytes }
-        let aside = "\(root)/.evicting-\(sha)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// `TileFolder.existing`, a folder that cannot be written as the 500 `tile-cache-failed`.
+    static func existing(folder: TileFolder, sha: String, check: String) throws -> Int? {
         do throws(TileFileError) {
-            if try TileFiles.rename(folder, to: aside) { TileFiles.removeTree(aside) }
+            return try folder.existing(sha: sha, check: check)
         } catch {
             throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile cache cannot be written", detail: error.description)
         }
-        return nil
     }
 
-    /// Decodes `png` band by band and writes its whole pyramid (tiles encoded and written on every core) to a
-    /// temporary folder, then renames it to `ROOT/<sha>`. Returns the bytes of tiles written (or found, when
-    /// another process renamed its copy first). The image is never held whole.
+    /// The pyramid's bytes on disk (`TileFolder.write`), its errors as the service's: an image that cannot be read is the
+    /// 500 `image-unavailable`, a folder that cannot be written the 500 `tile-cache-failed`.
     /// - Complexity: O(image pixels) time; memory a few bands of 256 rows per level.
-    static func build(root: String, sha: String, scheme: TileScheme, png: [UInt8], temporary: String? = nil,
+    static func build(folder: TileFolder, sha: String, scheme: TileScheme, png: [UInt8], temporary: String? = nil,
                       progress: ((Int) -> Void)? = nil) throws -> Int {
-        let temporary = temporary ?? temporaryFolder(root: root, sha: sha)
-        do throws(TileFileError) {
-            try TileFiles.makeFolders(root)
-            try TileFiles.makeFolder(temporary)
-        } catch {
-            throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile cache cannot be written", detail: error.description)
-        }
-        let tally = TileTally(root: temporary)
         do {
-            try TilePyramid(scheme: scheme).makeTilesConcurrently(ofPNG: png, source: "drawing image \(sha)", progress: progress) { tile, bytes in
-                let column = try tally.folder(z: tile.z, x: tile.x)
-                try TileFiles.create(bytes, at: "\(column)/\(tile.y).png")
-                tally.add(bytes.count)
-            }
-            if try !TileFiles.rename(temporary, to: "\(root)/\(sha)") {
-                TileFiles.removeTree(temporary)
-                return TileFiles.usage(of: "\(root)/\(sha)").bytes
-            }
-            return tally.total
+            return try folder.write(sha: sha, scheme: scheme, png: png, temporary: temporary, progress: progress).bytes
         } catch let error as CancellationError {
-            TileFiles.removeTree(temporary)
             throw error
         } catch let error as RenderError {
-            TileFiles.removeTree(temporary)
             throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
+        } catch let error as TileFileError {
+            throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile cache cannot be written", detail: error.description)
         } catch {
-            TileFiles.removeTree(temporary)
             if let error = error as? APIError { throw error }
             throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile pyramid could not be made", detail: "\(error)")
         }
@@ -424,30 +384,4 @@ final class RowsRead: @unchecked Sendable {
     func share(_ sha: String, of height: Int) -> Double {
         lock.sync { height > 0 ? min(1, Double(rows[sha] ?? 0) / Double(height)) : 0 }
     }
-}
-
-/// The folders made and bytes written while the encoders' threads write one pyramid.
-final class TileTally: @unchecked Sendable {
-    private let root: String
-    private let lock = DispatchQueue(label: "planmark.server.tile-tally")
-    private var folders: Set<String> = []
-    private var bytes = 0
-
-    init(root: String) { self.root = root }
-
-    /// `ROOT/<z>/<x>`, made (with `ROOT/<z>`) by the first thread that needs it, before any file goes in.
-    func folder(z: Int, x: Int) throws -> String {
-        let column = "\(root)/\(z)/\(x)"
-        try lock.sync { () throws -> Void in
-            guard !folders.contains(column) else { return }
-            try TileFiles.makeFolder("\(root)/\(z)")
-            try TileFiles.makeFolder(column)
-            folders.insert(column)
-        }
-        return column
-    }
-
-    func add(_ count: Int) { lock.sync { bytes += count } }
-
-    var total: Int { lock.sync { bytes } }
 }

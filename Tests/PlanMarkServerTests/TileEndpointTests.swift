@@ -88,6 +88,32 @@ import Testing
         }
     }
 
+    /// A pyramid `planmark drawing add` wrote to the server's tile folder is served as it is: no pyramid is made, every
+    /// tile is the file on disk and the bytes `TilePyramid` makes from the image in memory (whose pixels the test above
+    /// checks by hand).
+    @Test func pyramidsTheCLIWroteAreServedAsTheyAre() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        let cache = Self.cache(fixture)
+        let (image, path) = try Self.randomImage(width: 300, height: 200, seed: SeededGenerator.suiteSeed, in: fixture.folder, name: "small.png")
+        let cli = try ProcessRunner.run(BuiltProducts.path("planmark"),
+                                        ["drawing", "add", path, "--name", "small", "--store", fixture.storePath, "--tile-cache", cache.root])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        var made: [TileCoordinate: [UInt8]] = [:]
+        try TilePyramid(scheme: try #require(TileScheme(width: 300, height: 200, zoom: 8))).makeTiles(of: image) { made[$0] = $1 }
+        let v = try Self.sha(path), expected = made
+        try await fixture.application(tileCache: cache).test(.router) { client in
+            for tile in expected.keys {
+                let response = try await client.get("/drawings/small/tiles/\(tile.z)/\(tile.x)/\(tile.y).png?v=\(v)")
+                #expect(response.status == .ok)
+                let bytes = Array(response.body.readableBytesView)
+                #expect(bytes == expected[tile], "tile \(tile)")
+                #expect(bytes == Array(try Data(contentsOf: URL(fileURLWithPath: cache.path(of: tile, sha: v)))), "tile \(tile)")
+            }
+            #expect(await cache.built == 0)
+        }
+    }
+
     /// ETag, Cache-Control by `v`, 304, HEAD.
     @Test func cachingHeaders() async throws {
         let (fixture, _, path) = try await Self.smallFixture()

@@ -13,7 +13,9 @@ struct DrawingAddCommand: AsyncParsableCommand {
         The image is decoded in full under the same limits as 'planmark render' (a PNG that render would \
         refuse, truncated or a decompression bomb, is refused here), and its bytes are kept in the store, \
         so the drawing always serves and renders the image it was added with. Creates the store if it does \
-        not exist. Exit status: 0 added, 1 a drawing has that name, 64 bad zoom, 65 not a PNG, a refused \
+        not exist. Then the drawing's tile pyramid is written where a server on the store looks for it (STORE.tiles \
+        beside an SQLite store, or --tile-cache DIR), so the review page opens even an A0 sheet at once; one line on \
+        stderr says so, and a pyramid that cannot be written is only a warning. Exit status: 0 added, 1 a drawing has that name, 64 bad zoom, 65 not a PNG, a refused \
         PNG, bad regions or a name with control characters, 66 image missing, 74 store I/O.
         """
     )
@@ -43,6 +45,8 @@ struct DrawingAddCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding), as render does.")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels
+
+    @OptionGroup var tiles: TileCacheOptions
 
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
@@ -85,6 +89,7 @@ struct DrawingAddCommand: AsyncParsableCommand {
             let out = StandardOutput()
             try out.write("added drawing \"\(drawing.name)\" (\(drawing.width)x\(drawing.height) px, zoom \(drawing.zoom), \(drawing.crs.rawValue), \(regionList.count) regions)\n")
             try out.flush()
+            await tiles.writePyramid(of: drawing, image: bytes, storeFile: store.file)
         }
     }
 }

@@ -19,7 +19,8 @@ struct DrawingReviseCommand: AsyncParsableCommand {
         put it and flagged needsPlacement with the reason (moving it clears the flag). All in one transaction. \
         Exit status: 0 stored (or, with --dry-run, what would be stored), 1 a residual over --max-residual \
         (nothing stored), 64 a bad or degenerate --align, 65 not a PNG or bad regions, 66 no such drawing, \
-        store or image, 74 store I/O.
+        store or image, 74 store I/O. Once stored, the new sheet's tile pyramid is written as 'drawing add' writes it \
+        (--tile-cache, --no-tiles).
         """
     )
 
@@ -49,6 +50,8 @@ struct DrawingReviseCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding), as render does.")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels
+
+    @OptionGroup var tiles: TileCacheOptions
 
     @OptionGroup var author: AuthorOption
 
@@ -117,6 +120,9 @@ struct DrawingReviseCommand: AsyncParsableCommand {
             case .json: try out.write(Self.json(outcome, drawing: name) + "\n")
             }
             try out.flush()
+            if !outcome.dryRun {
+                await tiles.writePyramid(of: try await store.drawing(named: name).drawing, image: bytes, storeFile: store.file)
+            }
         }
     }
 

@@ -4,10 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// The file operations of the tile cache, on POSIX calls (the service does not link Foundation).
-enum TileFiles {
+/// The file operations of the tile folder, on POSIX calls (the service does not link Foundation).
+package enum TileFiles {
     /// What reading a cached tile found.
-    enum TileRead {
+    package enum TileRead {
         /// A whole PNG (signature first, `IEND` chunk last).
         case tile([UInt8])
         /// No such file.
@@ -17,14 +17,14 @@ enum TileFiles {
     }
 
     /// The 8 bytes every PNG starts with.
-    static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+    package static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
     /// The 12 bytes every PNG ends with: the empty `IEND` chunk and its CRC.
-    static let end: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xAE, 0x42, 0x60, 0x82]
+    package static let end: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xAE, 0x42, 0x60, 0x82]
 
     /// Reads a tile and checks that it is a whole PNG: its first and last bytes (a cheap check that
     /// catches a file cut short; the bytes between are trusted, the cache being written only by renames).
     /// - Complexity: O(file size).
-    static func readTile(_ path: String) -> TileRead {
+    package static func readTile(_ path: String) -> TileRead {
         guard let bytes = readAll(path) else { return errno == ENOENT || errno == ENOTDIR ? .missing : .damaged }
         guard bytes.count >= signature.count + end.count, bytes.prefix(8).elementsEqual(signature), bytes.suffix(12).elementsEqual(end) else {
             return .damaged
@@ -34,7 +34,7 @@ enum TileFiles {
 
     /// The whole file, or nil (with `errno` set) when it cannot be opened or read.
     /// - Complexity: O(file size).
-    static func readAll(_ path: String) -> [UInt8]? {
+    package static func readAll(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -53,7 +53,7 @@ enum TileFiles {
     }
 
     /// Writes `bytes` to a new file `path` (which must not exist).
-    static func create(_ bytes: [UInt8], at path: String) throws(TileFileError) {
+    package static func create(_ bytes: [UInt8], at path: String) throws(TileFileError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .failed("create", path, errno) }
         defer { close(fd) }
@@ -67,12 +67,12 @@ enum TileFiles {
     }
 
     /// Creates folder `path` (its parent must exist); an existing folder is fine.
-    static func makeFolder(_ path: String) throws(TileFileError) {
+    package static func makeFolder(_ path: String) throws(TileFileError) {
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw .failed("create folder", path, errno) }
     }
 
     /// Creates folder `path` and any missing parents.
-    static func makeFolders(_ path: String) throws(TileFileError) {
+    package static func makeFolders(_ path: String) throws(TileFileError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             prefix += "/" + part
@@ -81,13 +81,13 @@ enum TileFiles {
     }
 
     /// True when `path` is a folder.
-    static func isFolder(_ path: String) -> Bool {
+    package static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Renames `from` to `to`; false when `to` is a folder that is not empty (another process got there first).
-    static func rename(_ from: String, to: String) throws(TileFileError) -> Bool {
+    package static func rename(_ from: String, to: String) throws(TileFileError) -> Bool {
         #if canImport(Glibc)
         let result = Glibc.rename(from, to)
         #else
@@ -99,7 +99,7 @@ enum TileFiles {
     }
 
     /// The names in folder `path` (without `.` and `..`); empty when it cannot be read.
-    static func names(in path: String) -> [String] {
+    package static func names(in path: String) -> [String] {
         guard let folder = opendir(path) else { return [] }
         defer { closedir(folder) }
         var names: [String] = []
@@ -114,7 +114,7 @@ enum TileFiles {
 
     /// The total size of the files under `path` and the folder's modification time (seconds).
     /// - Complexity: O(files under `path`).
-    static func usage(of path: String) -> (bytes: Int, modified: Int) {
+    package static func usage(of path: String) -> (bytes: Int, modified: Int) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return (0, 0) }
         #if canImport(Glibc)
@@ -130,7 +130,7 @@ enum TileFiles {
 
     /// Removes `path` and everything under it (symbolic links are removed, not followed).
     /// - Complexity: O(files under `path`).
-    static func removeTree(_ path: String) {
+    package static func removeTree(_ path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         if (info.st_mode & S_IFMT) == S_IFDIR {
@@ -142,11 +142,11 @@ enum TileFiles {
     }
 }
 
-/// A file operation of the tile cache that failed: what, on which path, and `errno`'s message.
-struct TileFileError: Error, CustomStringConvertible {
-    let description: String
+/// A file operation of the tile folder that failed: what, on which path, and `errno`'s message.
+package struct TileFileError: Error, CustomStringConvertible {
+    package let description: String
 
-    static func failed(_ what: String, _ path: String, _ code: Int32) -> TileFileError {
+    package static func failed(_ what: String, _ path: String, _ code: Int32) -> TileFileError {
         TileFileError(description: "\(path): cannot \(what): \(String(cString: strerror(code)))")
     }
 }
