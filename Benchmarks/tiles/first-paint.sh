@@ -4,7 +4,9 @@
 # (cold-server.sh), opens the page at #/NAME in a fresh headless Chromium and takes the milliseconds from the
 # navigation's start to the sheet's tile layer's first `load` (every tile of the first view loaded) and to its paint
 # (first_paint.py). Servers, interleaved: BIN; BEFORE (another build's binaries, if given); and the floor: BIN with
-# the pyramid made before the page opens (no decoding at all: the page's own time, and the tiles read from disk).
+# the pyramid made before the page opens (no decoding at all: the page's own time, and the tiles read from disk); and
+# `added`: BIN started cold on a copy of the pyramid BIN's `planmark drawing add` wrote (made once at the start, timed),
+# the cold sheet as a server meets it once the CLI writes pyramids when drawings are added (ADDED=0 leaves it out).
 # Every server serves the same page: this checkout's (--web-root; WEB_ROOT to choose another).
 # Prints each run's JSON line and then the medians (min to max). With STATUS=1, one more run of BIN first follows the
 # page's tiles status ("Preparing sharp tiles… 40 %") until it hides, and prints what it said.
@@ -22,6 +24,7 @@ trap 'rm -f "$results"' EXIT
 measure() {
     (
         BIN=$2
+        [ "$1" = added ] && TILES_FROM=$added/tiles
         source "$here/cold-server.sh"
         base="http://127.0.0.1:$PORT"
         if [ "${4:-}" = made ]; then
@@ -34,6 +37,20 @@ measure() {
     )
 }
 
+added=""
+if [ "${ADDED:-1}" = 1 ]; then
+    # NAME's image, added again by BIN's CLI to a store of its own with the pyramid written to added/tiles.
+    added=$(mktemp -d)
+    trap 'rm -f "$results"; rm -rf "$added"' EXIT
+    "$AFTER/planmark" drawing show "$NAME" --store "$STORE" --format json \
+        | /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["zoom"], d["crs"], d["image"])' > "$added/drawing"
+    read -r zoom crs image < "$added/drawing"
+    start=$(date +%s%N)
+    "$AFTER/planmark" drawing add "$image" --name "$NAME" --zoom "$zoom" --crs "$crs" --store "$added/store.sqlite" \
+        --tile-cache "$added/tiles" >/dev/null
+    echo "drawing add with its pyramid: $(( ($(date +%s%N) - start) / 1000000 )) ms" >&2
+fi
+
 echo "first paint of $NAME: $RUNS runs, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')" >&2
 if [ "${STATUS:-}" = 1 ]; then
     measure status "$AFTER" desktop "" status
@@ -43,6 +60,7 @@ for run in $(seq "$RUNS"); do
         measure after "$AFTER" "$size"
         [ -n "$BEFORE" ] && measure before "$BEFORE" "$size"
         measure floor "$AFTER" "$size" made
+        if [ -n "$added" ]; then measure added "$AFTER" "$size"; fi
     done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -51,7 +69,7 @@ import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 print("| server | size | drawing read | every tile of the first view loaded | painted | tiles |")
 print("|---|---|---|---|---|---|")
-for server in ("after", "before", "floor"):
+for server in ("after", "before", "floor", "added"):
     for size in ("phone", "desktop"):
         runs = [r for r in rows if r["server"] == server and r["size"] == size]
         if not runs:
