@@ -89,6 +89,11 @@ let package = Package(
         .target(name: "PlanMarkExport", dependencies: ["PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender"]),
         // cairo (image, PDF and FreeType font APIs), found through pkg-config; the report only.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // poppler's GLib API (PDF pages drawn with cairo), found through pkg-config; PlanMarkPDF only.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // PDF drawings: a document's pages, their sizes and sheet names, any rectangle of a page rendered at any scale.
+        // Nothing imports it yet.
+        .target(name: "PlanMarkPDF", dependencies: ["PlanMarkGeometry", "PlanMarkRender", "CPoppler", "CCairo"]),
         // The punch-list report (PDF through cairo, or static HTML). Only `planmark report` and the service use
         // it, so the CLI's other commands do not need cairo's code paths.
         .target(
@@ -162,6 +167,8 @@ let package = Package(
                                                          .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender", "PlanMarkTestSupport"], exclude: ["Fixtures"]),
+        // make_pdfs.py writes the PDF fixtures at test time (pycairo, pypdf); pdftoppm renders the reference pixels.
+        .testTarget(name: "PlanMarkPDFTests", dependencies: ["PlanMarkPDF", "PlanMarkRender", "PlanMarkTestSupport"], exclude: ["make_pdfs.py"]),
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkTestSupport", "PlanMarkStoreTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(

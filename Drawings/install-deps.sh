@@ -5,15 +5,19 @@
 # (libjs-leaflet.markercluster), and headless Chromium with its
 # WebDriver and Selenium for the page's browser tests (chromium, chromium-driver, python3-selenium); cairo for
 # the punch-list report (libcairo2-dev) and poppler's tools that its tests read the PDFs with (poppler-utils);
+# poppler's GLib API for PDF drawings (libpoppler-glib-dev), with pycairo and pypdf, which write its tests' PDFs
+# (python3-cairo, python3-pypdf);
 # PostgreSQL with PostGIS for the PostgreSQL store's tests (a throwaway cluster: Drawings/postgres-cluster.sh);
 # Node and ESLint for the review page's unit tests and lint (nodejs, eslint); curl for the demo's and the README's
 # HTTP examples.
 # With --demo it installs only what building and running planmark and planmark-server needs (the demo: no
-# browser, PostgreSQL, Node or poppler); with package names as arguments, those instead (the benchmarks' peers).
+# browser, PostgreSQL, Node or poppler's tools); with package names as arguments, those instead (the benchmarks'
+# peers).
 set -euo pipefail
-run=(pkg-config libpng-dev libfreetype-dev fonts-dejavu-core libsqlite3-dev sqlite3 libcairo2-dev libjs-leaflet
-     libjs-leaflet.markercluster curl python3)
-packages=("${run[@]}" chromium chromium-driver python3-selenium poppler-utils postgresql postgis nodejs eslint)
+run=(pkg-config libpng-dev libfreetype-dev fonts-dejavu-core libsqlite3-dev sqlite3 libcairo2-dev libpoppler-glib-dev
+     libjs-leaflet libjs-leaflet.markercluster curl python3)
+packages=("${run[@]}" chromium chromium-driver python3-selenium poppler-utils python3-cairo python3-pypdf postgresql
+          postgis nodejs eslint)
 if [ "${1:-}" = --demo ]; then
     packages=("${run[@]}")
 elif [ $# -gt 0 ]; then

@@ -1,0 +1,106 @@
+"""Writes the PDF fixtures of PlanMarkPDFTests into the folder given as the one argument (run with /usr/bin/python3).
+
+sheets.pdf, four pages, every size and position in points (1/72 in), origin top-left:
+  1. 612 x 792: black rectangle x 100..300, y 200..260; black line 4 pt wide along y = 400 from x 50 to 550.
+     Outline: "A-101 - Ground floor" (top level), its child "A-101 detail" (also page 1). Page label "A-101".
+  2. 842 x 595: black rectangle x 400..700, y 100..500. Outline: the nested entry "A-102 – First floor" (an en dash)
+     through the named destination "sheet-a102"; a later top-level entry "A-102 again" to the same page. Page
+     label "A-102".
+  3. 1224 x 792: black line 6 pt wide along x = 612 from y 0 to 792. No outline entry; page label "S-1".
+  4. 300 x 200: nothing drawn, no outline entry, page label "4" (its own number).
+Page 1 has a label of its own: cairo 1.16 writes no label for a page 1 labelled "1", leaving a page-label tree that
+does not start at page index 0 (which PDF requires), and poppler then gives page 1 the first range's labels.
+huge.pdf: one page 20000 x 300 (over PDF's 14400 limit).
+encrypted.pdf: sheets.pdf encrypted (RC4-128) with the user password "secret" (pypdf; qpdf when pypdf is missing;
+  not written when neither is there).
+no-pages.pdf: a hand-written PDF whose page tree has no pages.
+"""
+import os
+import subprocess
+import sys
+
+import cairo
+
+out = sys.argv[1]
+sheets = os.path.join(out, "sheets.pdf")
+
+surface = cairo.PDFSurface(sheets, 612, 792)
+ctx = cairo.Context(surface)
+ctx.set_source_rgb(0, 0, 0)
+
+# Page 1
+ctx.rectangle(100, 200, 200, 60)
+ctx.fill()
+ctx.set_line_width(4)
+ctx.move_to(50, 400)
+ctx.line_to(550, 400)
+ctx.stroke()
+ground = surface.add_outline(cairo.PDF_OUTLINE_ROOT, "A-101 - Ground floor", "page=1", cairo.PDFOutlineFlags.OPEN)
+surface.add_outline(ground, "A-101 detail", "page=1", 0)
+surface.add_outline(ground, "A-102 – First floor", "dest='sheet-a102'", 0)
+surface.add_outline(cairo.PDF_OUTLINE_ROOT, "A-102 again", "page=2", 0)
+surface.set_page_label("A-101")
+ctx.show_page()
+
+# Page 2
+surface.set_size(842, 595)
+ctx.tag_begin(cairo.TAG_DEST, "name='sheet-a102'")
+ctx.tag_end(cairo.TAG_DEST)
+ctx.rectangle(400, 100, 300, 400)
+ctx.fill()
+surface.set_page_label("A-102")
+ctx.show_page()
+
+# Page 3
+surface.set_size(1224, 792)
+ctx.set_line_width(6)
+ctx.move_to(612, 0)
+ctx.line_to(612, 792)
+ctx.stroke()
+surface.set_page_label("S-1")
+ctx.show_page()
+
+# Page 4
+surface.set_size(300, 200)
+surface.set_page_label("4")
+ctx.show_page()
+surface.finish()
+
+huge = cairo.PDFSurface(os.path.join(out, "huge.pdf"), 20000, 300)
+cairo.Context(huge).show_page()
+huge.finish()
+
+encrypted = os.path.join(out, "encrypted.pdf")
+try:
+    import pypdf
+
+    reader = pypdf.PdfReader(sheets)
+    writer = pypdf.PdfWriter()
+    for page in reader.pages:
+        writer.add_page(page)
+    writer.encrypt("secret", "owner")
+    with open(encrypted, "wb") as f:
+        writer.write(f)
+except ImportError:
+    try:
+        subprocess.run(["qpdf", "--encrypt", "secret", "owner", "128", "--use-aes=n", "--", sheets, encrypted],
+                       check=True)
+    except (OSError, subprocess.CalledProcessError):
+        pass
+
+objects = [
+    b"<< /Type /Catalog /Pages 2 0 R >>",
+    b"<< /Type /Pages /Kids [] /Count 0 >>",
+]
+body = bytearray(b"%PDF-1.4\n")
+offsets = []
+for number, text in enumerate(objects, start=1):
+    offsets.append(len(body))
+    body += b"%d 0 obj\n" % number + text + b"\nendobj\n"
+xref = len(body)
+body += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+for offset in offsets:
+    body += b"%010d 00000 n \n" % offset
+body += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+with open(os.path.join(out, "no-pages.pdf"), "wb") as f:
+    f.write(body)
