@@ -55,9 +55,17 @@ package struct TileFolder: Sendable {
         let folder = pyramid(sha)
         guard TileFiles.isFolder(folder) else { return nil }
         if case .tile = TileFiles.readTile(check) { return TileFiles.usage(of: folder).bytes }
-        let aside = "\(root)/.evicting-\(sha)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        if try TileFiles.rename(folder, to: aside) { TileFiles.removeTree(aside) }
+        try remove(sha: sha)
         return nil
+    }
+
+    /// Removes `sha`'s pyramid: renamed to `ROOT/.evicting-SHA-PID-RANDOM` first, so a reader finds the whole pyramid or
+    /// none (and makes it again), then deleted. Nothing happens when it is not there.
+    /// - Complexity: O(files of the pyramid).
+    package func remove(sha: String) throws(TileFileError) {
+        let aside = "\(root)/.evicting-\(sha)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard TileFiles.isFolder(pyramid(sha)) else { return }
+        if try TileFiles.rename(pyramid(sha), to: aside) { TileFiles.removeTree(aside) }
     }
 
     /// Decodes `png` band by band and writes its whole pyramid of `scheme` (tiles encoded and written on every core) to

@@ -33,10 +33,10 @@ import PlanMarkRender
 ///   the pyramid has already written read from its folder; any other above them by itself (its rows only).
 ///   Both run the pyramid's own code, so the bytes are the pyramid's. `progress` says how far the pyramid is.
 actor TileCache {
-    /// The cache folder.
-    nonisolated let root: String
     /// The pyramids' folder: layout and writing, shared with the CLI (which writes pyramids when drawings are added).
     nonisolated let folder: TileFolder
+    /// The cache folder.
+    nonisolated var root: String { folder.root }
     /// The most bytes of tiles kept.
     nonisolated let limitBytes: Int
     /// Bounds pyramid builds (with renders and reports).
@@ -82,7 +82,6 @@ actor TileCache {
          beforeBuild: (@Sendable () async -> Void)? = nil) {
         self.overviewSide = overviewSide
         self.folder = TileFolder(root: root)
-        self.root = folder.root
         self.limitBytes = limitBytes
         self.heavy = heavy ?? HeavyWork(limit: 1, queueLimit: 64)
         self.backgroundAbovePixels = backgroundAbovePixels
@@ -305,12 +304,8 @@ actor TileCache {
                 return
             }
             pyramids[victim] = nil
-            let root = self.root
-            try await BlockingWork.run {
-                // Renamed away first: a request finds the whole pyramid or none (and makes it again).
-                let aside = "\(root)/.evicting-\(victim)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-                if (try? TileFiles.rename("\(root)/\(victim)", to: aside)) == true { TileFiles.removeTree(aside) }
-            }
+            let folder = self.folder
+            try await BlockingWork.run { try? folder.remove(sha: victim) }
         }
     }
 
