@@ -38,11 +38,11 @@ struct CLIRunner {
         env["CI"] = "true"
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+        let outPipe = ChildProcess.pipe(), errPipe = ChildProcess.pipe(), inPipe = ChildProcess.pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = inPipe
-        try process.run()
+        try ChildProcess.run(process)
         // Read both pipes concurrently so a large output cannot block the child.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()

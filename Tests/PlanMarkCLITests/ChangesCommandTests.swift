@@ -36,10 +36,10 @@ import Testing
         let process = Process()
         process.executableURL = CLIRunner.binary
         process.arguments = ["changes", "--follow", "--store", sandbox.store]
-        let out = Pipe()
+        let out = ChildProcess.pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.run(process)
         defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
         var received = ""
         func waitForLines(_ count: Int) {

@@ -10,9 +10,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = [sandbox.store, sql]
-        let out = Pipe()
+        let out = ChildProcess.pipe()
         process.standardOutput = out
-        try process.run()
+        try ChildProcess.run(process)
         let data = out.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "sqlite3 \(sql)")

@@ -71,10 +71,10 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", #"exec "$0" mark A 50 60 --note "$(printf 'bad \377 byte')" --store "$1""#, CLIRunner.binary.path, sandbox.store]
-        let errors = Pipe()
+        let errors = ChildProcess.pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.run(process)
         let stderr = String(decoding: errors.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 64)
@@ -171,11 +171,11 @@ import Glibc
         process.executableURL = CLIRunner.binary
         process.arguments = ["validate", "--regions", regions, "--report", "jsonl", "-o", out, "--input-format", "csv", "-"]
         process.environment = ProcessInfo.processInfo.environment.merging(["CI": "true"]) { $1 }
-        let input = Pipe()
+        let input = ChildProcess.pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.run(process)
         try input.fileHandleForWriting.write(contentsOf: Data("x,y\n50,60\n".utf8))
         // Wait for the temporary file's creation event.
         var created = false

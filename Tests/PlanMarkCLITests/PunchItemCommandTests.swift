@@ -301,9 +301,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["sqlite3", path, sql]
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         process.standardOutput = pipe
-        try process.run()
+        try ChildProcess.run(process)
         let data = pipe.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

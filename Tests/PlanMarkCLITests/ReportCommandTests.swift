@@ -20,10 +20,10 @@ enum Poppler {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = ChildProcess.pipe(), err = ChildProcess.pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ChildProcess.run(process)
         let outData = out.fileHandleForReading.readBytesToEnd()
         let errData = err.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()

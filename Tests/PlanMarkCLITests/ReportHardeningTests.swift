@@ -34,9 +34,9 @@ func sqliteShell(_ store: String, _ sql: String) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
     process.arguments = [store, sql]
-    let err = Pipe()
+    let err = ChildProcess.pipe()
     process.standardError = err
-    try process.run()
+    try ChildProcess.run(process)
     let message = String(decoding: err.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "sqlite3: \(message)")

@@ -1,5 +1,6 @@
 import Foundation
 import PlanMarkRender
+import PlanMarkTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -178,10 +179,10 @@ import Glibc
         process.executableURL = CLIRunner.binary
         process.arguments = ["drawing", "revise", "A", png, "--align", "0,0=1,0;100,0=101,0", "--store", sandbox.store]
         process.currentDirectoryURL = sandbox.folder
-        let out = Pipe()
+        let out = ChildProcess.pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.run(process)
         // Once the revise's transaction has written several MB to the WAL, kill it (woken by each write in the
         // folder, or by its stdout closing: it finished); 120 s bounds a hang.
         let killedMidway = watch.wait(untilEndOf: out.fileHandleForReading.fileDescriptor, timeout: 120) {

@@ -17,10 +17,10 @@ import Glibc
         var environment = ProcessInfo.processInfo.environment
         environment["CI"] = "true"
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        let out = ChildProcess.pipe(), err = ChildProcess.pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ChildProcess.run(process)
         return (process, out, err)
     }
 

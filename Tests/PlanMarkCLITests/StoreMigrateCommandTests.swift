@@ -29,9 +29,9 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
             process.arguments = ["-json", "-readonly", path, query]
-            let pipe = Pipe()
+            let pipe = ChildProcess.pipe()
             process.standardOutput = pipe
-            try process.run()
+            try ChildProcess.run(process)
             let data = pipe.fileHandleForReading.readBytesToEnd()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "sqlite3 \(query)")

@@ -134,9 +134,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = ["-readonly", path, sql]
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         process.standardOutput = pipe
-        try process.run()
+        try ChildProcess.run(process)
         let data = pipe.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)

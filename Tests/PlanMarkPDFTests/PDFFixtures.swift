@@ -61,10 +61,10 @@ enum PDFFixtures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        do { try process.run() } catch { return (-1, "\(error)") }
+        do { try ChildProcess.run(process) } catch { return (-1, "\(error)") }
         let output = pipe.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))

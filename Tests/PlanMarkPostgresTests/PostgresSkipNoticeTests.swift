@@ -17,11 +17,11 @@ import Testing
         env["CI"] = nil
         env.merge(environment) { $1 }
         process.environment = env
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.run(process)
         let data = output.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }

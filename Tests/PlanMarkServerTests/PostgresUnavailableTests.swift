@@ -107,9 +107,9 @@ struct PostgresUnavailableTests {
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("planmark-server"))
         // connect_timeout (libpq's) bounds the wait: 1 s here instead of the default 10.
         process.arguments = ["--store", "postgres://planmark:Hunter2Secret@127.0.0.1:\(port)/postgres?connect_timeout=1", "--port", "0"]
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         process.standardError = pipe
-        try process.run()
+        try ChildProcess.run(process)
         let data = pipe.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)

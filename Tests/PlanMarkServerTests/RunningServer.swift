@@ -33,12 +33,12 @@ final class RunningServer: @unchecked Sendable {
         process.environment = env
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let stderrPipe = Pipe()
+        let stderrPipe = ChildProcess.pipe()
         process.standardError = stderrPipe
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { [weak self] process in self?.exited(process.terminationStatus) }
-        try process.run()
+        try ChildProcess.run(process)
         let handle = stderrPipe.fileHandleForReading
         DispatchQueue.global().async { [self] in
             while true {

@@ -151,8 +151,8 @@ public final class HeldSession: @unchecked Sendable {
 public final class BoundedProcess: @unchecked Sendable {
     public let process = Process()
     private let ended = DispatchSemaphore(value: 0)
-    private let errorPipe = Pipe()
-    private let outputPipe = Pipe()
+    private let errorPipe = ChildProcess.pipe()
+    private let outputPipe = ChildProcess.pipe()
     private var errorData = Data()
     private var outputData = Data()
     private let readers = DispatchGroup()
@@ -171,7 +171,7 @@ public final class BoundedProcess: @unchecked Sendable {
         process.standardOutput = outputPipe
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { [ended] _ in ended.signal() }
-        try process.run()
+        try ChildProcess.run(process)
         readers.enter()
         DispatchQueue.global().async { [self] in
             // Read as it comes, so that `waitForError` sees a line as soon as the process writes it.

@@ -34,9 +34,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [oracle, input.path]
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         process.standardOutput = output
-        try process.run()
+        try ChildProcess.run(process)
         let data = output.fileHandleForReading.readBytesToEnd()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -42,9 +42,9 @@ import PlanMarkTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["sha256sum", url.path]
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         process.standardOutput = pipe
-        try process.run()
+        try ChildProcess.run(process)
         let output = String(decoding: pipe.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
         process.waitUntilExit()
         let expected = String(output.prefix(64))

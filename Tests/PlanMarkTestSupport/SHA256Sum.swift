@@ -5,10 +5,10 @@ import Foundation
 public func sha256sum(_ bytes: some Sequence<UInt8>) -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    let input = Pipe(), output = Pipe()
+    let input = ChildProcess.pipe(), output = ChildProcess.pipe()
     process.standardInput = input
     process.standardOutput = output
-    guard (try? process.run()) != nil else { return "sha256sum did not run" }
+    guard (try? ChildProcess.run(process)) != nil else { return "sha256sum did not run" }
     // Write on another thread so a large input cannot block against the child's output.
     let data = Data(bytes)
     let writer = Thread {
