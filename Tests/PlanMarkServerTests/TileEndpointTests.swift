@@ -386,7 +386,7 @@ import Testing
     /// Issue "What people see", item 6: a big sheet added (through the store, after the server started) or revised (by the
     /// CLI, another process) has its pyramid made by the server as the change feed tells it, though no one asks for the
     /// drawing; a sheet below `backgroundAbovePixels` added before it is left to its first tile request. Every wait is for
-    /// an event: the stream's first change (the hub reads the feed from then on), the pyramid's build starting.
+    /// an event: the stream's first bytes, its first change (the hub reads the feed from then on), the pyramid's build starting.
     @Test(.hangGuard) func bigSheetsAreWarmedWhenAddedOrRevised() async throws {
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
@@ -403,6 +403,9 @@ import Testing
             let port = try #require(client.port)
             // The hub reads the feed from where it ended when it started: a change it streams says it has started.
             let reader = try EventStreamTests.EventReader(port: port, path: "/drawings/plan/events")
+            // The stream's first bytes (`retry:`) say it follows the feed; a marker posted before them could be behind
+            // where the stream starts, and its change would never come (seen once: the test waited until its guard).
+            _ = try await reader.wait { _ in reader.text.contains("retry:") }
             let number = try await EventStreamTests.post(port, x: 450)
             #expect(try await reader.wait { $0.contains { $0.kind == "upsert" && $0.data.contains("\"number\":\(number)") } })
             reader.connection.abort()
