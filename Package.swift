@@ -169,7 +169,8 @@ let package = Package(
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender", "PlanMarkTestSupport"], exclude: ["Fixtures"]),
         // make_pdfs.py writes the PDF fixtures at test time (pycairo, pypdf); pdftoppm renders the reference pixels.
         .testTarget(name: "PlanMarkPDFTests", dependencies: ["PlanMarkPDF", "PlanMarkRender", "PlanMarkTestSupport"], exclude: ["make_pdfs.py"]),
-        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkTestSupport", "PlanMarkStoreTestSupport"],
+        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",
+                                                       "PlanMarkStoreTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(
             name: "PlanMarkServerTests",

@@ -8,7 +8,8 @@ public enum DrawingJSON {
     /// `{"name","image","sha256","width","height","zoom","crs","project","singleMarker","markers","regions","nextNumber",
     /// "revision","createdAt","bounds":{"southWest":[lat,lng],"northEast":[lat,lng]}}`, bounds at the drawing's zoom in
     /// its CRS flavour. A calibrated drawing adds `"metresPerPixel":S,"calibration":{...}` (`CalibrationJSON`)
-    /// after `bounds`; an uncalibrated one has neither key. `image` is where the caller's user gets the image: the service gives its URL path
+    /// after `bounds`; an uncalibrated one has neither key. A drawing whose image is a page of a PDF then adds
+    /// `"pdf":{"page":P,"dpi":D}` (`PDFSourceJSON`); a PNG drawing has no `pdf` key. `image` is where the caller's user gets the image: the service gives its URL path
     /// (it never names a server file), the CLI the file the drawing was added from.
     ///
     /// With `tiles` (the service's), the object ends with `"tiles":{"template":TILES,"minZoom":a,"maxZoom":b,
@@ -63,6 +64,9 @@ public enum DrawingJSON {
             out.append(",\"metresPerPixel\":"); out.append(JSONNumber.text(scale))
             out.append(",\"calibration\":"); out.append(CalibrationJSON.object(calibration))
         }
+        if let pdf = d.pdf {
+            out.append(",\"pdf\":"); PDFSourceJSON.append(pdf, to: &out)
+        }
         if let tiles, let scheme = TileScheme(width: d.width, height: d.height, zoom: d.zoom) {
             out.append(",\"tiles\":{\"template\":"); out.appendJSONString(tiles)
             out.append(",\"minZoom\":"); out.appendInteger(Int64(scheme.minZoom))
@@ -74,6 +78,23 @@ public enum DrawingJSON {
             }
             out.append("}")
         }
+        out.append("}")
+    }
+}
+
+/// Where a drawing's or a revision's image comes from when it is a page of a PDF, as JSON: `{"page":P,"dpi":D}`.
+public enum PDFSourceJSON {
+    /// `{"page":P,"dpi":D}`.
+    /// - Complexity: O(1).
+    public static func object(_ source: PDFSource) -> String {
+        var out = ReportBuffer(capacity: 32)
+        append(source, to: &out)
+        return out.text
+    }
+
+    static func append(_ source: PDFSource, to out: inout ReportBuffer) {
+        out.append("{\"page\":"); out.appendInteger(Int64(source.page))
+        out.append(",\"dpi\":"); out.appendInteger(Int64(source.dpi))
         out.append("}")
     }
 }

@@ -5,7 +5,8 @@ import PlanMarkStore
 /// A drawing's revisions as JSON, the one shape of `planmark drawing show --format json`'s `revisions` and the
 /// service's `GET /drawings/{name}/revisions`.
 public enum RevisionJSON {
-    /// `{"number","sha256","width","height","createdAt","author","transform":{"a".."f"}|null,"maxResidual"|null}`;
+    /// `{"number","sha256","width","height","createdAt","author","transform":{"a".."f"}|null,"maxResidual"|null}`,
+    /// and `"pdf":{"page":P,"dpi":D}` last when the revision's image is a page of a PDF (no `pdf` key for a PNG);
     /// `image` is where the caller's user gets the revision's image (the CLI: the file it was added from; the
     /// service leaves it out, it never names a server file).
     /// - Complexity: O(length of the text).
@@ -51,6 +52,9 @@ public enum RevisionJSON {
         }
         out.append(",\"maxResidual\":")
         if let residual = r.maxResidual { out.append(JSONNumber.text(residual)) } else { out.append("null") }
+        if let pdf = r.pdf {
+            out.append(",\"pdf\":"); PDFSourceJSON.append(pdf, to: &out)
+        }
         out.append("}")
     }
 }

@@ -115,6 +115,16 @@ enum PostgresSchema {
         Migration(identifier: "pg12-idempotency-key-age") { connection, logger in
             try await connection.query("CREATE INDEX idempotencyKey_createdAt ON idempotencyKey(createdAt)", logger: logger)
         },
+        // Drawings whose image is a page of a PDF (SQLite's v16): the page and resolution on `drawing` (the current
+        // revision's) and on `revision`, NULL for a PNG, both or neither.
+        Migration(identifier: "pg13-pdf-page") { connection, logger in
+            for table in ["drawing", "revision"] {
+                try await connection.query(PostgresQuery(unsafeSQL: """
+                    ALTER TABLE \(table) ADD COLUMN pdfPage bigint CHECK (pdfPage IS NULL OR pdfPage > 0),
+                        ADD COLUMN pdfDPI bigint CHECK ((pdfDPI IS NULL) = (pdfPage IS NULL) AND (pdfDPI IS NULL OR pdfDPI > 0))
+                    """), logger: logger)
+            }
+        },
     ]
 
     /// Entries hashed and written at a time by `migrateToHistoryChain`.

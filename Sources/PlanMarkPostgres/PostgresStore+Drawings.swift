@@ -17,7 +17,7 @@ extension PostgresStore {
         }
     }
 
-    /// The image the drawing was added with (or revised to), byte for byte.
+    /// The image the drawing was added with (or revised to), byte for byte, and its PDF page when it is one.
     /// - Complexity: O(image bytes).
     public func image(of name: String) async throws(StoreError) -> DrawingImage {
         try await readSnapshot { connection, logger in
@@ -25,7 +25,7 @@ extension PostgresStore {
             for try await (bytes) in try await connection.query(
                 "SELECT bytes FROM image WHERE sha256 = \(drawing.imageSHA256)", logger: logger
             ).decode(ByteBuffer.self) {
-                return DrawingImage(sha256: drawing.imageSHA256, bytes: Array(bytes.readableBytesView))
+                return DrawingImage(sha256: drawing.imageSHA256, bytes: Array(bytes.readableBytesView), pdf: drawing.pdf)
             }
             throw StoreError.imageChanged(drawing: name, path: drawing.imagePath)
         }
@@ -65,8 +65,9 @@ extension PostgresStore {
     static func decodeSummary(_ row: PostgresRow) throws -> DrawingSummary {
         let drawing = try decodeDrawing(row)
         let cells = row.makeRandomAccess()
-        return DrawingSummary(drawing: drawing, markerCount: try cells[17].decode(Int.self), regionCount: try cells[18].decode(Int.self),
-                              project: try cells[19].decode(String.self))
+        let first = drawingColumnCount
+        return DrawingSummary(drawing: drawing, markerCount: try cells[first].decode(Int.self), regionCount: try cells[first + 1].decode(Int.self),
+                              project: try cells[first + 2].decode(String.self))
     }
 
     /// The drawing named `name` without its counts.

@@ -5,7 +5,7 @@ import PostgresNIO
 
 extension PostgresStore {
     /// The columns of `revision`, in the order `decodeRevision` reads them.
-    static let revisionColumns = "number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual"
+    static let revisionColumns = "number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual, pdfPage, pdfDPI"
 
     /// A revision from a row of `revisionColumns`.
     static func decodeRevision(_ row: PostgresRow) throws -> Revision {
@@ -15,10 +15,13 @@ extension PostgresStore {
            let d = try cells[10].decode(Double?.self), let e = try cells[11].decode(Double?.self), let f = try cells[12].decode(Double?.self) {
             transform = AffineMap(a: a, b: b, c: c, d: d, e: e, f: f)
         }
+        var pdf: PDFSource?
+        if let page = try cells[14].decode(Int?.self), let dpi = try cells[15].decode(Int?.self) { pdf = PDFSource(page: page, dpi: dpi) }
         return Revision(number: try cells[0].decode(Int.self), imagePath: try cells[1].decode(String.self),
                         imageSHA256: try cells[2].decode(String.self), width: try cells[3].decode(Int.self),
                         height: try cells[4].decode(Int.self), createdAt: Timestamp(milliseconds: try cells[5].decode(Int64.self)),
-                        author: try cells[6].decode(String?.self), transform: transform, maxResidual: try cells[13].decode(Double?.self))
+                        author: try cells[6].decode(String?.self), transform: transform, maxResidual: try cells[13].decode(Double?.self),
+                        pdf: pdf)
     }
 
     /// The drawing's revisions, oldest first.
@@ -60,12 +63,12 @@ extension PostgresStore {
             }
             return (revision, nil)
         }
-        if let stored { return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: stored)) }
+        if let stored { return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: stored, pdf: revision.pdf)) }
         let bytes = try StoreRules.readImage(path: revision.imagePath)
         guard SHA256.hexDigest(of: bytes) == revision.imageSHA256 else {
             throw .imageChanged(drawing: name, path: revision.imagePath)
         }
-        return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: bytes))
+        return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: bytes, pdf: revision.pdf))
     }
 
     /// Where the drawing's markers were on revision `number`: for the current revision, where they are; for an

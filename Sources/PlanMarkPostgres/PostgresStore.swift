@@ -498,8 +498,11 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// The columns of `drawing`, in the order `decodeDrawing` reads them.
     static let drawingColumns = """
         id, name, imagePath, imageSHA256, width, height, zoom, crs, singleMarker, nextNumber, regionsRevision, createdAt, \
-        uuidSeed, metresPerPixel, calibration, revision, projectId
+        uuidSeed, metresPerPixel, calibration, revision, projectId, pdfPage, pdfDPI
         """
+
+    /// How many columns `drawingColumns` names (where the columns a query selects after them begin).
+    static let drawingColumnCount = drawingColumns.split(separator: ",").count
 
     /// The drawing named `name`, its row locked until the transaction ends; `unknownDrawing` when there is none.
     static func lockDrawing(_ connection: PostgresConnection, named name: String, logger: Logger) async throws -> Drawing {
@@ -535,12 +538,15 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
         let calibrationText = try cells[14].decode(String?.self)
         let revision = try cells[15].decode(Int.self)
         let projectID = try cells[16].decode(Int64.self)
+        let pdfPage = try cells[17].decode(Int?.self)
+        let pdfDPI = try cells[18].decode(Int?.self)
         guard let crs = CRSFlavour(rawValue: crsText) else { throw StoreError.io("drawing \"\(name)\" has an unknown crs \"\(crsText)\"") }
         var drawing = Drawing(id: id, name: name, imagePath: imagePath, imageSHA256: imageSHA256, width: width, height: height,
                               zoom: Zoom(zoom), crs: crs, singleMarker: singleMarker, nextNumber: nextNumber,
                               regionsRevision: regionsRevision, createdAt: Timestamp(milliseconds: createdAt), uuidSeed: uuidSeed)
         drawing.revision = revision
         drawing.projectID = projectID
+        if let pdfPage, let pdfDPI { drawing.pdf = PDFSource(page: pdfPage, dpi: pdfDPI) }
         // The scale derived again from the calibration kept as given (`Calibration.metresPerPixel`, exact).
         if let metresPerPixel, let calibrationText, let calibration = CalibrationJSON.parse(calibrationText) {
             drawing.metresPerPixel = calibration.metresPerPixel ?? metresPerPixel

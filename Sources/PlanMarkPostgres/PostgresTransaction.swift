@@ -119,10 +119,11 @@ public struct PostgresTransaction: StoreTransaction {
         // Two servers adding one name at once: the unique index decides; the later one sees the name taken.
         for try await (id) in try await connection.query("""
             INSERT INTO drawing (name, imagePath, imageSHA256, width, height, zoom, crs, singleMarker, nextNumber, createdAt,
-                                 regionsRevision, uuidSeed, revision, projectId)
+                                 regionsRevision, uuidSeed, revision, projectId, pdfPage, pdfDPI)
             VALUES (\(drawing.name), \(drawing.imagePath), \(drawing.imageSHA256), \(drawing.width), \(drawing.height), \(drawing.zoom.value),
                     \(drawing.crs.rawValue), \(drawing.singleMarker), \(drawing.nextNumber), \(drawing.createdAt.milliseconds),
-                    \(drawing.regionsRevision), \(drawing.uuidSeed), \(drawing.revision), \(drawing.projectID))
+                    \(drawing.regionsRevision), \(drawing.uuidSeed), \(drawing.revision), \(drawing.projectID), \(drawing.pdf?.page),
+                    \(drawing.pdf?.dpi))
             ON CONFLICT (name) DO NOTHING
             RETURNING id
             """, logger: logger).decode(Int64.self) {
@@ -139,10 +140,11 @@ public struct PostgresTransaction: StoreTransaction {
     public func insert(_ revision: Revision, drawingID: Int64) async throws {
         let transform = revision.transform
         try await connection.query("""
-            INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual)
+            INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual,
+                                  pdfPage, pdfDPI)
             VALUES (\(drawingID), \(revision.number), \(revision.imagePath), \(revision.imageSHA256), \(revision.width), \(revision.height),
                     \(revision.createdAt.milliseconds), \(revision.author), \(transform?.a), \(transform?.b), \(transform?.c), \(transform?.d),
-                    \(transform?.e), \(transform?.f), \(revision.maxResidual))
+                    \(transform?.e), \(transform?.f), \(revision.maxResidual), \(revision.pdf?.page), \(revision.pdf?.dpi))
             """, logger: logger)
     }
 
@@ -166,7 +168,7 @@ public struct PostgresTransaction: StoreTransaction {
                 UPDATE drawing SET name = \(drawing.name), nextNumber = \(drawing.nextNumber), regionsRevision = \(drawing.regionsRevision),
                     metresPerPixel = \(drawing.metresPerPixel), calibration = \(drawing.calibration.map(CalibrationJSON.object)),
                     imagePath = \(drawing.imagePath), imageSHA256 = \(drawing.imageSHA256), width = \(drawing.width),
-                    height = \(drawing.height), revision = \(drawing.revision)
+                    height = \(drawing.height), revision = \(drawing.revision), pdfPage = \(drawing.pdf?.page), pdfDPI = \(drawing.pdf?.dpi)
                 WHERE id = \(drawing.id!)
                 """, logger: logger)
         } catch {

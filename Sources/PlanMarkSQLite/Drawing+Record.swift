@@ -37,6 +37,8 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
         }
         if let revision: Int = row["revision"] { self.revision = revision }
         if let projectID: Int64 = row["projectId"] { self.projectID = projectID }
+        // A page of a PDF (v16-pdf-page): both columns, or neither (a PNG).
+        if let page: Int = row["pdfPage"], let dpi: Int = row["pdfDPI"] { pdf = PDFSource(page: page, dpi: dpi) }
     }
 
     /// Encodes the drawing's columns.
@@ -58,6 +60,8 @@ extension Drawing: FetchableRecord, MutablePersistableRecord {
         container["calibration"] = calibration.map(CalibrationJSON.object)
         container["revision"] = revision
         container["projectId"] = projectID
+        container["pdfPage"] = pdf?.page
+        container["pdfDPI"] = pdf?.dpi
     }
 
     /// Takes the id SQLite gave the new row.

@@ -11,7 +11,8 @@ import Darwin
 #endif
 
 extension SQLiteStore {
-    /// The image the drawing was added with, exactly those bytes (their SHA-256 is `imageSHA256`).
+    /// The image the drawing was added with (or revised to), exactly those bytes (their SHA-256 is `imageSHA256`), and
+    /// its PDF page when it is one.
     ///
     /// A store made before images were kept inside it may lack them: then the file the drawing was added
     /// from is read and used only if its SHA-256 is still the recorded one (`imageChanged` otherwise).
@@ -22,7 +23,7 @@ extension SQLiteStore {
             let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM image WHERE sha256 = ?", arguments: [drawing.imageSHA256])
             return (drawing, bytes)
         }
-        if let stored { return DrawingImage(sha256: drawing.imageSHA256, bytes: [UInt8](stored)) }
+        if let stored { return DrawingImage(sha256: drawing.imageSHA256, bytes: [UInt8](stored), pdf: drawing.pdf) }
         let bytes: [UInt8]
         do throws(StoreError) {
             bytes = try StoreRules.readImage(path: drawing.imagePath)
@@ -32,7 +33,7 @@ extension SQLiteStore {
         guard SHA256.hexDigest(of: bytes) == drawing.imageSHA256 else {
             throw .imageChanged(drawing: name, path: drawing.imagePath)
         }
-        return DrawingImage(sha256: drawing.imageSHA256, bytes: bytes)
+        return DrawingImage(sha256: drawing.imageSHA256, bytes: bytes, pdf: drawing.pdf)
     }
 
     /// Every drawing with its counts, by name.

@@ -17,9 +17,11 @@ extension SQLiteStore {
                    let d: Double = row["d"], let e: Double = row["e"], let f: Double = row["f"] {
                     transform = AffineMap(a: a, b: b, c: c, d: d, e: e, f: f)
                 }
+                var pdf: PDFSource?
+                if let page: Int = row["pdfPage"], let dpi: Int = row["pdfDPI"] { pdf = PDFSource(page: page, dpi: dpi) }
                 return Revision(number: row["number"], imagePath: row["imagePath"], imageSHA256: row["imageSHA256"],
                                 width: row["width"], height: row["height"], createdAt: Timestamp(milliseconds: row["createdAt"]),
-                                author: row["author"], transform: transform, maxResidual: row["maxResidual"])
+                                author: row["author"], transform: transform, maxResidual: row["maxResidual"], pdf: pdf)
             }
         }
     }
@@ -34,12 +36,12 @@ extension SQLiteStore {
         let stored = try await read { db in
             try Data.fetchOne(db, sql: "SELECT bytes FROM image WHERE sha256 = ?", arguments: [revision.imageSHA256])
         }
-        if let stored { return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: [UInt8](stored))) }
+        if let stored { return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: [UInt8](stored), pdf: revision.pdf)) }
         let bytes = try StoreRules.readImage(path: revision.imagePath)
         guard SHA256.hexDigest(of: bytes) == revision.imageSHA256 else {
             throw .imageChanged(drawing: name, path: revision.imagePath)
         }
-        return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: bytes))
+        return (revision, DrawingImage(sha256: revision.imageSHA256, bytes: bytes, pdf: revision.pdf))
     }
 
     /// Where the drawing's markers were on revision `number`: for the current revision, where they are; for an

@@ -208,11 +208,12 @@ public final class SQLiteTransaction: StoreTransaction {
         try later { db in
             let transform = revision.transform
             try db.execute(sql: """
-                INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO revision (drawingId, number, imagePath, imageSHA256, width, height, createdAt, author, a, b, c, d, e, f, maxResidual,
+                                      pdfPage, pdfDPI)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [drawingID, revision.number, revision.imagePath, revision.imageSHA256, revision.width, revision.height,
                                  revision.createdAt.milliseconds, revision.author, transform?.a, transform?.b, transform?.c, transform?.d,
-                                 transform?.e, transform?.f, revision.maxResidual])
+                                 transform?.e, transform?.f, revision.maxResidual, revision.pdf?.page, revision.pdf?.dpi])
         }
     }
 
@@ -227,11 +228,11 @@ public final class SQLiteTransaction: StoreTransaction {
         try later { db in
             try db.cachedStatement(sql: """
                 UPDATE drawing SET name = ?, nextNumber = ?, regionsRevision = ?, metresPerPixel = ?, calibration = ?, imagePath = ?,
-                    imageSHA256 = ?, width = ?, height = ?, revision = ?
+                    imageSHA256 = ?, width = ?, height = ?, revision = ?, pdfPage = ?, pdfDPI = ?
                 WHERE id = ?
                 """).execute(arguments: [drawing.name, drawing.nextNumber, drawing.regionsRevision, drawing.metresPerPixel,
                                          drawing.calibration.map(CalibrationJSON.object), drawing.imagePath, drawing.imageSHA256,
-                                         drawing.width, drawing.height, drawing.revision, drawing.id!])
+                                         drawing.width, drawing.height, drawing.revision, drawing.pdf?.page, drawing.pdf?.dpi, drawing.id!])
         }
     }
 

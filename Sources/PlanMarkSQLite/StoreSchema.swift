@@ -80,6 +80,11 @@ public enum StoreSchema {
     /// through this index.
     public static let v15 = "v15-idempotency-key-age"
 
+    /// Drawings whose image is a page of a PDF: `drawing.pdfPage` and `drawing.pdfDPI` (the current revision's) and the
+    /// same two columns on `revision`, NULL for a PNG (every drawing and revision stored before), both or neither. The
+    /// PDF's bytes are kept in `image`, once per SHA-256, as a PNG's are. No existing row changes.
+    public static let v16 = "v16-pdf-page"
+
     /// Every migration this binary knows, in order.
     public static var identifiers: [String] { migrator.migrations }
 
@@ -327,6 +332,14 @@ public enum StoreSchema {
         }
         migrator.registerMigration(v15) { db in
             try db.execute(sql: "CREATE INDEX idempotencyKey_createdAt ON idempotencyKey(createdAt)")
+        }
+        migrator.registerMigration(v16) { db in
+            for table in ["drawing", "revision"] {
+                try db.execute(sql: """
+                    ALTER TABLE \(table) ADD COLUMN pdfPage INTEGER CHECK (pdfPage IS NULL OR pdfPage > 0);
+                    ALTER TABLE \(table) ADD COLUMN pdfDPI INTEGER CHECK ((pdfDPI IS NULL) = (pdfPage IS NULL) AND (pdfDPI IS NULL OR pdfDPI > 0));
+                    """)
+            }
         }
         return migrator
     }

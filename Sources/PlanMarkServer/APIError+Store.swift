@@ -62,7 +62,7 @@ extension APIError {
         case .storeReplaced:
             self = .unavailable(code: "store-replaced", message: "the store was removed or replaced while the server ran; nothing was changed; the server must be restarted",
                                 retryAfter: 60, detail: error.description)
-        case .missingImage, .notPNG:
+        case .missingImage, .notPNG, .notPDF:
             self.init(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read", detail: error.description)
         case .missingStore, .newerSchema, .io:
             self.init(.internalServerError, code: "store-error", message: "the store failed; see the server log", detail: error.description)

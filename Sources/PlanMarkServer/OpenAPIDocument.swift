@@ -454,6 +454,7 @@ enum OpenAPIDocument {
                                  "description": "GET /drawings/{name} only: how much of the pyramid is made (to the hundredth, 1 once it is on disk). A big sheet's pyramid is made in the background from this request on; its tiles are served meanwhile, each made alone."],
                 ], required: ["template", "minZoom", "maxZoom", "tileSize"], closed: true,
                    description: "The drawing's tile pyramid (the service's JSON only; the CLI's has none)."),
+                "pdf": pdfSource,
             ], required: ["name", "width", "height", "zoom", "crs", "project", "markers", "bounds"])),
             ("NewMarker", object(positionFields + [("note", nullableString), ("author", nullableString)] + punchItemFields + [
                 ("uuid", ["type": ["string", "null"], "pattern": .string(uuidPattern),
@@ -497,6 +498,7 @@ enum OpenAPIDocument {
                               "properties": ["a": ["type": "number"], "b": ["type": "number"], "c": ["type": "number"],
                                              "d": ["type": "number"], "e": ["type": "number"], "f": ["type": "number"]]],
                 "maxResidual": ["type": ["number", "null"], "description": "The alignment's largest residual in pixels; null for revision 1."],
+                "pdf": pdfSource,
             ], required: ["number", "sha256", "width", "height", "createdAt", "transform"])),
             ("Comment", object([
                 "id": ["type": "integer", "minimum": 1], "author": nullableString, "createdAt": dateTime,
@@ -654,6 +656,13 @@ enum OpenAPIDocument {
     ]
 
     static let dateTime: Doc = ["type": "string", "format": "date-time"]
+    /// A drawing's or revision's `pdf`: the page of a PDF its image is (`PDFSourceJSON`).
+    static let pdfSource: Doc = object([
+        "page": ["type": "integer", "minimum": 1, "description": "The page, counted from 1."],
+        "dpi": ["type": "integer", "minimum": .integer(PDFSource.dpiRange.lowerBound), "maximum": .integer(PDFSource.dpiRange.upperBound),
+                "description": "The resolution the page is drawn at; width and height are the page's size in pixels at it."],
+    ], required: ["page", "dpi"], closed: true,
+       description: "Present only when the image is a page of a PDF (its bytes are the whole PDF); absent for a PNG.")
     /// The Prometheus text exposition format.
     static let prometheusContent: Doc = ["text/plain; version=0.0.4": ["schema": ["type": "string"]]]
     static let pngContent: Doc = ["image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]]]

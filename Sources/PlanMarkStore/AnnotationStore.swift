@@ -7,7 +7,7 @@ import PlanMarkGeometry
 /// Every marker write is validated by the geometry core first; a refused write stores nothing.
 /// Marker numbers are 1, 2, 3 ... per drawing, given in the same transaction as the insert, never reused.
 public protocol AnnotationStore: AnyObject, Sendable {
-    /// Adds a drawing (size read from its PNG header) with `regions`.
+    /// Adds a drawing (size read from its PNG header, or for a page of a PDF given in `drawing.pdf`) with `regions`.
     func addDrawing(_ drawing: NewDrawing, regions: [Region]) async throws(StoreError) -> Drawing
     /// Every drawing with its counts, by name.
     func drawings() async throws(StoreError) -> [DrawingSummary]
@@ -15,7 +15,7 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func drawing(named name: String) async throws(StoreError) -> DrawingSummary
     /// The drawing named `name` without its counts (one indexed read, for hot paths such as tiles).
     func drawingRecord(named name: String) async throws(StoreError) -> Drawing
-    /// The image the drawing was added with, byte for byte.
+    /// The image the drawing was added with (or revised to), byte for byte: a PNG, or with `pdf` set a PDF.
     func image(of drawing: String) async throws(StoreError) -> DrawingImage
     /// The drawing's regions, in file order.
     func regions(of drawing: String) async throws(StoreError) -> [Region]

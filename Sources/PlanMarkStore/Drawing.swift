@@ -6,13 +6,13 @@ public struct Drawing: Hashable, Sendable {
     public var id: Int64?
     /// Unique name, as users refer to it.
     public var name: String
-    /// The image file's absolute path.
+    /// The image file's absolute path (a PNG, or the PDF that `pdf` names a page of).
     public var imagePath: String
     /// SHA-256 of the image file, hexadecimal.
     public var imageSHA256: String
-    /// Image width in pixels, from the PNG header.
+    /// Image width in pixels: from the PNG header, or a PDF page's width at its resolution (`pdf`).
     public var width: Int
-    /// Image height in pixels, from the PNG header.
+    /// Image height in pixels: from the PNG header, or a PDF page's height at its resolution (`pdf`).
     public var height: Int
     /// The server zoom: image pixels are CRS pixels at this zoom.
     public var zoom: Zoom
@@ -40,6 +40,8 @@ public struct Drawing: Hashable, Sendable {
     /// The store's id of the project the drawing belongs to (`StoreTables.project`); 1 is the project `default`,
     /// which every store has.
     public var projectID: Int64 = 1
+    /// When the image is a page of a PDF: which page, at which resolution (the current revision's); nil for a PNG.
+    public var pdf: PDFSource? = nil
 
     /// Creates a drawing.
     public init(id: Int64? = nil, name: String, imagePath: String, imageSHA256: String, width: Int, height: Int,

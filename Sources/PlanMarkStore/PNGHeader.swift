@@ -11,6 +11,9 @@ public struct PNGHeader: Hashable, Sendable {
     /// Height in pixels.
     public var height: Int
 
+    /// The longest side a PNG may have (2^31 - 1, as the PNG specification allows); a PDF page's size is held to it too.
+    public static let maxSide = 0x7FFF_FFFF
+
     /// The eight bytes every PNG file starts with.
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -28,7 +31,7 @@ public struct PNGHeader: Hashable, Sendable {
             throw .notPNG(path: path, detail: "the first chunk is not a 13-byte IHDR")
         }
         let width = word(16), height = word(20)
-        guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
+        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide else {
             throw .notPNG(path: path, detail: "IHDR gives an invalid size \(width)x\(height)")
         }
         self.width = Int(width)

@@ -4,13 +4,14 @@ import PlanMarkGeometry
 public struct Revision: Hashable, Sendable {
     /// 1, 2, 3 ... per drawing; the highest is the drawing's current one.
     public var number: Int
-    /// The image file's absolute path (where it was added from; the bytes are kept in the store).
+    /// The image file's absolute path (where it was added from; the bytes are kept in the store): a PNG, or the PDF
+    /// that `pdf` names a page of.
     public var imagePath: String
     /// SHA-256 of the image, hexadecimal.
     public var imageSHA256: String
-    /// Image width in pixels.
+    /// Image width in pixels (a PDF page's at its resolution).
     public var width: Int
-    /// Image height in pixels.
+    /// Image height in pixels (a PDF page's at its resolution).
     public var height: Int
     /// When it was stored.
     public var createdAt: Timestamp
@@ -21,10 +22,12 @@ public struct Revision: Hashable, Sendable {
     /// The largest alignment residual of that transform in pixels (0 for the identity and a similarity of
     /// two pairs); nil for revision 1.
     public var maxResidual: Double?
+    /// When the image is a page of a PDF: which page, at which resolution; nil for a PNG.
+    public var pdf: PDFSource?
 
     /// Creates a revision record.
     public init(number: Int, imagePath: String, imageSHA256: String, width: Int, height: Int, createdAt: Timestamp,
-                author: String? = nil, transform: AffineMap? = nil, maxResidual: Double? = nil) {
+                author: String? = nil, transform: AffineMap? = nil, maxResidual: Double? = nil, pdf: PDFSource? = nil) {
         self.number = number
         self.imagePath = imagePath
         self.imageSHA256 = imageSHA256
@@ -34,12 +37,13 @@ public struct Revision: Hashable, Sendable {
         self.author = author
         self.transform = transform
         self.maxResidual = maxResidual
+        self.pdf = pdf
     }
 }
 
 /// A new revision to store: the image, how the previous sheet maps onto it, and optionally its own regions.
 public struct NewRevision: Sendable {
-    /// Path of the PNG image (kept as where the revision came from).
+    /// Path of the image, a PNG or (with `pdf`) a PDF (kept as where the revision came from).
     public var imagePath: String
     /// The image's bytes when the caller has read (and checked) them; nil reads `imagePath`.
     public var imageBytes: [UInt8]?
@@ -47,13 +51,18 @@ public struct NewRevision: Sendable {
     public var alignment: Alignment
     /// The new sheet's regions; nil carries the current regions through the transform.
     public var regions: [Region]?
+    /// When the image is a page of a PDF: the page, its resolution and its size in pixels (which the store cannot
+    /// measure); nil for a PNG, whose size comes from its header.
+    public var pdf: PDFPageImage?
 
     /// Describes a new revision.
-    public init(imagePath: String, imageBytes: [UInt8]? = nil, alignment: Alignment = .identity, regions: [Region]? = nil) {
+    public init(imagePath: String, imageBytes: [UInt8]? = nil, alignment: Alignment = .identity, regions: [Region]? = nil,
+                pdf: PDFPageImage? = nil) {
         self.imagePath = imagePath
         self.imageBytes = imageBytes
         self.alignment = alignment
         self.regions = regions
+        self.pdf = pdf
     }
 }
 

@@ -47,12 +47,17 @@ package enum RevisionCarry {
 }
 
 /// A revision's new sheet, checked before any transaction: the author's and the regions' text, the image (the bytes
-/// given, or the file read), its PNG header and its SHA-256.
+/// given, or the file read), its size (a PNG's header, or the PDF page's size given with it: `StoreRules.imageSize`) and
+/// its SHA-256.
 package struct RevisionSheet: Sendable {
-    /// The image, byte for byte.
+    /// The image, byte for byte: a PNG, or the PDF that `pdf` names a page of.
     package let bytes: [UInt8]
-    /// Its size, from the PNG header.
-    package let header: PNGHeader
+    /// Its width in pixels: from the PNG header, or the PDF page's as given.
+    package let width: Int
+    /// Its height in pixels: from the PNG header, or the PDF page's as given.
+    package let height: Int
+    /// Which page of a PDF at which resolution; nil for a PNG.
+    package let pdf: PDFSource?
     /// Its SHA-256, hex.
     package let sha256: String
 
@@ -60,8 +65,10 @@ package struct RevisionSheet: Sendable {
     package init(_ new: NewRevision, author: String?) throws(StoreError) {
         try TextField.check(author, field: "author")
         if let regions = new.regions { try StoreRules.checkText(of: regions) }
+        try new.pdf?.validate()
         if let given = new.imageBytes { bytes = given } else { bytes = try StoreRules.readImage(path: new.imagePath) }
-        header = try PNGHeader(bytes: bytes, path: new.imagePath)
+        (width, height) = try StoreRules.imageSize(of: bytes, path: new.imagePath, pdf: new.pdf)
+        pdf = new.pdf?.source
         sha256 = SHA256.hexDigest(of: bytes)
     }
 
@@ -71,11 +78,11 @@ package struct RevisionSheet: Sendable {
     package func revision(after drawing: Drawing, regions: [Region], _ new: NewRevision, at now: Timestamp,
                           author: String?) -> (Revision, MarkerValidator) {
         var target = drawing
-        target.width = header.width
-        target.height = header.height
+        target.width = width
+        target.height = height
         let revision = Revision(number: drawing.revision + 1, imagePath: StoreRules.absolutePath(new.imagePath), imageSHA256: sha256,
-                                width: header.width, height: header.height, createdAt: now, author: author,
-                                transform: new.alignment.transform, maxResidual: new.alignment.maxResidual)
+                                width: width, height: height, createdAt: now, author: author,
+                                transform: new.alignment.transform, maxResidual: new.alignment.maxResidual, pdf: pdf)
         return (revision, StoreRules.validator(for: target, regions: regions))
     }
 }

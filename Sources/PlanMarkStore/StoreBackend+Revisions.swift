@@ -3,7 +3,7 @@ import PlanMarkGeometry
 
 extension StoreBackend {
     /// Adds a drawing: reads the image (or takes the bytes the caller already read and checked), takes the size from
-    /// its PNG header and its SHA-256, and stores the drawing, its image bytes (content-addressed: one copy per
+    /// its PNG header (for a page of a PDF, `new.pdf`'s, once the bytes start with `%PDF-`) and its SHA-256, and stores the drawing, its image bytes (content-addressed: one copy per
     /// SHA-256), its first revision and its regions in one transaction. Two writers adding one name at once: the
     /// unique index decides, and the later one is `duplicateDrawing`.
     /// - Complexity: O(image bytes + region vertices).
@@ -17,7 +17,8 @@ extension StoreBackend {
             drawing.id = id
             try await transaction.storeImage(sha256: drawing.imageSHA256, bytes: bytes)
             try await transaction.insert(Revision(number: 1, imagePath: drawing.imagePath, imageSHA256: drawing.imageSHA256,
-                                                  width: drawing.width, height: drawing.height, createdAt: drawing.createdAt),
+                                                  width: drawing.width, height: drawing.height, createdAt: drawing.createdAt,
+                                                  pdf: drawing.pdf),
                                          drawingID: id)
             try await transaction.replaceRegions(drawingID: id, with: regions)
             try await Self.feedEvent(transaction, .drawingAdded, drawing: drawing)
@@ -31,8 +32,9 @@ extension StoreBackend {
     /// reads the markers once, carries each through the transform and validates it against the new size and regions
     /// (`new.regions`, else the current regions transformed); then writes every marker's new placement and its
     /// `revised` history entry (`writePlacements`, each back end's bulk path, and `appendHistory`), stores the image bytes once per
-    /// SHA-256, the revision row, the regions and the drawing's image columns (so tiles, the review page and render
-    /// serve the new sheet). No marker is dropped: one that does not validate is kept at its transformed position with
+    /// SHA-256, the revision row, the regions and the drawing's image columns, its PDF page among them (so tiles, the
+    /// review page and render serve the new sheet). A PNG revision of a PDF drawing, and a PDF revision of a PNG one, are
+    /// revisions like any other: each revision row keeps its own source, the drawing's follows the current one. No marker is dropped: one that does not validate is kept at its transformed position with
     /// `needsPlacement` set to the reason; one that had rooms and lands in none is `outside-rooms`. A marker that was
     /// flagged and validates now is placed again.
     /// - Complexity: O(m * k) validation for m markers and k nearby regions, O(m log m) writes, O(v log v) for v region
@@ -84,8 +86,9 @@ extension StoreBackend {
             try await transaction.replaceRegions(drawingID: drawingID, with: regions)
             drawing.imagePath = revision.imagePath
             drawing.imageSHA256 = sheet.sha256
-            drawing.width = sheet.header.width
-            drawing.height = sheet.header.height
+            drawing.width = sheet.width
+            drawing.height = sheet.height
+            drawing.pdf = sheet.pdf
             drawing.revision = revision.number
             // A new regions revision also retires the cached validators (`ValidatorCache`), which hold the old size.
             drawing.regionsRevision += 1

@@ -31,6 +31,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case newerSchema(path: String, unknownMigrations: [String])
     /// The image file is not a PNG (or its header is damaged).
     case notPNG(path: String, detail: String)
+    /// A drawing's or revision's image given as a page of a PDF (`PDFPageImage`) whose bytes do not start with `%PDF-`.
+    case notPDF(path: String, detail: String)
     /// The image file does not exist.
     case missingImage(path: String)
     /// The store does not hold the drawing's image and the file it was added from has changed or gone.
@@ -90,6 +92,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownAttachment: return "unknown-attachment"
         case .newerSchema: return "newer-schema"
         case .notPNG: return "not-png"
+        case .notPDF: return "not-pdf"
         case .missingImage: return "missing-image"
         case .imageChanged: return "image-changed"
         case .input: return "invalid-input"
@@ -143,6 +146,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path): written by a newer planmark (unknown schema migrations: \(unknown.joined(separator: ", "))); upgrade planmark to use this store"
         case .notPNG(let path, let detail):
             return "\(path): not a PNG image: \(detail)"
+        case .notPDF(let path, let detail):
+            return "\(path): not a PDF: \(detail)"
         case .missingImage(let path):
             return "\(path): no such file"
         case .imageChanged(let drawing, let path):

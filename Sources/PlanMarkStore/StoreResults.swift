@@ -1,10 +1,10 @@
 import PlanMarkGeometry
 
-/// What to store for a new drawing (width and height come from the image's PNG header).
+/// What to store for a new drawing (width and height come from the image's PNG header, or with `pdf` from the caller).
 public struct NewDrawing: Hashable, Sendable {
     /// Unique name.
     public var name: String
-    /// Path of the PNG image (kept as where the drawing came from).
+    /// Path of the image, a PNG or (with `pdf`) a PDF (kept as where the drawing came from).
     public var imagePath: String
     /// The image's bytes, when the caller has read (and checked) them already; nil reads `imagePath`.
     public var imageBytes: [UInt8]?
@@ -16,11 +16,15 @@ public struct NewDrawing: Hashable, Sendable {
     public var singleMarker: Bool
     /// The project it belongs to (`Project.defaultName` when nil).
     public var project: String?
+    /// When the image is a page of a PDF: the page, its resolution and its size in pixels (which the store cannot
+    /// measure); nil for a PNG, whose size comes from its header.
+    public var pdf: PDFPageImage?
 
     /// Describes a new drawing.
     public init(name: String, imagePath: String, imageBytes: [UInt8]? = nil, zoom: Zoom = 8, crs: CRSFlavour = .leaflet,
-                singleMarker: Bool = false, project: String? = nil) {
+                singleMarker: Bool = false, project: String? = nil, pdf: PDFPageImage? = nil) {
         self.project = project
+        self.pdf = pdf
         self.name = name
         self.imagePath = imagePath
         self.imageBytes = imageBytes
@@ -32,26 +36,32 @@ public struct NewDrawing: Hashable, Sendable {
 
 extension NewDrawing {
     /// Checks what can be checked before anything is opened or written: a name without control
-    /// characters and a supported zoom.
+    /// characters, a supported zoom and, for a PDF page, its page, resolution and size (`PDFPageImage.validate`).
     public func validate() throws(StoreError) {
         try TextField.checkName(name, field: "name")
         guard zoom.isSupported else {
             throw .invalidArgument("zoom: \(zoom) is outside the supported range \(Zoom.supportedDescription)")
         }
+        try pdf?.validate()
     }
 }
 
-/// A drawing's image as stored: the PNG bytes it was added with.
+/// A drawing's (or a revision's) image as stored: the bytes it was added with, a PNG file's or, with `pdf`, a PDF
+/// file's. A reader that decodes the image must branch on `pdf`: those bytes are the whole PDF, and the image is
+/// its page `pdf.page` drawn at `pdf.dpi`.
 public struct DrawingImage: Hashable, Sendable {
     /// SHA-256 of `bytes`, hexadecimal (a strong ETag).
     public var sha256: String
-    /// The PNG file's bytes.
+    /// The file's bytes: a PNG, or the PDF that `pdf` names a page of.
     public var bytes: [UInt8]
+    /// When the image is a page of a PDF: which page, at which resolution; nil for a PNG.
+    public var pdf: PDFSource?
 
     /// Creates an image.
-    public init(sha256: String, bytes: [UInt8]) {
+    public init(sha256: String, bytes: [UInt8], pdf: PDFSource? = nil) {
         self.sha256 = sha256
         self.bytes = bytes
+        self.pdf = pdf
     }
 }
 

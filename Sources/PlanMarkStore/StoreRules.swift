@@ -141,22 +141,36 @@ package enum StoreRules {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// A new drawing's record and image bytes, checked (`NewDrawing.validate`, region text, the PNG header) before any
-    /// transaction: the image is the bytes given or the file read; its size comes from the PNG header, its SHA-256
-    /// from the bytes.
+    /// A new drawing's record and image bytes, checked (`NewDrawing.validate`, region text, the image's header) before
+    /// any transaction: the image is the bytes given or the file read; its size comes from the PNG header, or for a PDF
+    /// page from `new.pdf` (`imageSize`); its SHA-256 from the bytes.
     /// - Complexity: O(image bytes + region count).
     package static func drawing(_ new: NewDrawing, regions: [Region]) throws(StoreError) -> (drawing: Drawing, bytes: [UInt8]) {
         try new.validate()
         try checkText(of: regions)
         let bytes: [UInt8]
         if let given = new.imageBytes { bytes = given } else { bytes = try readImage(path: new.imagePath) }
-        let header = try PNGHeader(bytes: bytes, path: new.imagePath)
-        let drawing = Drawing(
+        let size = try imageSize(of: bytes, path: new.imagePath, pdf: new.pdf)
+        var drawing = Drawing(
             name: new.name, imagePath: absolutePath(new.imagePath), imageSHA256: SHA256.hexDigest(of: bytes),
-            width: header.width, height: header.height, zoom: new.zoom, crs: new.crs,
+            width: size.width, height: size.height, zoom: new.zoom, crs: new.crs,
             singleMarker: new.singleMarker, createdAt: .now(), uuidSeed: DerivedUUID.newSeed()
         )
+        drawing.pdf = new.pdf?.source
         return (drawing, bytes)
+    }
+
+    /// A new drawing's or revision's image size: a PNG's from its header (`notPNG` without one); a PDF page's as `pdf`
+    /// gives it (its values checked by `PDFPageImage.validate` before), once the bytes start with `%PDF-` (`notPDF`
+    /// otherwise: the store reads no further into a PDF).
+    /// - Complexity: O(1).
+    package static func imageSize(of bytes: [UInt8], path: String, pdf: PDFPageImage?) throws(StoreError) -> (width: Int, height: Int) {
+        if let pdf {
+            try PDFPageImage.checkHeader(bytes, path: path)
+            return (pdf.width, pdf.height)
+        }
+        let header = try PNGHeader(bytes: bytes, path: path)
+        return (header.width, header.height)
     }
 
     /// An attachment's type (from its bytes; a `declaredType` that disagrees is refused) and SHA-256, its caption and

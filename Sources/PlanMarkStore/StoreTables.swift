@@ -12,7 +12,7 @@ package enum StoreTables {
             ("id", .integer), ("name", .text), ("imagePath", .text), ("imageSHA256", .text), ("width", .integer),
             ("height", .integer), ("zoom", .real), ("crs", .text), ("singleMarker", .boolean), ("nextNumber", .integer),
             ("createdAt", .integer), ("regionsRevision", .integer), ("uuidSeed", .integer), ("revision", .integer),
-            ("metresPerPixel", .real), ("calibration", .text), ("projectId", .integer),
+            ("metresPerPixel", .real), ("calibration", .text), ("projectId", .integer), ("pdfPage", .integer), ("pdfDPI", .integer),
         ], identity: true),
         StoreTable(name: "image", key: ["sha256"], columns: [("sha256", .text), ("bytes", .blob)], skipsExistingRows: true, pageRows: 8),
         StoreTable(name: "attachmentBlob", key: ["sha256"], columns: [("sha256", .text), ("bytes", .blob)], skipsExistingRows: true,
@@ -24,7 +24,7 @@ package enum StoreTables {
         StoreTable(name: "revision", key: ["drawingId", "number"], columns: [
             ("drawingId", .integer), ("number", .integer), ("imagePath", .text), ("imageSHA256", .text), ("width", .integer),
             ("height", .integer), ("createdAt", .integer), ("author", .text), ("a", .real), ("b", .real), ("c", .real),
-            ("d", .real), ("e", .real), ("f", .real), ("maxResidual", .real),
+            ("d", .real), ("e", .real), ("f", .real), ("maxResidual", .real), ("pdfPage", .integer), ("pdfDPI", .integer),
         ]),
         StoreTable(name: "marker", key: ["drawingId", "number"], columns: [
             ("drawingId", .integer), ("number", .integer), ("x", .real), ("y", .real), ("status", .smallint), ("note", .text),

@@ -93,7 +93,7 @@ struct CommandFailure: Error, CustomStringConvertible {
             self.init(place: Self.drawing(drawing), message: "marker \(number) has no attachment \(id)", code: Exit.noInput)
         case .unsupportedMediaType, .photoTooLarge:
             self.init(text: error.description, code: Exit.dataError)
-        case .notPNG, .invalidText, .imageChanged:
+        case .notPNG, .notPDF, .invalidText, .imageChanged:
             self.init(text: error.description, code: Exit.dataError)
         case .invalidArgument:
             self.init(text: error.description, code: Exit.usage)

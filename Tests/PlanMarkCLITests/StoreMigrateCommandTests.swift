@@ -1,4 +1,6 @@
 import Foundation
+import PlanMarkSQLite
+import PlanMarkStore
 import PlanMarkTestSupport
 import PlanMarkStoreTestSupport
 import Testing
@@ -50,6 +52,7 @@ import Testing
         }
         try run(["drawing", "list", "--format", "json"])
         try run(["drawing", "show", "A", "--format", "json"])
+        try run(["drawing", "show", "B", "--format", "json"])
         try run(["markers", "A", "--format", "json"])
         try run(["history", "A", "--format", "jsonl"])
         try run(["attachments", "A", "1"])
@@ -62,8 +65,8 @@ import Testing
     }
 
     /// A store with everything a drawing can have: regions, markers (one moved, one with a status change, one with
-    /// an attachment), a calibration and a second revision; and a second drawing.
-    static func richStore() throws -> StoreSandbox {
+    /// an attachment), a calibration and a second revision; and a second drawing, revised to a page of a PDF.
+    static func richStore() async throws -> StoreSandbox {
         let sandbox = try StoreSandbox.withDrawing()
         func ok(_ arguments: [String]) throws {
             let result = try sandbox.run(arguments)
@@ -90,11 +93,18 @@ import Testing
         try ok(["project", "grant", "default", "bo", "viewer"])
         try ok(["drawing", "add", try sandbox.png("other.png", width: 200, height: 100), "--name", "B", "--project", "Tower B"])
         try ok(["mark", "B", "50", "50"])
+        // B's revision 2 is page 1 of a PDF at 18 dpi (A4: 595 * 18 / 72 = 148.75 -> 149, 842 * 18 / 72 = 210.5 -> 211),
+        // through the store (the CLI takes PDFs with the PDF renderer): its bytes, page and dpi are copied too.
+        let pdf = sandbox.folder.appendingPathComponent("b.pdf")
+        try Data("%PDF-1.4\n%%EOF\n".utf8).write(to: pdf)
+        let store = try SQLiteStore(path: sandbox.store, create: false)
+        _ = try await store.reviseDrawing("B", NewRevision(imagePath: pdf.path, pdf: PDFPageImage(page: 1, dpi: 18, width: 149, height: 211)),
+                                          dryRun: false, author: nil)
         return sandbox
     }
 
     @Test func sqliteToSQLiteCopiesEveryTableExactly() async throws {
-        let sandbox = try Self.richStore()
+        let sandbox = try await Self.richStore()
         let copy = sandbox.folder.appendingPathComponent("copy.sqlite").path
         let result = try CLIRunner.run(["store", "migrate", "--from", sandbox.store, "--to", copy], in: sandbox.folder)
         #expect(result.status == 0, "\(result.stderr)")
@@ -110,7 +120,7 @@ import Testing
     }
 
     @Test func refusesADestinationWithDrawingsAndLeavesItUnchanged() async throws {
-        let source = try Self.richStore()
+        let source = try await Self.richStore()
         let destination = try StoreSandbox.withDrawing()
         let before = try Self.dump(destination.store)
         let result = try CLIRunner.run(["store", "migrate", "--from", source.store, "--to", destination.store], in: source.folder)
@@ -166,7 +176,7 @@ import Testing
 @Suite(.enabled(if: TestDatabases.required, "no PostgreSQL test cluster (PLANMARK_TEST_POSTGRES) and not CI"))
 struct StoreMigratePostgresTests {
     @Test func sqliteToPostgresAndBackIsExact() async throws {
-        let sandbox = try StoreMigrateCommandTests.richStore()
+        let sandbox = try await StoreMigrateCommandTests.richStore()
         let database = try TestDatabases.fresh().description
         let there = try CLIRunner.run(["store", "migrate", "--from", sandbox.store, "--to", database], in: sandbox.folder)
         #expect(there.status == 0, "\(there.stderr)")
@@ -177,6 +187,9 @@ struct StoreMigratePostgresTests {
         let again = try CLIRunner.run(["store", "migrate", "--from", database, "--to", back], in: sandbox.folder)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try StoreMigrateCommandTests.dump(back) == (try StoreMigrateCommandTests.dump(sandbox.store)))
+        // B's PDF page came back, on the drawing and on its revision 2 (sqlite3 -json's rows).
+        let dump = try StoreMigrateCommandTests.dump(back)
+        #expect(dump.components(separatedBy: "\"pdfPage\":1,\"pdfDPI\":18}").count == 3)
         // The identity sequences were set past the copied ids: a new drawing gets id 3, the next marker of A 4.
         let add = try CLIRunner.run(["drawing", "add", try sandbox.png("c.png"), "--name", "C", "--store", database], in: sandbox.folder)
         #expect(add.status == 0, "\(add.stderr)")
@@ -185,7 +198,7 @@ struct StoreMigratePostgresTests {
     }
 
     @Test func refusesAPostgresDestinationWithDrawings() async throws {
-        let source = try StoreMigrateCommandTests.richStore()
+        let source = try await StoreMigrateCommandTests.richStore()
         let database = try TestDatabases.fresh().description
         let add = try CLIRunner.run(["drawing", "add", try source.png("c.png"), "--name", "C", "--store", database], in: source.folder)
         #expect(add.status == 0, "\(add.stderr)")

@@ -146,7 +146,9 @@ import Testing
             try db.execute(sql: """
                 DROP INDEX marker_cursor; ALTER TABLE marker DROP COLUMN cursor; ALTER TABLE historyHead DROP COLUMN lastCursor;
                 DROP TABLE feedEvent; DROP TABLE importRange; ALTER TABLE region DROP COLUMN labelBox; DROP INDEX idempotencyKey_createdAt;
-                DELETE FROM grdb_migrations WHERE identifier IN ('\(StoreSchema.v13)', '\(StoreSchema.v14)', '\(StoreSchema.v15)');
+                ALTER TABLE drawing DROP COLUMN pdfDPI; ALTER TABLE drawing DROP COLUMN pdfPage;
+                ALTER TABLE revision DROP COLUMN pdfDPI; ALTER TABLE revision DROP COLUMN pdfPage;
+                DELETE FROM grdb_migrations WHERE identifier IN ('\(StoreSchema.v13)', '\(StoreSchema.v14)', '\(StoreSchema.v15)', '\(StoreSchema.v16)');
                 """)
         }
         try queue.close()

@@ -26,7 +26,8 @@ import Testing
         }
         let store = try SQLiteStore(path: path, create: false)
         #expect(try await store.appliedMigrations() == [StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8,
-                                                StoreSchema.v9, StoreSchema.v10, StoreSchema.v11, StoreSchema.v12, StoreSchema.v13, StoreSchema.v14, StoreSchema.v15])
+                                                StoreSchema.v9, StoreSchema.v10, StoreSchema.v11, StoreSchema.v12, StoreSchema.v13, StoreSchema.v14, StoreSchema.v15,
+                                                StoreSchema.v16])
         // v2 made the index of markers by status, v4 dropped it.
         #expect(try await store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'marker_status'") } == 0)
         let summary = try await store.drawing(named: "Old")
@@ -58,7 +59,8 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         let identifiers = try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
         #expect(identifiers == ([StoreSchema.v1, StoreSchema.v2, StoreSchema.v3, StoreSchema.v4, StoreSchema.v5, StoreSchema.v6, StoreSchema.v7, StoreSchema.v8,
-                                StoreSchema.v9, StoreSchema.v10, StoreSchema.v11, StoreSchema.v12, StoreSchema.v13, StoreSchema.v14, StoreSchema.v15, "v99-from-the-future"]).sorted())
+                                StoreSchema.v9, StoreSchema.v10, StoreSchema.v11, StoreSchema.v12, StoreSchema.v13, StoreSchema.v14, StoreSchema.v15, StoreSchema.v16,
+                                "v99-from-the-future"]).sorted())
         #expect(StoreError.newerSchema(path: "s", unknownMigrations: ["v9"]).description.contains("newer planmark"))
     }
 

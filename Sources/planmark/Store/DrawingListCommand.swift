@@ -23,7 +23,9 @@ struct DrawingListCommand: AsyncParsableCommand {
             case .text:
                 for summary in summaries {
                     let d = summary.drawing
-                    try out.write("\(d.name)\t\(d.width)x\(d.height)\tzoom \(d.zoom)\t\(d.crs.rawValue)\t\(summary.markerCount) markers\t\(summary.regionCount) regions\n")
+                    // A PDF drawing's page and resolution come last, as a seventh column; a PNG drawing's line has six.
+                    let source = d.pdf.map { "\t\($0)" } ?? ""
+                    try out.write("\(d.name)\t\(d.width)x\(d.height)\tzoom \(d.zoom)\t\(d.crs.rawValue)\t\(summary.markerCount) markers\t\(summary.regionCount) regions\(source)\n")
                 }
             case .json:
                 try out.write(DrawingJSON.list(summaries, image: \.imagePath))

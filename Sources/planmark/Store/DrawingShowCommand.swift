@@ -6,7 +6,7 @@ import PlanMarkStore
 
 /// `planmark drawing show NAME`.
 struct DrawingShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one drawing: image, size, zoom, CRS, marker count, bounds, revisions.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one drawing: image (and its PDF page), size, zoom, CRS, marker count, bounds, revisions.")
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -26,10 +26,12 @@ struct DrawingShowCommand: AsyncParsableCommand {
             case .text:
                 let d = summary.drawing
                 let bounds = d.bounds()
+                // A PDF drawing says which page at which resolution its image is; a PNG one has no such line.
+                let source = d.pdf.map { "source: \($0)\n" } ?? ""
                 try out.write("""
                     name: \(d.name)
                     image: \(d.imagePath)
-                    sha256: \(d.imageSHA256)
+                    \(source)sha256: \(d.imageSHA256)
                     size: \(d.width)x\(d.height) px
                     zoom: \(d.zoom)
                     crs: \(d.crs.rawValue)
@@ -44,7 +46,9 @@ struct DrawingShowCommand: AsyncParsableCommand {
 
                     """)
                 for r in revisions {
-                    var line = "revision \(r.number): \(r.width)x\(r.height) px, \(r.createdAt.text)"
+                    var line = "revision \(r.number): \(r.width)x\(r.height) px"
+                    if let pdf = r.pdf { line += ", \(pdf)" }
+                    line += ", \(r.createdAt.text)"
                     if let author = r.author { line += ", by \(author)" }
                     if let t = r.transform {
                         line += ", transform [" + [t.a, t.b, t.c, t.d, t.e, t.f].map(JSONNumber.text).joined(separator: " ") + "]"
