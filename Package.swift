@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "planmark", targets: ["planmark"]),
         .executable(name: "planmark-server", targets: ["planmark-server"]),
+        .executable(name: "planmark-pdf", targets: ["planmark-pdf"]),
         .library(name: "PlanMarkGeometry", targets: ["PlanMarkGeometry"]),
         .library(name: "PlanMarkFormats", targets: ["PlanMarkFormats"]),
         .library(name: "PlanMarkStore", targets: ["PlanMarkStore"]),
@@ -91,9 +92,23 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // poppler's GLib API (PDF pages drawn with cairo), found through pkg-config; PlanMarkPDF only.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // What PDF pages are without poppler, shared by `planmark-pdf` and its client so that the two cannot drift:
+        // the limits, the pixel-size rule, the errors and their codes, the info JSON and the raw RGBA stream.
+        .target(name: "PlanMarkPDFCore", dependencies: ["PlanMarkFormats", "PlanMarkRender"]),
         // PDF drawings: a document's pages, their sizes and sheet names, any rectangle of a page rendered at any scale.
-        // Nothing imports it yet.
-        .target(name: "PlanMarkPDF", dependencies: ["PlanMarkGeometry", "PlanMarkRender", "CPoppler", "CCairo"]),
+        // Only `planmark-pdf` (and PlanMarkPDFTests) links it, so poppler runs in a child process of its own.
+        .target(name: "PlanMarkPDF", dependencies: ["PlanMarkGeometry", "PlanMarkRender", "PlanMarkPDFCore", "CPoppler", "CCairo"]),
+        // `planmark-pdf`: one PDF's info (JSON) or one rendered rectangle (raw RGBA) under limits and rlimits, so that a
+        // crash or a hang of poppler costs one child process.
+        .executableTarget(
+            name: "planmark-pdf",
+            dependencies: ["PlanMarkPDF", "PlanMarkPDFCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // What glibc has but Swift's Glibc module does not show: pipe2, pidfd_open, posix_spawn's closefrom.
+        .target(name: "CSpawn"),
+        // The front doors' way to PDFs: runs `planmark-pdf` (posix_spawn, a pidfd, a time limit) and reads its answer.
+        // No poppler.
+        .target(name: "PlanMarkPDFProcess", dependencies: ["PlanMarkPDFCore", "PlanMarkRender", "CSpawn"]),
         // The punch-list report (PDF through cairo, or static HTML). Only `planmark report` and the service use
         // it, so the CLI's other commands do not need cairo's code paths.
         .target(
@@ -168,10 +183,21 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "PlanMarkRenderTests", dependencies: ["PlanMarkRender", "PlanMarkTestSupport"], exclude: ["Fixtures"]),
         // make_pdfs.py writes the PDF fixtures at test time (pycairo, pypdf); pdftoppm renders the reference pixels.
-        .testTarget(name: "PlanMarkPDFTests", dependencies: ["PlanMarkPDF", "PlanMarkRender", "PlanMarkTestSupport"], exclude: ["make_pdfs.py"]),
-        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",
+        .target(
+            name: "PlanMarkPDFTestSupport", dependencies: ["PlanMarkRender", "PlanMarkTestSupport"], path: "Tests/PlanMarkPDFTestSupport",
+            exclude: ["make_pdfs.py"]
+        ),
+        .testTarget(name: "PlanMarkPDFTests", dependencies: ["PlanMarkPDF", "PlanMarkPDFCore", "PlanMarkRender", "PlanMarkPDFTestSupport", "PlanMarkTestSupport"]),
+        // Runs the built `planmark-pdf` through PDFRenderer on make_pdfs.py's fixtures (hostile ones included); pdfinfo,
+        // pypdf and pdftoppm give the expected values.
+        .testTarget(
+            name: "PlanMarkPDFProcessTests",
+            dependencies: ["PlanMarkPDFProcess", "PlanMarkPDFCore", "planmark-pdf", "PlanMarkRender", "PlanMarkPDFTestSupport", "PlanMarkTestSupport"]
+        ),
+        // make_sheet_sets.py writes the sheet sets of SheetsCommandTests (pycairo).
+        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "planmark-pdf", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",
                                                        "PlanMarkStoreTestSupport"],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures", "make_sheet_sets.py"]),
         .testTarget(
             name: "PlanMarkServerTests",
             dependencies: [

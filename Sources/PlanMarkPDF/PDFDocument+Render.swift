@@ -1,5 +1,6 @@
 import CCairo
 import CPoppler
+import PlanMarkPDFCore
 import PlanMarkRender
 
 extension PDFDocument {

@@ -1,4 +1,5 @@
 import CPoppler
+import PlanMarkPDFCore
 import Synchronization
 
 /// One PDF opened with poppler: its pages, their sizes in points and in pixels, its sheet names
@@ -101,9 +102,8 @@ public final class PDFDocument: Sendable {
         return (size.width, size.height)
     }
 
-    /// The size in pixels of a whole page drawn at `dpi` pixels per inch: each side `ceil(points * dpi / 72)`, so the
-    /// drawing covers the whole page (595 pt at 300 dpi is 2479.17 px: 2480). A side within 1e-6 px above a whole
-    /// number counts as that number, so that rounding in `points * dpi / 72` never adds a pixel.
+    /// The size in pixels of a whole page drawn at `dpi` pixels per inch: each side `PDFPixels.side(points:dpi:)`,
+    /// `ceil(points * dpi / 72)` (595 pt at 300 dpi is 2479.17 px: 2480).
     /// - Throws: `pageOutOfRange`, `invalidArea` (`dpi` not positive and finite), `pageTooLarge`, or `tooManyPixels`
     ///   when a side does not fit in an `Int`.
     /// - Complexity: O(1).
@@ -111,19 +111,10 @@ public final class PDFDocument: Sendable {
         let size = try checkedSize(page: page)
         try checkDPI(dpi, page: page)
         try checkSides(size, page: page)
-        guard let width = PDFDocument.pixels(size.width, dpi: dpi), let height = PDFDocument.pixels(size.height, dpi: dpi) else {
+        guard let width = PDFPixels.side(points: size.width, dpi: dpi), let height = PDFPixels.side(points: size.height, dpi: dpi) else {
             throw .tooManyPixels(source: source, page: page, width: Int.max, height: Int.max, max: limits.maxPixels)
         }
         return (width, height)
-    }
-
-    /// `ceil(points * dpi / 72)` with a 1e-6 px tolerance, or nil when it does not fit in an `Int`.
-    /// - Complexity: O(1).
-    static func pixels(_ points: Double, dpi: Double) -> Int? {
-        let exact = points * dpi / 72
-        let value = (exact - 1e-6).rounded(.up)
-        guard value.isFinite, value < 0x1p62 else { return nil }
-        return max(0, Int(value))
     }
 
     /// The page's size, or `pageOutOfRange`.

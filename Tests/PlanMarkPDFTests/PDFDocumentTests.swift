@@ -1,5 +1,7 @@
 import Foundation
 @testable import PlanMarkPDF
+import PlanMarkPDFCore
+import PlanMarkPDFTestSupport
 import PlanMarkRender
 import Testing
 

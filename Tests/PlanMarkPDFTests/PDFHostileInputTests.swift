@@ -1,5 +1,7 @@
 import Foundation
 import PlanMarkPDF
+import PlanMarkPDFCore
+import PlanMarkPDFTestSupport
 import Testing
 
 /// What is not a readable PDF, or asks for more than the limits: each refused with its own `PDFError`, nothing

@@ -1,5 +1,7 @@
 import Foundation
 import PlanMarkPDF
+import PlanMarkPDFCore
+import PlanMarkPDFTestSupport
 import PlanMarkRender
 import Testing
 

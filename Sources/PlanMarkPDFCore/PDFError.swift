@@ -2,7 +2,7 @@
 /// page is at fault). Pages are numbered from 1, as users count them.
 ///
 /// The front doors map cases to exit codes or HTTP statuses; `code` is a stable name for each case.
-public enum PDFError: Error, CustomStringConvertible, Equatable {
+public enum PDFError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The data does not start with the `%PDF-` header.
     case notPDF(source: String)
     /// poppler could not read the document: truncated, damaged, not really a PDF after its header.
@@ -27,20 +27,51 @@ public enum PDFError: Error, CustomStringConvertible, Equatable {
     /// cairo or poppler failed while drawing the page.
     case renderFailed(source: String, page: Int, reason: String)
 
-    /// A stable name for the case, for logs, metrics and JSON error bodies.
-    public var code: String {
-        switch self {
-        case .notPDF: "not_pdf"
-        case .unreadable: "unreadable"
-        case .encrypted: "encrypted"
-        case .noPages: "no_pages"
-        case .tooLarge: "too_large"
-        case .tooManyPages: "too_many_pages"
-        case .pageOutOfRange: "page_out_of_range"
-        case .pageTooLarge: "page_too_large"
-        case .tooManyPixels: "too_many_pixels"
-        case .invalidArea: "invalid_area"
-        case .renderFailed: "render_failed"
+    /// A stable name for the case, for logs, metrics and JSON error bodies: `Code(self).rawValue`.
+    public var code: String { Code(self).rawValue }
+
+    /// The stable names of the cases, without their details: what `planmark-pdf` reports on its error line and what
+    /// `PDFProcessError.refused` carries back to the parent.
+    public enum Code: String, CaseIterable, Hashable, Sendable {
+        /// `PDFError.notPDF`.
+        case notPDF = "not_pdf"
+        /// `PDFError.unreadable`.
+        case unreadable = "unreadable"
+        /// `PDFError.encrypted`.
+        case encrypted = "encrypted"
+        /// `PDFError.noPages`.
+        case noPages = "no_pages"
+        /// `PDFError.tooLarge`.
+        case tooLarge = "too_large"
+        /// `PDFError.tooManyPages`.
+        case tooManyPages = "too_many_pages"
+        /// `PDFError.pageOutOfRange`.
+        case pageOutOfRange = "page_out_of_range"
+        /// `PDFError.pageTooLarge`.
+        case pageTooLarge = "page_too_large"
+        /// `PDFError.tooManyPixels`.
+        case tooManyPixels = "too_many_pixels"
+        /// `PDFError.invalidArea`.
+        case invalidArea = "invalid_area"
+        /// `PDFError.renderFailed`.
+        case renderFailed = "render_failed"
+
+        /// The code of `error`'s case.
+        /// - Complexity: O(1).
+        public init(_ error: PDFError) {
+            switch error {
+            case .notPDF: self = .notPDF
+            case .unreadable: self = .unreadable
+            case .encrypted: self = .encrypted
+            case .noPages: self = .noPages
+            case .tooLarge: self = .tooLarge
+            case .tooManyPages: self = .tooManyPages
+            case .pageOutOfRange: self = .pageOutOfRange
+            case .pageTooLarge: self = .pageTooLarge
+            case .tooManyPixels: self = .tooManyPixels
+            case .invalidArea: self = .invalidArea
+            case .renderFailed: self = .renderFailed
+            }
         }
     }
 

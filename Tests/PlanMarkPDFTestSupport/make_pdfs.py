@@ -14,8 +14,15 @@ huge.pdf: one page 20000 x 300 (over PDF's 14400 limit).
 encrypted.pdf: sheets.pdf encrypted (RC4-128) with the user password "secret" (pypdf; qpdf when pypdf is missing;
   not written when neither is there).
 no-pages.pdf: a hand-written PDF whose page tree has no pages.
+truncated.pdf: the first half of sheets.pdf (a header, no cross-reference table or trailer).
+corrupt.pdf: sheets.pdf's first line (its %PDF-1.x header), then its other bytes each XORed with a byte of Python's
+  random.Random(29): a header and nothing a PDF reader can recover.
+enormous.pdf: one page 14400 x 14400 pt (PDF's largest): within the side limit, 60000 x 60000 pixels at 300 dpi.
+spin.pdf: one 200 x 200 pt page that draws Form XObject level 9 once; level k (9..1) draws level k - 1 ten times and
+  level 0 fills a 1 pt square: 10^9 fills (pdftoppm takes over an hour), while opening and measuring it is instant.
 """
 import os
+import random
 import subprocess
 import sys
 
@@ -88,19 +95,58 @@ except ImportError:
     except (OSError, subprocess.CalledProcessError):
         pass
 
-objects = [
+
+
+def write_pdf(name, objects):
+    """Writes a PDF of the given objects (numbered from 1; object 1 the catalog) with a correct xref table."""
+    body = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, text in enumerate(objects, start=1):
+        offsets.append(len(body))
+        body += b"%d 0 obj\n" % number + text + b"\nendobj\n"
+    xref = len(body)
+    body += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        body += b"%010d 00000 n \n" % offset
+    body += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(body)
+
+
+def stream(dictionary, data):
+    """A stream object's text."""
+    return b"<< " + dictionary + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+
+
+write_pdf("no-pages.pdf", [
     b"<< /Type /Catalog /Pages 2 0 R >>",
     b"<< /Type /Pages /Kids [] /Count 0 >>",
+])
+
+with open(sheets, "rb") as f:
+    whole = f.read()
+with open(os.path.join(out, "truncated.pdf"), "wb") as f:
+    f.write(whole[: len(whole) // 2])
+
+header = whole.index(b"\n") + 1
+noise = random.Random(29)
+with open(os.path.join(out, "corrupt.pdf"), "wb") as f:
+    f.write(whole[:header] + bytes(byte ^ noise.randrange(256) for byte in whole[header:]))
+
+enormous = cairo.PDFSurface(os.path.join(out, "enormous.pdf"), 14400, 14400)
+cairo.Context(enormous).show_page()
+enormous.finish()
+
+# Objects 1-4: catalog, pages, the page, its content; 5 + i: level 9 - i (level 0 last).
+spin = [
+    b"<< /Type /Catalog /Pages 2 0 R >>",
+    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /XObject << /X 5 0 R >> >> /Contents 4 0 R >>",
+    stream(b"", b"/X Do"),
 ]
-body = bytearray(b"%PDF-1.4\n")
-offsets = []
-for number, text in enumerate(objects, start=1):
-    offsets.append(len(body))
-    body += b"%d 0 obj\n" % number + text + b"\nendobj\n"
-xref = len(body)
-body += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-for offset in offsets:
-    body += b"%010d 00000 n \n" % offset
-body += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-with open(os.path.join(out, "no-pages.pdf"), "wb") as f:
-    f.write(body)
+for level in range(9, 0, -1):
+    below = len(spin) + 2
+    form = b"/Type /XObject /Subtype /Form /BBox [0 0 200 200] /Resources << /XObject << /X %d 0 R >> >>" % below
+    spin.append(stream(form, b"/X Do " * 10))
+spin.append(stream(b"/Type /XObject /Subtype /Form /BBox [0 0 200 200]", b"0 0 1 1 re f"))
+write_pdf("spin.pdf", spin)

@@ -1,0 +1,44 @@
+import ArgumentParser
+import PlanMarkPDFCore
+
+/// The options every subcommand takes: the PDF's limits (`PDFLimits`) and the process's own (`PDFProcessLimits`),
+/// named as `PDFChild.Option` names them for the parent.
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong(PDFChild.Option.maxBytes), help: ArgumentHelp("The largest PDF file accepted.", valueName: "bytes"))
+    var maxBytes = PDFLimits.defaultMaxBytes
+
+    @Option(name: .customLong(PDFChild.Option.maxPages), help: ArgumentHelp("The most pages a PDF may have.", valueName: "pages"))
+    var maxPages = PDFLimits.defaultMaxPages
+
+    @Option(name: .customLong(PDFChild.Option.maxPageSide), help: ArgumentHelp("The longest side a page may have, in points (1/72 inch).", valueName: "points"))
+    var maxPageSide = PDFLimits.defaultMaxPageSidePoints
+
+    @Option(name: .customLong(PDFChild.Option.maxPixels), help: ArgumentHelp("The most pixels (width x height) one render may have.", valueName: "pixels"))
+    var maxPixels = PDFLimits.defaultMaxPixels
+
+    @Option(name: .customLong(PDFChild.Option.maxMemory), help: ArgumentHelp("This process's address-space limit (RLIMIT_AS), in MiB.", valueName: "MiB"))
+    var maxMemory = PDFProcessLimits.defaultMaxMemoryMiB
+
+    @Option(name: .customLong(PDFChild.Option.maxCPUSeconds), help: ArgumentHelp("This process's CPU-time limit (RLIMIT_CPU), in seconds.", valueName: "seconds"))
+    var maxCPUSeconds = PDFProcessLimits.defaultMaxCPUSeconds
+
+    @Option(name: .customLong(PDFChild.Option.name), help: ArgumentHelp("The name used in messages (default: the file's path).", valueName: "name"))
+    var name: String?
+
+    func validate() throws {
+        guard maxBytes >= 0, maxPages >= 1, maxPixels >= 0, maxPageSide.isFinite, maxPageSide > 0 else {
+            throw ValidationError("the PDF limits must be positive numbers")
+        }
+        guard maxMemory >= 1, maxCPUSeconds >= 1 else { throw ValidationError("--max-memory and --max-cpu-seconds must be 1 or more") }
+    }
+
+    /// The PDF's limits.
+    var limits: PDFLimits {
+        PDFLimits(maxBytes: maxBytes, maxPages: maxPages, maxPageSidePoints: maxPageSide, maxPixels: maxPixels)
+    }
+
+    /// The process's limits.
+    var processLimits: PDFProcessLimits {
+        PDFProcessLimits(maxMemoryMiB: maxMemory, maxCPUSeconds: maxCPUSeconds)
+    }
+}
