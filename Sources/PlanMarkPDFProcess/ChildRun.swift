@@ -11,6 +11,9 @@ import Glibc
 enum OutputShape {
     /// Text of at most `maxBytes` bytes.
     case text(maxBytes: Int)
+    /// Text of at most `maxBytes` bytes, `line` told of each whole line (without its break) as it arrives, on the run's
+    /// queue.
+    case lines(maxBytes: Int, line: @Sendable (Substring) -> Void)
     /// A `PDFRaster` stream of at most `maxPixels` pixels, of exactly `size` when it is given.
     case raster(maxPixels: Int, size: (width: Int, height: Int)?)
 }
@@ -327,6 +330,8 @@ struct StdoutReader {
     private var filled = 0
     /// Why the output is refused, once it is (the reader has stopped then).
     private var failure: String?
+    /// For `.lines`: where the first line not yet handed on starts in `bytes`.
+    private var lineStart = 0
 
     init(shape: OutputShape) {
         self.shape = shape
@@ -354,6 +359,13 @@ struct StdoutReader {
         switch shape {
         case .text(let maxBytes):
             return bytes.count > maxBytes ? .failed("the answer is longer than \(maxBytes) bytes") : .more
+        case .lines(let maxBytes, let line):
+            guard bytes.count <= maxBytes else { return .failed("the answer is longer than \(maxBytes) bytes") }
+            while let end = bytes[lineStart...].firstIndex(of: 10) {
+                line(Substring(String(decoding: bytes[lineStart..<end], as: UTF8.self)))
+                lineStart = end + 1
+            }
+            return .more
         case .raster(let maxPixels, let expected):
             let header: (width: Int, height: Int, length: Int)?
             do { header = try PDFRaster.readHeader(bytes[...]) } catch { return .failed(error.reason) }
@@ -398,7 +410,7 @@ struct StdoutReader {
     func finish() -> Result<ChildOutput, PDFOutputError> {
         if let failure { return .failure(PDFOutputError(failure)) }
         switch shape {
-        case .text:
+        case .text, .lines:
             return .success(.text(bytes))
         case .raster:
             guard let size else {

@@ -108,7 +108,7 @@ public struct PDFRenderer: Sendable {
     }
 
     /// The limit options, and `--name`.
-    private func common(name: String?) -> [String] {
+    func common(name: String?) -> [String] {
         PDFChild.limitArguments(limits, processLimits) + (name.map { ["--" + PDFChild.Option.name, $0] } ?? [])
     }
 
@@ -120,7 +120,7 @@ public struct PDFRenderer: Sendable {
     }
 
     /// Runs `planmark-pdf` with `arguments` and turns how it ended into its output or a `PDFProcessError`.
-    private func run(_ arguments: [String], shape: OutputShape, source: String, file: String) async throws(PDFProcessError) -> ChildOutput {
+    func run(_ arguments: [String], shape: OutputShape, source: String, file: String) async throws(PDFProcessError) -> ChildOutput {
         if Task.isCancelled { throw .cancelled(source: source) }
         guard access(executable, X_OK) == 0 else { throw .programMissing(path: executable) }
         let child: ChildRun
