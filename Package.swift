@@ -201,13 +201,15 @@ let package = Package(
         ),
         // make_sheet_sets.py writes the sheet sets of SheetsCommandTests (pycairo).
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "planmark-pdf", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",
-                                                       "PlanMarkStoreTestSupport"],
+                                                       "PlanMarkStoreTestSupport", "PlanMarkGeometry", "PlanMarkPDFTestSupport"],
                     exclude: ["Fixtures", "make_sheet_sets.py"]),
         .testTarget(
             name: "PlanMarkServerTests",
             dependencies: [
                 "PlanMarkServer", "planmark", "planmark-server", "PlanMarkTestSupport", "PlanMarkSQLite", "PlanMarkPostgres",
                 "PlanMarkStoreTestSupport",
+                // PDF drawings' tiles: make_pdfs.py's fixtures and pdftoppm's renders; the PDF renderer's client and program.
+                "PlanMarkPDFTestSupport", "PlanMarkPDFProcess", "planmark-pdf",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
