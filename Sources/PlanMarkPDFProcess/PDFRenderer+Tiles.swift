@@ -24,7 +24,7 @@ extension PDFRenderer {
     /// - Throws: `refused` (as `render`; `too_many_pixels` for a page over `limits.maxPixels`), `timedOut`, `crashed`,
     ///   `fileMissing`, `programMissing`, `io` (also: a tile that cannot be written), `childFailed`, `cancelled`.
     /// - Complexity: O(width × height) in the child, plus the page's drawing operations once a band; the child's memory
-    ///   is a band of the page (`PDFPyramidReport.defaultBandBytes`, 64 MiB, or 256 rows of a wider page) plus a few bands
+    ///   is a band of the page (`PDFPyramidReport.defaultBandBytes`, 32 MiB, or 256 rows of a wider page) plus a few bands
     ///   of 256 rows per level (8 bytes a pixel: about 4 KiB per pixel of width), whatever the page's height.
     public func pyramid(
         file: String, page: Int, dpi: Double, scheme: TileScheme, into folder: String, compression: Int = PNGEncoder.defaultCompressionLevel,

@@ -92,8 +92,6 @@ actor TileCache {
     private var failures: [String: APIError] = [:]
     /// `failures`' keys, oldest first (at most `maxFailures` are kept).
     private var failureOrder: [String] = []
-    /// PDFs known to be in `ROOT/.pdf`, by SHA-256.
-    private var storedPDFs: Set<String> = []
 
     /// About a second of pyramid making (an A4 sheet at 400 dpi); above it, see "Big sheets open at once".
     static let defaultBackgroundAbovePixels = 8_000_000
@@ -366,18 +364,18 @@ actor TileCache {
         }
     }
 
-    /// `ROOT/.pdf/<sha>.pdf`, the PDF `key` names a page of, written from `image` the first time.
+    /// `ROOT/.pdf/<sha>.pdf`, the PDF `key` names a page of, written from `image` (the store's bytes) when it is not there
+    /// (a file there is whole: it is only ever renamed into place, by this process, another server or the CLI).
     func pdfFile(_ key: TileKey, image: @escaping @Sendable () async throws -> [UInt8]) async throws -> String {
         let folder = self.folder, sha = key.sha256
         let path = folder.pdfFile(sha256: sha)
-        if storedPDFs.contains(sha), try await BlockingWork.run({ access(path, R_OK) == 0 }) { return path }
+        if try await BlockingWork.run({ access(path, R_OK) == 0 }) { return path }
         let bytes = try await image()
         do {
             _ = try await BlockingWork.run { try folder.storePDF(sha256: sha, bytes: bytes) }
         } catch let error as TileFileError {
             throw APIError(.internalServerError, code: "tile-cache-failed", message: "the tile cache cannot be written", detail: error.description)
         }
-        storedPDFs.insert(sha)
         return path
     }
 
@@ -508,7 +506,6 @@ actor TileCache {
             let folder = self.folder
             let lastOfItsPDF = key.pdf != nil && !pyramids.keys.contains { TileKey(name: $0)?.sha256 == key.sha256 }
                 && !jobs.keys.contains { TileKey(name: $0)?.sha256 == key.sha256 }
-            if lastOfItsPDF { storedPDFs.remove(key.sha256) }
             try await BlockingWork.run {
                 try? folder.remove(key: key)
                 if lastOfItsPDF { folder.removePDF(sha256: key.sha256) }

@@ -13,7 +13,7 @@ struct PyramidCommand: ParsableCommand {
         abstract: "Write the tile pyramid of a page drawn at --dpi into the empty folder --output: {z}/{x}/{y}.png.",
         discussion: """
         The page is drawn at --dpi on white paper, --width x --height pixels from its top-left corner (default: the \
-        page's own size, ceil(points * dpi / 72) a side), in bands of rows (64 MiB of RGBA, at least 256 rows), each \
+        page's own size, ceil(points * dpi / 72) a side), in bands of rows (32 MiB of RGBA, at least 256 rows), each \
         fed to the pyramid as it is drawn and dropped: levels floor(S) down to the first at which the page fits in one \
         256x256 tile, as planmark tiles makes them from a PNG of the page (area averages with premultiplied alpha, \
         transparent beyond the page's pixels, PNG tiles at --compression with no row filter). \
@@ -44,7 +44,7 @@ struct PyramidCommand: ParsableCommand {
     @Option(help: ArgumentHelp("zlib level of the tiles, 0 to 9.", valueName: "level"))
     var compression = PNGEncoder.defaultCompressionLevel
 
-    @Option(help: ArgumentHelp("Rows drawn at a time (default: 64 MiB of RGBA, a multiple of 256, at least 256).", valueName: "rows"))
+    @Option(help: ArgumentHelp("Rows drawn at a time (default: 32 MiB of RGBA, a multiple of 256, at least 256).", valueName: "rows"))
     var bandRows: Int?
 
     @Option(help: ArgumentHelp("The empty folder the tiles go into.", valueName: "dir"))
