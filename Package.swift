@@ -121,6 +121,8 @@ let package = Package(
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkRender", "PlanMarkExport",
                 "PlanMarkReport",  // ReportCommand.swift only
+                // PDF drawings and sheet sets: measured and drawn by the child process planmark-pdf (no poppler here).
+                "PlanMarkPDFCore", "PlanMarkPDFProcess",
                 .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),  // StoreOptions.logger
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
