@@ -7,12 +7,13 @@ struct PlanMark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "planmark",
         abstract: "Floor-plan annotation geometry: coordinates, marker validation, store and review images.",
-        discussion: "Errors are one line on stderr, planmark: WHERE: what. Exit status: 0 ok, 1 invalid or refused, 64 bad usage, 65 bad input data, 66 missing input, 69 planmark-server missing, 73 cannot create the output, 74 I/O error or database unreachable. --store (or $PLANMARK_STORE) names an SQLite file or a PostgreSQL database, postgres://USER@HOST[:PORT]/DATABASE (password from $PGPASSWORD or the URL; never printed).",
+        discussion: "Errors are one line on stderr, planmark: WHERE: what. Exit status: 0 ok, 1 invalid or refused, 64 bad usage, 65 bad input data, 66 missing input, 69 planmark-server or planmark-pdf missing, 73 cannot create the output, 74 I/O error or database unreachable. --store (or $PLANMARK_STORE) names an SQLite file or a PostgreSQL database, postgres://USER@HOST[:PORT]/DATABASE (password from $PGPASSWORD or the URL; never printed).",
         version: "planmark " + PlanMarkVersion.current,
         subcommands: [
             CRSCommand.self,
             ValidateCommand.self,
             DrawingCommand.self,
+            SheetsCommand.self,
             RegionsCommand.self,
             MarkCommand.self,
             ImportCommand.self,

@@ -4,12 +4,17 @@ import PlanMarkGeometry
 import PlanMarkRender
 import PlanMarkStore
 
-/// `planmark drawing add IMAGE --name NAME`: adds a drawing (creates the store if needed).
+/// `planmark drawing add IMAGE --name NAME`: adds a drawing (creates the store if needed); IMAGE is a PNG or a PDF
+/// (`--page`, `--dpi`).
 struct DrawingAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a drawing: a PNG floor plan (its size is read from the PNG header), optionally with regions.",
+        abstract: "Add a drawing: a PNG floor plan, or a page of a PDF, optionally with regions.",
         discussion: """
+        A PNG's size is read from its header. A PDF's page (--page, default 1) is counted in pixels at --dpi (default \
+        300): the drawing's size is the page's size at that resolution, rounded up, and everything PlanMark does with \
+        pixels works on it unchanged. The PDF is read, measured and drawn once by planmark-pdf, a child process with a \
+        time limit, before anything is stored; the PDF's bytes are kept in the store with the page and resolution. \
         The image is decoded in full under the same limits as 'planmark render' (a PNG that render would \
         refuse, truncated or a decompression bomb, is refused here), and its bytes are kept in the store, \
         so the drawing always serves and renders the image it was added with. Creates the store if it does \
@@ -22,8 +27,13 @@ struct DrawingAddCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: ArgumentHelp("The drawing's PNG image.", valueName: "image"))
+    @Argument(help: ArgumentHelp("The drawing's image: a PNG, or a PDF (one page of it).", valueName: "image"))
     var image: String
+
+    @Option(name: .long, help: ArgumentHelp("For a PDF: the page to add, from 1 (default 1).", valueName: "n"))
+    var page: Int?
+
+    @OptionGroup var resolution: PDFResolutionOption
 
     @Option(name: .long, help: "The drawing's unique name.")
     var name: String
@@ -50,6 +60,7 @@ struct DrawingAddCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        if let page, page < 1 { throw ValidationError("--page must be 1 or more (pages are counted from 1)") }
     }
 
     func run() async throws {
@@ -66,19 +77,32 @@ struct DrawingAddCommand: AsyncParsableCommand {
             }
         }
         let bytes: [UInt8]
+        var pdf: PDFPageImage?
         do {
             bytes = try InputFile.readAll(path: image)
-            // Check the image (all of it, as render decodes it) before creating a store file for it.
-            let header = try PNGDecoder(maxPixels: maxPixels).verify(data: bytes, source: image)
+            // Check the image (all of it, as render decodes it; a PDF's page drawn once) before creating a store file for it.
+            let size: DrawingSize
+            if PDFPages.isPDF(bytes) {
+                let page = try await PDFPages(file: image, dpi: resolution.value, maxPixels: maxPixels).image(page: self.page ?? 1)
+                size = DrawingSize(width: Double(page.width), height: Double(page.height))
+                pdf = page
+            } else {
+                guard page == nil, resolution.dpi == nil else {
+                    throw CommandFailure(place: image, message: "--page and --dpi are for a PDF; this is not one", code: Exit.usage)
+                }
+                let header = try PNGDecoder(maxPixels: maxPixels).verify(data: bytes, source: image)
+                size = DrawingSize(width: Double(header.width), height: Double(header.height))
+            }
             if let regionsInput, let regions {
-                try regionsInput.check(drawingSize: DrawingSize(width: Double(header.width), height: Double(header.height)), source: regions)
+                try regionsInput.check(drawingSize: size, source: regions)
             }
         } catch let error as FormatError where error.kind == .missingInput {
             throw fail(StoreError.missingImage(path: image))
         } catch {
             throw fail(error)
         }
-        let new = NewDrawing(name: name, imagePath: image, imageBytes: bytes, zoom: zoom, crs: crs, singleMarker: singleMarker, project: project)
+        let new = NewDrawing(name: name, imagePath: image, imageBytes: bytes, zoom: zoom, crs: crs, singleMarker: singleMarker, project: project,
+                             pdf: pdf)
         try await storeCommand {
             try new.validate()
             let store = try await storeOptions.open(create: true)
@@ -87,7 +111,7 @@ struct DrawingAddCommand: AsyncParsableCommand {
                 printWarning("a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): latLng is clamped; use a lower zoom")
             }
             let out = StandardOutput()
-            try out.write("added drawing \"\(drawing.name)\" (\(drawing.width)x\(drawing.height) px, zoom \(drawing.zoom), \(drawing.crs.rawValue), \(regionList.count) regions)\n")
+            try out.write("added drawing \"\(drawing.name)\" (\(drawing.width)x\(drawing.height) px\(drawing.pdf.map { ", \($0)" } ?? ""), zoom \(drawing.zoom), \(drawing.crs.rawValue), \(regionList.count) regions)\n")
             try out.flush()
             await tiles.writePyramid(of: drawing, image: bytes, storeFile: store.file)
         }

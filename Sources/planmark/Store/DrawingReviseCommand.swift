@@ -4,13 +4,14 @@ import PlanMarkGeometry
 import PlanMarkRender
 import PlanMarkStore
 
-/// `planmark drawing revise NAME NEW.png`: a new revision of the drawing's sheet, markers carried over.
+/// `planmark drawing revise NAME NEW.png|NEW.pdf`: a new revision of the drawing's sheet, markers carried over.
 struct DrawingReviseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "revise",
         abstract: "Give a drawing a new revision of its sheet and carry every marker over to it.",
         discussion: """
-        The new PNG becomes the drawing's current image (the store keeps every revision's). Markers are carried \
+        The new PNG, or page of a PDF (--page, and --dpi: default the drawing's own when it is a PDF, else 300), becomes the drawing's current image \
+        (the store keeps every revision's). Markers are carried \
         through a transform from the previous sheet to the new one: the identity without --align; with two \
         point pairs the similarity (scale, rotation, translation) through both; with three or more the \
         least-squares affine, refused when a pair's residual exceeds --max-residual. Every marker is validated \
@@ -18,8 +19,9 @@ struct DrawingReviseCommand: AsyncParsableCommand {
         the same transform) and its rooms reassigned; one that no longer validates is kept where the transform \
         put it and flagged needsPlacement with the reason (moving it clears the flag). All in one transaction. \
         Exit status: 0 stored (or, with --dry-run, what would be stored), 1 a residual over --max-residual \
-        (nothing stored), 64 a bad or degenerate --align, 65 not a PNG or bad regions, 66 no such drawing, \
-        store or image, 74 store I/O. Once stored, the new sheet's tile pyramid is written as 'drawing add' writes it \
+        (nothing stored), 64 a bad or degenerate --align, no such page or --page/--dpi with a PNG, 65 not a PNG or a \
+        PDF that cannot be read or drawn, or bad regions, 66 no such drawing, store or image, 69 planmark-pdf missing, \
+        74 store I/O. Once stored, the new sheet's tile pyramid is written as 'drawing add' writes it \
         (--tile-cache, --no-tiles).
         """
     )
@@ -29,8 +31,13 @@ struct DrawingReviseCommand: AsyncParsableCommand {
     @Argument(help: "The drawing's name.")
     var name: String
 
-    @Argument(help: ArgumentHelp("The new revision's PNG image.", valueName: "new.png"))
+    @Argument(help: ArgumentHelp("The new revision's image: a PNG, or a PDF (one page of it).", valueName: "new.png|new.pdf"))
     var image: String
+
+    @Option(name: .long, help: ArgumentHelp("For a PDF: the page that is the new sheet, from 1 (default 1).", valueName: "n"))
+    var page: Int?
+
+    @OptionGroup var resolution: PDFResolutionOption
 
     @Option(name: .long, help: ArgumentHelp("The new sheet's regions GeoJSON (default: the current regions, transformed).", valueName: "file"))
     var regions: String?
@@ -58,6 +65,7 @@ struct DrawingReviseCommand: AsyncParsableCommand {
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
         guard maxResidual.value >= 0 else { throw ValidationError("--max-residual must be 0 or more") }
+        if let page, page < 1 { throw ValidationError("--page must be 1 or more (pages are counted from 1)") }
     }
 
     /// Parses `--align`: pairs separated by `;`, each `x,y=X,Y` of finite decimal numbers.
@@ -102,9 +110,20 @@ struct DrawingReviseCommand: AsyncParsableCommand {
             do { regionList = try RegionsFile.read(path: regions) } catch { throw fail(error) }
         }
         let bytes: [UInt8]
+        var pdf: PDFPageImage?
         do {
             bytes = try InputFile.readAll(path: image)
-            _ = try PNGDecoder(maxPixels: maxPixels).verify(data: bytes, source: image)
+            if PDFPages.isPDF(bytes) {
+                // Without --dpi, a PDF sheet revised keeps its resolution, so that a page of the same paper size has the same pixels.
+                let current = resolution.dpi == nil ? try await storeCommand { try await storeOptions.open().drawing(named: name).drawing.pdf?.dpi } : nil
+                pdf = try await PDFPages(file: image, dpi: resolution.dpi ?? current ?? PDFResolutionOption.defaultDPI, maxPixels: maxPixels)
+                    .image(page: page ?? 1)
+            } else {
+                guard page == nil, resolution.dpi == nil else {
+                    throw CommandFailure(place: image, message: "--page and --dpi are for a PDF; this is not one", code: Exit.usage)
+                }
+                _ = try PNGDecoder(maxPixels: maxPixels).verify(data: bytes, source: image)
+            }
         } catch let error as FormatError where error.kind == .missingInput {
             throw fail(StoreError.missingImage(path: image))
         } catch {
@@ -112,7 +131,7 @@ struct DrawingReviseCommand: AsyncParsableCommand {
         }
         try await storeCommand {
             let store = try await storeOptions.open()
-            let outcome = try await store.reviseDrawing(name, NewRevision(imagePath: image, imageBytes: bytes, alignment: alignment, regions: regionList),
+            let outcome = try await store.reviseDrawing(name, NewRevision(imagePath: image, imageBytes: bytes, alignment: alignment, regions: regionList, pdf: pdf),
                                                   dryRun: dryRun, author: try await author.resolved(in: store))
             let out = StandardOutput()
             switch format {

@@ -1,0 +1,35 @@
+import PlanMarkFormats
+import PlanMarkStore
+
+/// What `sheets add` and `sheets revise` share: reading the set, and which failures skip a page rather than stop.
+enum SheetSet {
+    /// The set's bytes and pages at `dpi`.
+    /// - Throws: `ExitCode` after the one-line error: 66 no such file, 65 not a PDF or a PDF that cannot be read,
+    ///   69 planmark-pdf missing, 74 I/O.
+    /// - Complexity: O(bytes + pages).
+    static func read(_ file: String, dpi: Int, maxPixels: Int) async throws -> ([UInt8], PDFPages) {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.readAll(path: file)
+            guard PDFPages.isPDF(bytes) else { throw StoreError.notPDF(path: file, detail: "it does not start with %PDF-") }
+            return (bytes, try await PDFPages(file: file, dpi: dpi, maxPixels: maxPixels))
+        } catch let error as FormatError where error.kind == .missingInput {
+            throw fail(StoreError.missingImage(path: file))
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Whether `failure` concerns one page (its name, its drawing, its content), so the set goes on without it; a
+    /// missing store, project or program, or the store's I/O, stops the command.
+    static func skipsThePage(_ failure: CommandFailure) -> Bool {
+        [Exit.invalid, Exit.dataError, Exit.usage].contains(failure.code)
+    }
+
+    /// The exit status of a set with pages skipped for `a` and `b`: a page that cannot be used (65, 64) over a name
+    /// that exists (1).
+    static func worse(_ a: Int32, _ b: Int32) -> Int32 {
+        func rank(_ code: Int32) -> Int { code == 0 ? 0 : code == Exit.invalid ? 1 : 2 }
+        return rank(b) > rank(a) ? (b == Exit.usage ? Exit.dataError : b) : a
+    }
+}
