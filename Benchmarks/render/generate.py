@@ -20,7 +20,14 @@ plan-a0.png, regions-a0.geojson and markers-a0.csv (for the peak-memory check).
 The drawing is drawn at twice the size and box-filtered down (--supersample 2), so its lines and text have
 the grey anti-aliased edges of a plotter driver's raster export (and the PNG has realistic entropy).
 
-Usage: python3 Benchmarks/render/generate.py [--out DIR] [--seed N] [--a0] [--supersample N] [--check]
+With --pdf the plan is written as a vector PDF instead of the PNG (plan.pdf, or plan-a0.pdf with --a0): one page
+of ISO A2 or A0 landscape (594 x 420 mm, 1189 x 841 mm = 3370.39 x 2383.94 pt), the same drawing by the same code
+(draw_plan_on, with Drawings/cairo_draw.py's CairoDraw in place of Pillow's ImageDraw: filled walls, lines, door
+arcs, hatched stairs, text in DejaVu Sans as fonts embedded in the PDF) in page units, one plan pixel = 72/300 pt,
+so the regions and markers apply to the page drawn at 300 dpi (A0: 14044 x 9934 px). Deterministic bytes. Needs
+pycairo (Debian: python3-cairo, so run it with /usr/bin/python3).
+
+Usage: python3 Benchmarks/render/generate.py [--out DIR] [--seed N] [--a0] [--pdf] [--supersample N] [--check]
 --check verifies the regions with shapely (valid rings, no overlaps, rooms tile the building) and the
 marker split.
 """
@@ -36,6 +43,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 A2 = (7016, 4961)
 A0 = (14043, 9933)
+A2_MM = (594, 420)    # the PDF's page, landscape (ISO 216)
+A0_MM = (1189, 841)
+PDF_DATE = "2026-11-28T00:00:00Z"  # the PDF's creation date: fixed, so its bytes do not change with the day
 COLS, ROWS = 20, 10
 L_PAIRS = 30
 STAIRS = 2
@@ -167,15 +177,13 @@ class Scaled:
         self.rooms = [dict(room, ring=[(x * f, y * f) for x, y in room["ring"]]) for room in layout.rooms]
 
 
-def draw_plan(layout, path, supersample):
-    """The drawing: 8-bit grey, black on white, as a CAD export: drawn at `supersample` times the size and
-    box-filtered down, so lines and text have anti-aliased edges as a plotter driver's raster export has."""
-    out_size = (layout.width, layout.height)
-    layout = Scaled(layout, supersample)
+def draw_plan_on(d, layout):
+    """Draws the plan with Pillow's ImageDraw calls on `d`, in the pixels of `layout` (a Layout, or a Scaled one to
+    draw supersampled), black on white paper (the caller makes the paper): `d` is Pillow's ImageDraw.Draw for the PNG,
+    or a CairoDraw (Drawings/cairo_draw.py), which draws the same calls as vectors, for the PDF.
+    - Complexity: O(rooms x their vertices) drawing calls."""
     s = layout.s
     W, H = layout.width, layout.height
-    img = Image.new("L", (W, H), 255)
-    d = ImageDraw.Draw(img)
     rnd = random.Random(7)
     outer, inner = max(2, round(35 * s)), max(2, round(12 * s))
     thin = max(1, round(2 * s))
@@ -275,9 +283,45 @@ def draw_plan(layout, path, supersample):
     d.text((tx0 + 30 * s, ty0 + th * 3 / 4), "Scale 1:100 @ A2   Drawn: generate.py   Checked: -", font=f_small, fill=0, anchor="lm")
     d.text((tx0 + tw * 5 / 6, ty0 + th * 3 / 4), "A-102", font=f_big, fill=0, anchor="mm")
 
+
+def draw_plan(layout, path, supersample):
+    """The drawing: 8-bit grey, black on white, as a CAD export: drawn at `supersample` times the size and
+    box-filtered down, so lines and text have anti-aliased edges as a plotter driver's raster export has.
+    - Complexity: O(pixels) memory and time (the supersampled sheet, then the box filter)."""
+    out_size = (layout.width, layout.height)
+    layout = Scaled(layout, supersample)
+    img = Image.new("L", (layout.width, layout.height), 255)
+    draw_plan_on(ImageDraw.Draw(img), layout)
     if supersample != 1:
         img = img.resize(out_size, Image.Resampling.BOX)
     img.save(path, dpi=(300, 300))
+
+
+def write_pdf(layout, path, page_mm, supersample):
+    """The same drawing as vectors: one page of `page_mm` (ISO A2 or A0 landscape), drawn by draw_plan_on through
+    CairoDraw on pycairo's PDF surface, in page units (pt) by a scale transform: one pixel of the plan at 300 dpi is
+    72/300 pt, so pdftoppm -r 300 puts the plan's pixels where the PNG has them (the page's size in pixels at 300 dpi,
+    ceil(pt x 300 / 72), is the PNG's: A0 1189 x 841 mm = 3370.39 x 2383.94 pt is 14044 x 9934 px, the PNG's
+    14043 x 9933 and a column and a row of paper). The plan is drawn at the PNG's supersampled coordinates (the same
+    rounding) with the scale divided by `supersample`. Its creation date is fixed, so the bytes depend only on the
+    code, cairo and the fonts.
+    - Complexity: O(rooms x their vertices) drawing operations (the A0 file is about 40 kB, deflated)."""
+    import cairo
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Drawings"))
+    from cairo_draw import CairoDraw  # Drawings/cairo_draw.py, shared with Drawings/sample/make_sample.py
+
+    width_pt, height_pt = (mm * 72 / 25.4 for mm in page_mm)
+    surface = cairo.PDFSurface(path, width_pt, height_pt)
+    surface.set_metadata(cairo.PDF_METADATA_TITLE, "PLANMARK BENCHMARK - LEVEL 02 GENERAL ARRANGEMENT")
+    surface.set_metadata(cairo.PDF_METADATA_CREATOR, "Benchmarks/render/generate.py")
+    surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, PDF_DATE)
+    ctx = cairo.Context(surface)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    ctx.scale(72 / 300 / supersample, 72 / 300 / supersample)
+    draw_plan_on(CairoDraw(ctx), Scaled(layout, supersample))
+    ctx.show_page()
+    surface.finish()
 
 
 def write_regions(layout, path):
@@ -379,6 +423,7 @@ def main():
     p.add_argument("--seed", type=int, default=2024)
     p.add_argument("--a0", action="store_true", help="write the A0 (14043x9933) set instead of the A2 one")
     p.add_argument("--supersample", type=int, default=2, help="draw at N times the size, then box-filter down")
+    p.add_argument("--pdf", action="store_true", help="write the plan as a vector PDF (plan.pdf, plan-a0.pdf) instead of the PNG")
     p.add_argument("--check", action="store_true")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -391,9 +436,16 @@ def main():
     markers = os.path.join(args.out, f"markers{suffix}.csv")
     write_regions(layout, regions)
     counts = write_markers(layout, markers, args.seed)
-    draw_plan(layout, plan + ".tmp.png", args.supersample)
-    os.replace(plan + ".tmp.png", plan)
-    print(f"wrote {plan} ({width}x{height}, {os.path.getsize(plan) / 1e6:.1f} MB), {regions}, {markers} "
+    if args.pdf:
+        plan = plan[:-len(".png")] + ".pdf"
+        write_pdf(layout, plan + ".tmp.pdf", A0_MM if args.a0 else A2_MM, args.supersample)
+        os.replace(plan + ".tmp.pdf", plan)
+        what = f"{'A0' if args.a0 else 'A2'} page, {width}x{height} px of plan at 300 dpi"
+    else:
+        draw_plan(layout, plan + ".tmp.png", args.supersample)
+        os.replace(plan + ".tmp.png", plan)
+        what = f"{width}x{height}"
+    print(f"wrote {plan} ({what}, {os.path.getsize(plan) / 1e6:.2f} MB), {regions}, {markers} "
           f"({counts[0]} in / {counts[1]} outside / {counts[2]} off the sheet) in {time.perf_counter() - t:.1f} s",
           file=sys.stderr)
     if args.check:
