@@ -3,7 +3,7 @@
 # hatching, text) drawn at 300 dpi, written to a folder, as whole processes: wall and CPU seconds, peak RSS, medians
 # of interleaved runs; then the pixels against pdftoppm -r 300, and the first cold tile through the server.
 #
-#   Benchmarks/pdf/run.sh
+#   Benchmarks/pdf/run.sh [--hatch]     # --hatch: the same page with every room's floor hatched (10,000 more lines)
 #
 # Jobs (README.md says what still differs):
 #   planmark   planmark tiles A0 -o OUT     (a store with plan-a0.pdf added --dpi 300 --no-tiles; zlib level 3, no row
@@ -22,7 +22,13 @@
 # the pyramids go; default /dev/shm/planmark-pdf, a tmpfs), FIRST_TILE_RUNS (cold starts of the server per tile;
 # default 5; 0 skips). Timings go to Benchmarks/out/pdf/ (git-ignored); data to Benchmarks/data/pdf (git-ignored).
 set -euo pipefail
-case ${1:-} in -h|--help) sed -n '2,23p' "$0"; exit 0 ;; "") ;; *) echo "usage: $0" >&2; exit 64 ;; esac
+HATCH=""
+case ${1:-} in
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    --hatch) HATCH=-hatched ;;
+    "") ;;
+    *) echo "usage: $0 [--hatch]" >&2; exit 64 ;;
+esac
 
 cd "$(dirname "$0")/../.."
 DATA=Benchmarks/data/pdf
@@ -42,11 +48,11 @@ if [[ ! -x $VENV/bin/python ]] || ! "$VENV/bin/python" -c 'import pyvips' 2>/dev
     "$VENV/bin/pip" install --quiet pyvips
 fi
 
-# 2. Data: the render benchmark's A0 plan as a vector PDF (Benchmarks/render/generate.py --a0 --pdf).
-PDF=$DATA/plan-a0.pdf
+# 2. Data: the render benchmark's A0 plan as a vector PDF (Benchmarks/render/generate.py --a0 --pdf [--hatch]).
+PDF=$DATA/plan-a0$HATCH.pdf
 if [[ ! -s $PDF ]]; then
     echo "== generating the A0 PDF" >&2
-    $PY Benchmarks/render/generate.py --out "$DATA" --a0 --pdf
+    $PY Benchmarks/render/generate.py --out "$DATA" --a0 --pdf ${HATCH:+--hatch}
 fi
 
 # 3. Release builds (skipped when BIN names a folder with them).

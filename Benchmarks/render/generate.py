@@ -27,7 +27,11 @@ arcs, hatched stairs, text in DejaVu Sans as fonts embedded in the PDF) in page 
 so the regions and markers apply to the page drawn at 300 dpi (A0: 14044 x 9934 px). Deterministic bytes. Needs
 pycairo (Debian: python3-cairo, so run it with /usr/bin/python3).
 
-Usage: python3 Benchmarks/render/generate.py [--out DIR] [--seed N] [--a0] [--pdf] [--supersample N] [--check]
+--hatch also hatches every rectangular room's floor (45-degree lines 1.2 mm apart at 1:100, crossed in WCs and labs:
+about 10,000 more lines, a busier page) and names the plan plan[-a0]-hatched.png or .pdf; without it the outputs are
+as they always were.
+
+Usage: python3 Benchmarks/render/generate.py [--out DIR] [--seed N] [--a0] [--pdf] [--hatch] [--supersample N] [--check]
 --check verifies the regions with shapely (valid rings, no overlaps, rooms tile the building) and the
 marker split.
 """
@@ -177,11 +181,12 @@ class Scaled:
         self.rooms = [dict(room, ring=[(x * f, y * f) for x, y in room["ring"]]) for room in layout.rooms]
 
 
-def draw_plan_on(d, layout):
+def draw_plan_on(d, layout, hatch=False):
     """Draws the plan with Pillow's ImageDraw calls on `d`, in the pixels of `layout` (a Layout, or a Scaled one to
     draw supersampled), black on white paper (the caller makes the paper): `d` is Pillow's ImageDraw.Draw for the PNG,
-    or a CairoDraw (Drawings/cairo_draw.py), which draws the same calls as vectors, for the PDF.
-    - Complexity: O(rooms x their vertices) drawing calls."""
+    or a CairoDraw (Drawings/cairo_draw.py), which draws the same calls as vectors, for the PDF. With `hatch`, every
+    rectangular room's floor is hatched too (hatch_rooms).
+    - Complexity: O(rooms x their vertices) drawing calls; with `hatch`, O(floor area / spacing) more."""
     s = layout.s
     W, H = layout.width, layout.height
     rnd = random.Random(7)
@@ -203,6 +208,9 @@ def draw_plan_on(d, layout):
         for y in range(y0 + inner, y1 - inner, steps):
             d.line([(x0, y), (x1, y)], fill=0, width=thin)
         d.line([((x0 + x1) // 2, y0), ((x0 + x1) // 2, y1)], fill=0, width=thin)
+
+    if hatch:
+        hatch_rooms(d, layout, inner)
 
     # Walls: every room edge as a thick line centred on it; the building outline thicker.
     half_in = inner // 2
@@ -284,20 +292,51 @@ def draw_plan_on(d, layout):
     d.text((tx0 + tw * 5 / 6, ty0 + th * 3 / 4), "A-102", font=f_big, fill=0, anchor="mm")
 
 
-def draw_plan(layout, path, supersample):
+def hatch_rooms(d, layout, inner):
+    """Floor hatching, as a CAD export of a finishes plan draws it, one line at a time: 45-degree lines 1.2 mm apart at
+    1:100 (12 px of the A2 sheet) in every rectangular room, crossed in WCs and labs (tiled floors), fine lines
+    (1 px of the A2 sheet), clipped to the room inside its walls. About 10,000 lines on the sheet.
+    - Complexity: O(floor area / spacing) lines."""
+    s = layout.s
+    gap = 12 * s
+    width = max(1, round(1 * s))
+    X, Y = layout.X, layout.Y
+    for room in layout.rooms:
+        if room["tag"] != "rect":
+            continue
+        i, j = room["cell"]
+        x0, y0, x1, y1 = X[i] + inner, Y[j] + inner, X[i + 1] - inner, Y[j + 1] - inner
+        directions = (1, -1) if room["name"] in ("WC", "Lab") else (1,)
+        for direction in directions:
+            # Lines y = direction * (x - c): for direction 1, c runs over x - y; for -1, over x + y.
+            lo, hi = (x0 - y1, x1 - y0) if direction == 1 else (x0 + y0, x1 + y1)
+            c = lo + gap
+            while c < hi:
+                if direction == 1:
+                    ya, yb = max(y0, x0 - c), min(y1, x1 - c)
+                    a, b = (ya + c, ya), (yb + c, yb)
+                else:
+                    ya, yb = max(y0, c - x1), min(y1, c - x0)
+                    a, b = (c - ya, ya), (c - yb, yb)
+                if ya < yb:
+                    d.line([a, b], fill=0, width=width)
+                c += gap
+
+
+def draw_plan(layout, path, supersample, hatch=False):
     """The drawing: 8-bit grey, black on white, as a CAD export: drawn at `supersample` times the size and
     box-filtered down, so lines and text have anti-aliased edges as a plotter driver's raster export has.
     - Complexity: O(pixels) memory and time (the supersampled sheet, then the box filter)."""
     out_size = (layout.width, layout.height)
     layout = Scaled(layout, supersample)
     img = Image.new("L", (layout.width, layout.height), 255)
-    draw_plan_on(ImageDraw.Draw(img), layout)
+    draw_plan_on(ImageDraw.Draw(img), layout, hatch)
     if supersample != 1:
         img = img.resize(out_size, Image.Resampling.BOX)
     img.save(path, dpi=(300, 300))
 
 
-def write_pdf(layout, path, page_mm, supersample):
+def write_pdf(layout, path, page_mm, supersample, hatch=False):
     """The same drawing as vectors: one page of `page_mm` (ISO A2 or A0 landscape), drawn by draw_plan_on through
     CairoDraw on pycairo's PDF surface, in page units (pt) by a scale transform: one pixel of the plan at 300 dpi is
     72/300 pt, so pdftoppm -r 300 puts the plan's pixels where the PNG has them (the page's size in pixels at 300 dpi,
@@ -319,7 +358,7 @@ def write_pdf(layout, path, page_mm, supersample):
     ctx.set_source_rgb(1, 1, 1)
     ctx.paint()
     ctx.scale(72 / 300 / supersample, 72 / 300 / supersample)
-    draw_plan_on(CairoDraw(ctx), Scaled(layout, supersample))
+    draw_plan_on(CairoDraw(ctx), Scaled(layout, supersample), hatch)
     ctx.show_page()
     surface.finish()
 
@@ -424,6 +463,8 @@ def main():
     p.add_argument("--a0", action="store_true", help="write the A0 (14043x9933) set instead of the A2 one")
     p.add_argument("--supersample", type=int, default=2, help="draw at N times the size, then box-filter down")
     p.add_argument("--pdf", action="store_true", help="write the plan as a vector PDF (plan.pdf, plan-a0.pdf) instead of the PNG")
+    p.add_argument("--hatch", action="store_true",
+                   help="hatch every rectangular room's floor too (about 10,000 more lines; plan-hatched.png, plan-a0-hatched.pdf, ...)")
     p.add_argument("--check", action="store_true")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -431,18 +472,18 @@ def main():
     width, height = A0 if args.a0 else A2
     t = time.perf_counter()
     layout = Layout(args.seed, width, height)
-    plan = os.path.join(args.out, f"plan{suffix}.png")
+    plan = os.path.join(args.out, f"plan{suffix}{'-hatched' if args.hatch else ''}.png")
     regions = os.path.join(args.out, f"regions{suffix}.geojson")
     markers = os.path.join(args.out, f"markers{suffix}.csv")
     write_regions(layout, regions)
     counts = write_markers(layout, markers, args.seed)
     if args.pdf:
         plan = plan[:-len(".png")] + ".pdf"
-        write_pdf(layout, plan + ".tmp.pdf", A0_MM if args.a0 else A2_MM, args.supersample)
+        write_pdf(layout, plan + ".tmp.pdf", A0_MM if args.a0 else A2_MM, args.supersample, args.hatch)
         os.replace(plan + ".tmp.pdf", plan)
         what = f"{'A0' if args.a0 else 'A2'} page, {width}x{height} px of plan at 300 dpi"
     else:
-        draw_plan(layout, plan + ".tmp.png", args.supersample)
+        draw_plan(layout, plan + ".tmp.png", args.supersample, args.hatch)
         os.replace(plan + ".tmp.png", plan)
         what = f"{width}x{height}"
     print(f"wrote {plan} ({what}, {os.path.getsize(plan) / 1e6:.2f} MB), {regions}, {markers} "
