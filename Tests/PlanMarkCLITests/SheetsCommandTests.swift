@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkRender
 import PlanMarkTestSupport
 import Testing
 
@@ -67,6 +68,25 @@ import Testing
         let twice = try sandbox.run(["sheets", "revise", second, "--format", "json"])
         #expect(twice.status == 1)
         #expect(try Self.pages(twice.stdout).map(\.4) == [false, false, false])
+    }
+
+    /// The review image and the report draw a PDF drawing's page: page 1's rectangle (x 100..300 pt, y 200..260 pt, so
+    /// 138.9..416.7 x 277.8..361.1 px at 100 dpi) is black in the review image, the paper beside it white.
+    @Test func aPDFDrawingIsRenderedAndReported() throws {
+        let sandbox = try StoreSandbox()
+        let (first, _) = try SheetSets.make(in: sandbox.folder)
+        #expect(try sandbox.run(["sheets", "add", first, "--dpi", "100"]).status == 0)
+        let out = sandbox.folder.appendingPathComponent("review.png").path
+        let rendered = try sandbox.run(["render", "A-101 - Ground floor", "-o", out])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let image = try PNGDecoder().decode(path: out)
+        #expect(image.width == 850 && image.height == 1100)
+        func grey(_ x: Int, _ y: Int) -> Int { Int(image.pixels[(y * image.width + x) * 4]) }
+        #expect(grey(270, 320) < 40 && grey(150, 290) < 40 && grey(700, 900) > 215, "\(grey(270, 320)) \(grey(150, 290)) \(grey(700, 900))")
+        let report = sandbox.folder.appendingPathComponent("report.pdf").path
+        let reported = try sandbox.run(["report", "A-101 - Ground floor", "-o", report])
+        #expect(reported.status == 0, "\(reported.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: report)).starts(with: Array("%PDF-".utf8)))
     }
 
     @Test func drawingAddTakesOnePageAndRefusesWhatIsNotOne() throws {
