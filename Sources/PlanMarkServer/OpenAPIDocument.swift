@@ -157,10 +157,11 @@ enum OpenAPIDocument {
                 parameters: filterParameters,
                 success: ok("The counts.", jsonContent(ref("Summary"))), errors: [404]))),
             ("/drawings/{name}/image", withPath(["DrawingName"], getAndHead(
-                id: "getDrawingImage", summary: "The drawing's PNG.",
+                id: "getDrawingImage", summary: "The drawing's image as added: its PNG, or the PDF of a PDF drawing (its page and dpi are in the drawing's pdf).",
                 parameters: [["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]]],
                 success: [
-                    ("200", response("The image.", content: pngContent, headers: [("ETag", header("The image's SHA-256, quoted.")), ("Cache-Control", header())])),
+                    ("200", response("The image.", content: pngOrPDFContent,
+                                     headers: [("ETag", header("The image's SHA-256, quoted.")), ("Cache-Control", header())])),
                     ("304", response("Not modified (the ETag matched).", headers: [("ETag", header()), ("Cache-Control", header())])),
                 ],
                 errors: [404]))),
@@ -667,6 +668,8 @@ enum OpenAPIDocument {
     /// The Prometheus text exposition format.
     static let prometheusContent: Doc = ["text/plain; version=0.0.4": ["schema": ["type": "string"]]]
     static let pngContent: Doc = ["image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]]]
+    static let pngOrPDFContent: Doc = ["image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]],
+                                       "application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]]]
     static let pdfContent: Doc = ["application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]]]
     static let geoJSONContent: Doc = ["application/geo+json": ["schema": ref("FeatureCollection")]]
 

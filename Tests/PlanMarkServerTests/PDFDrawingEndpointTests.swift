@@ -32,6 +32,10 @@ import Testing
             #expect(broken.status == .unprocessableContent && broken.errorCode == "pdf-unreadable")
             #expect(try await client.get("/drawings/plan/markers").status == .ok)
             #expect(try await client.get("/drawings/sheet/review.png?scale=0.5").status == .ok)
+            // The image is the PDF as added, byte for byte.
+            let pdf = try await client.get("/drawings/sheet/image")
+            #expect(pdf.status == .ok && pdf.headers[.contentType] == "application/pdf")
+            #expect(Array(pdf.body.readableBytesView) == (try PDFFixtures.bytes("sheets.pdf")))
         }
     }
 }
