@@ -96,6 +96,12 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout == "added drawing \"S\" (1100x850 px, pdf page 3 at 100 dpi, zoom 8.0, leaflet, 0 regions)\n")
 
+        // A PDF drawing knows its dpi: at 1:100 and 100 dpi a pixel is 0.0254 / 100 m of paper, 0.0254 m of building.
+        let calibrated = try sandbox.run(["drawing", "calibrate", "S", "--paper-scale", "1:100"])
+        #expect(calibrated.status == 0, "\(calibrated.stderr)")
+        let scale = try Self.json(try sandbox.run(["drawing", "show", "S", "--format", "json"]).stdout)["metresPerPixel"] as? Double
+        #expect(abs((scale ?? 0) - 0.0254) < 1e-12, "\(String(describing: scale))")
+
         let noPage = try sandbox.run(["drawing", "add", first, "--name", "T", "--page", "4", "--no-tiles"])
         #expect(noPage.status == 64 && noPage.stderr == "planmark: --page: \(first) has 3 pages; there is no page 4\n")
         let png = try sandbox.png()
