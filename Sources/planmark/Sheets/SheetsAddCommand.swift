@@ -56,32 +56,13 @@ struct SheetsAddCommand: AsyncParsableCommand {
         let (bytes, pages) = try await SheetSet.read(set, dpi: resolution.value, maxPixels: maxPixels)
         try await storeCommand {
             let store = try await storeOptions.open(create: true)
-            let out = StandardOutput()
-            var lines: [SheetLine] = []
-            var worst: Int32 = 0
-            for page in pages.info.pages {
-                var line = SheetLine(page: page.number, name: SheetLine.name(of: page, file: set, prefix: prefix), width: page.width, height: page.height)
-                do {
-                    let image = try await pages.image(page: page.number)
-                    let new = NewDrawing(name: line.name, imagePath: set, imageBytes: bytes, zoom: zoom, crs: crs, project: project, pdf: image)
-                    try new.validate()
-                    _ = try await store.addDrawing(new, regions: [])
-                    line.done = "stored"
-                } catch {
-                    let failure = CommandFailure(error)
-                    guard SheetSet.skipsThePage(failure) else { throw failure }
-                    line.reason = failure.message
-                    worst = SheetSet.worse(worst, failure.code)
-                }
-                lines.append(line)
-                if format == .text {
-                    try out.write(line.text)
-                    try out.flush()
-                }
+            try await SheetSet.forEachPage(of: pages, prefix: prefix, format: format) { page, line in
+                let image = try await pages.image(page: page.number)
+                let new = NewDrawing(name: line.name, imagePath: set, imageBytes: bytes, zoom: zoom, crs: crs, project: project, pdf: image)
+                try new.validate()
+                _ = try await store.addDrawing(new, regions: [])
+                line.done = "stored"
             }
-            if format == .json { try out.write(SheetLine.report(lines, file: set, json: true)) }
-            try out.flush()
-            if worst != 0 { throw ExitCode(worst) }
         }
     }
 }
