@@ -4,27 +4,49 @@
 Writes, next to this script:
   plan.png             2400x1600 px, 8-bit grey, white sheet, black walls, doors with swing arcs,
                        windows, a stair core, a column, room labels, north arrow, scale bar, title block
+  plan.pdf             the same plan as vectors on one page of 1152 x 768 pt, which is 2400 x 1600 px at 150 dpi
+                       (1 px = 0.48 pt), so `planmark drawing add plan.pdf --dpi 150` makes a drawing on which
+                       regions.geojson and the markers apply unchanged; its outline (bookmark) entry
+                       "A-201 - Level 2 general arrangement" names the sheet for `planmark sheets add`
   regions.geojson      rooms (on the wall centre-lines, neighbours share walls vertex for vertex)
                        and one allowed area (the building interior minus the stair core)
   markers.csv          id,x,y      (pixels, origin top-left, y down)
   markers-latlng.csv   id,lat,lng  (the same markers as Leaflet CRS.Simple latLngs at zoom 2)
+  expected-validate.jsonl  the hand-worked outcome of `planmark validate` on markers.csv
 
-Deterministic: the same Pillow and DejaVu font give the same bytes. Requires Pillow (pip install pillow)
-and DejaVu Sans (Debian: fonts-dejavu-core). Scale: 1 px = 1 cm (1:100 at 100 px per metre).
+How plan.pdf is made: one drawing function, draw_plan_on(d), draws the plan with ImageDraw's calls in pixels. For
+plan.png `d` is Pillow's ImageDraw.Draw; for plan.pdf it is CairoDraw, which draws the same calls with pycairo's PDF
+surface scaled to 0.48 pt a pixel, keeping Pillow's meaning (boxes include their last pixel, outlines lie inside,
+arcs in degrees clockwise from 3 o'clock, grey levels, DejaVu Sans and Sans Bold text placed by Pillow's anchors).
+pdftoppm -r 150 draws plan.pdf at 2400 x 1600 px, a mean absolute difference of about 1.2 grey levels from plan.png
+(anti-aliased edges and the glyphs' unhinted spacing).
 
-Usage: python3 Drawings/sample/make_sample.py
+Deterministic: the same Pillow, cairo and DejaVu fonts give the same bytes (plan.pdf's creation date is fixed).
+Pillow versions differ in a few edge pixels (Debian 12's Pillow 9.4 draws the north arrow's two bottom tips a
+pixel wider than the Pillow that made the committed plan.png), so name the outputs to write only those. Requires Pillow and
+pycairo (Debian: python3-pil, python3-cairo; /usr/bin/python3) and DejaVu Sans (fonts-dejavu-core).
+Scale: 1 px = 1 cm (1:100 at 100 px per metre).
+
+Usage: /usr/bin/python3 Drawings/sample/make_sample.py [OUTPUT ...]   (plan.png, plan.pdf, regions.geojson,
+       markers.csv (with markers-latlng.csv), expected-validate.jsonl; all of them without names)
 """
 
 import json
 import math
 import os
+import sys
 
+import cairo
 from PIL import Image, ImageDraw, ImageFont
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FONT_DIR = "/usr/share/fonts/truetype/dejavu"
 WIDTH, HEIGHT = 2400, 1600
 ZOOM = 2  # Leaflet zoom of markers-latlng.csv: lat = -y / 2^2, lng = x / 2^2
+PDF_DPI = 150  # plan.pdf's page is the plan at 150 dpi: 2400 x 1600 px = 1152 x 768 pt
+PT_PER_PX = 72 / PDF_DPI
+SHEET_TITLE = "A-201 - Level 2 general arrangement"  # plan.pdf's outline entry, as the title block says
+PDF_DATE = "2026-11-22T00:00:00Z"  # plan.pdf's creation date: fixed, so the bytes do not change with the day
 
 EXTERIOR = 30  # wall thickness in px (1 px = 1 cm)
 INTERIOR = 12
@@ -182,9 +204,14 @@ def opening(draw, a, b, t):
 
 
 def draw_plan():
+    """plan.png's image: the plan drawn by Pillow."""
     img = Image.new("L", (WIDTH, HEIGHT), 255)
-    d = ImageDraw.Draw(img)
+    draw_plan_on(ImageDraw.Draw(img))
+    return img
 
+
+def draw_plan_on(d):
+    """Draws the plan on `d`: an ImageDraw.Draw (plan.png) or a CairoDraw (plan.pdf), in pixels of the plan."""
     # Sheet frame.
     d.rectangle((40, 40, WIDTH - 41, HEIGHT - 41), outline=0, width=4)
     d.rectangle((52, 52, WIDTH - 53, HEIGHT - 53), outline=0, width=1)
@@ -284,7 +311,166 @@ def draw_plan():
     d.text((2196, 1445), "Rev.  C", font=f_cell, fill=0, anchor="lm")
     d.text((tx0 + 16, 1500), "Scale  1:100 @ A1", font=f_cell, fill=0, anchor="lm")
     d.text((2196, 1500), "Sheet  1 / 1", font=f_cell, fill=0, anchor="lm")
-    return img
+
+
+class CairoDraw:
+    """The part of Pillow's ImageDraw.Draw that draw_plan_on uses, drawn as vectors on a cairo context whose unit is
+    one pixel of the plan, with Pillow's meaning of the arguments:
+
+    - coordinates name pixels, and a pixel x covers [x, x + 1): a box (x0, y0, x1, y1) includes its last pixels, so
+      it covers [x0, x1 + 1] x [y0, y1 + 1]; a line or polygon runs through the pixels' centres (x + 0.5) and covers
+      the pixels it touches (a line's ends reach half a pixel past its end points);
+    - outlines lie inside the box, `width` pixels wide; fills are drawn first, the outline over them unless both have
+      the same ink;
+    - arcs are in degrees clockwise from 3 o'clock (y points down);
+    - inks are grey levels 0..255 (mode "L");
+    - text is in the face of the Pillow font it is given (DejaVuSans.ttf or DejaVuSans-Bold.ttf, which cairo finds
+      through fontconfig as DejaVu Sans, normal or bold) at the font's pixel size, placed by Pillow's two-letter
+      anchors (horizontal l, m, r; vertical a, t, m, s, b, d) measured with cairo's metrics of that face.
+    """
+
+    FACES = {"DejaVuSans.ttf": ("DejaVu Sans", cairo.FONT_WEIGHT_NORMAL),
+             "DejaVuSans-Bold.ttf": ("DejaVu Sans", cairo.FONT_WEIGHT_BOLD)}
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def _ink(self, ink):
+        self.ctx.set_source_rgb(ink / 255, ink / 255, ink / 255)
+
+    def _fill(self, ink, even_odd=False):
+        self._ink(ink)
+        self.ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD if even_odd else cairo.FILL_RULE_WINDING)
+        self.ctx.fill()
+
+    @staticmethod
+    def _box(xy):
+        x0, y0, x1, y1 = xy
+        return x0, y0, x1 + 1, y1 + 1
+
+    def _ring(self, xy, width, path):
+        """Fills the outline of a shape `width` pixels wide inside its box: the shape, less the shape inset by width."""
+        x0, y0, x1, y1 = self._box(xy)
+        path(x0, y0, x1, y1, 0)
+        if x1 - x0 > 2 * width and y1 - y0 > 2 * width:
+            path(x0 + width, y0 + width, x1 - width, y1 - width, width)
+
+    def _paint(self, xy, fill, outline, width, path):
+        if fill is not None:
+            path(*self._box(xy), 0)
+            self._fill(fill)
+        if outline is not None and outline != fill and width:
+            self._ring(xy, width, path)
+            self._fill(outline, even_odd=True)
+
+    def rectangle(self, xy, fill=None, outline=None, width=1):
+        self._paint(xy, fill, outline, width, lambda x0, y0, x1, y1, _: self.ctx.rectangle(x0, y0, x1 - x0, y1 - y0))
+
+    def rounded_rectangle(self, xy, radius=0, fill=None, outline=None, width=1):
+        def path(x0, y0, x1, y1, inset):
+            r = radius + 0.5 - inset  # the corner's box is 2 * radius + 1 pixels
+            c = self.ctx
+            c.new_sub_path()
+            c.arc(x1 - r, y0 + r, r, -math.pi / 2, 0)
+            c.arc(x1 - r, y1 - r, r, 0, math.pi / 2)
+            c.arc(x0 + r, y1 - r, r, math.pi / 2, math.pi)
+            c.arc(x0 + r, y0 + r, r, math.pi, 3 * math.pi / 2)
+            c.close_path()
+        self._paint(xy, fill, outline, width, path)
+
+    def _ellipse_path(self, x0, y0, x1, y1, start=0.0, end=360.0, negative=False):
+        c = self.ctx
+        c.save()
+        c.translate((x0 + x1) / 2, (y0 + y1) / 2)
+        c.scale((x1 - x0) / 2, (y1 - y0) / 2)
+        (c.arc_negative if negative else c.arc)(0, 0, 1, math.radians(start), math.radians(end))
+        c.restore()
+
+    def ellipse(self, xy, fill=None, outline=None, width=1):
+        def path(x0, y0, x1, y1, _):
+            self.ctx.new_sub_path()
+            self._ellipse_path(x0, y0, x1, y1)
+            self.ctx.close_path()
+        self._paint(xy, fill, outline, width, path)
+
+    def arc(self, xy, start, end, fill=None, width=1):
+        """The part of the ellipse's outline from `start` to `end` degrees: the ring sector between the two."""
+        x0, y0, x1, y1 = self._box(xy)
+        self.ctx.new_sub_path()
+        self._ellipse_path(x0, y0, x1, y1, start, end)
+        self._ellipse_path(x0 + width, y0 + width, x1 - width, y1 - width, end, start, negative=True)
+        self.ctx.close_path()
+        self._fill(fill)
+
+    def line(self, xy, fill=None, width=1):
+        """Each segment of the polyline on its own, `width` pixels wide, through the end pixels' centres and half a
+        pixel past them."""
+        points = list(zip(xy[0::2], xy[1::2])) if not isinstance(xy[0], (tuple, list)) else list(xy)
+        c = self.ctx
+        for (ax, ay), (bx, by) in zip(points, points[1:]):
+            length = math.hypot(bx - ax, by - ay)
+            ux, uy = ((bx - ax) / length, (by - ay) / length) if length else (1.0, 0.0)
+            c.move_to(ax + 0.5 - ux / 2, ay + 0.5 - uy / 2)
+            c.line_to(bx + 0.5 + ux / 2, by + 0.5 + uy / 2)
+        c.set_line_width(width)
+        c.set_line_cap(cairo.LINE_CAP_BUTT)
+        self._ink(fill)
+        c.stroke()
+
+    def polygon(self, xy, fill=None, outline=None, width=1):
+        """The polygon through its vertices' pixel centres, the pixels on its edges included."""
+        c = self.ctx
+
+        def path():
+            for k, (x, y) in enumerate(xy):
+                (c.line_to if k else c.move_to)(x + 0.5, y + 0.5)
+            c.close_path()
+        if fill is not None:
+            path()
+            self._ink(fill)
+            c.set_fill_rule(cairo.FILL_RULE_WINDING)
+            c.fill_preserve()
+            c.set_line_width(1)
+            c.set_line_join(cairo.LINE_JOIN_MITER)
+            c.stroke()
+        if outline is not None and outline != fill:
+            path()
+            c.set_line_width(width)
+            self._ink(outline)
+            c.stroke()
+
+    def text(self, xy, text, font, fill=None, anchor="la"):
+        family, weight = self.FACES[os.path.basename(font.path)]
+        c = self.ctx
+        c.select_font_face(family, cairo.FONT_SLANT_NORMAL, weight)
+        c.set_font_size(font.size)
+        ascent, descent = c.font_extents()[:2]
+        ink_x, ink_y, ink_w, ink_h, advance = c.text_extents(text)[:5]
+        dx = {"l": 0, "m": -advance / 2, "r": -advance}[anchor[0]]
+        dy = {"a": ascent, "t": -ink_y, "m": (ascent - descent) / 2, "s": 0, "b": -(ink_y + ink_h), "d": -descent}[anchor[1]]
+        x, y = xy
+        c.move_to(x + dx, y + dy)
+        self._ink(fill)
+        c.show_text(text)
+        c.new_path()
+
+
+def write_pdf(path):
+    """plan.pdf: the plan drawn by draw_plan_on as vectors on one page that is the plan at 150 dpi (1 px = 0.48 pt),
+    with an outline entry naming the sheet, and a fixed creation date so that the bytes depend only on the code,
+    cairo and the fonts."""
+    surface = cairo.PDFSurface(path, WIDTH * PT_PER_PX, HEIGHT * PT_PER_PX)
+    surface.set_metadata(cairo.PDF_METADATA_TITLE, SHEET_TITLE)
+    surface.set_metadata(cairo.PDF_METADATA_CREATOR, "Drawings/sample/make_sample.py")
+    surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, PDF_DATE)
+    surface.add_outline(cairo.PDF_OUTLINE_ROOT, SHEET_TITLE, "page=1", 0)
+    ctx = cairo.Context(surface)
+    ctx.scale(PT_PER_PX, PT_PER_PX)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    draw_plan_on(CairoDraw(ctx))
+    ctx.show_page()
+    surface.finish()
 
 
 def label_lines(room):
@@ -377,13 +563,23 @@ def write_expected(path):
                 "null" if reason is None else json.dumps(reason), regions))
 
 
-def main():
-    img = draw_plan()
-    img.save(os.path.join(HERE, "plan.png"), optimize=True)
-    write_regions(os.path.join(HERE, "regions.geojson"))
-    write_markers(os.path.join(HERE, "markers.csv"), os.path.join(HERE, "markers-latlng.csv"))
-    write_expected(os.path.join(HERE, "expected-validate.jsonl"))
+OUTPUTS = {
+    "plan.png": lambda path: draw_plan().save(path, optimize=True),
+    "plan.pdf": write_pdf,
+    "regions.geojson": write_regions,
+    "markers.csv": lambda path: write_markers(path, os.path.join(HERE, "markers-latlng.csv")),
+    "expected-validate.jsonl": write_expected,
+}
+
+
+def main(names):
+    """Writes the named outputs (markers.csv brings markers-latlng.csv), all of them without names."""
+    unknown = [n for n in names if n not in OUTPUTS]
+    if unknown:
+        sys.exit(f"make_sample.py: no output {', '.join(unknown)} (outputs: {', '.join(OUTPUTS)})")
+    for name in names or OUTPUTS:
+        OUTPUTS[name](os.path.join(HERE, name))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

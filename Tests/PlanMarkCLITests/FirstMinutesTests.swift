@@ -43,7 +43,7 @@ import Testing
         let run = try Self.demo.get()
         try #require(run.output.status == 0, "demo.sh: \(run.output.stderr)")
         let lines = run.output.stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        #expect(lines.first == "demo: runs the planmark and planmark-server in \(run.bin.path) (nothing to build): about a minute")
+        #expect(lines.first == "demo: runs the planmark, planmark-pdf and planmark-server in \(run.bin.path) (nothing to build): about a minute")
         let last = try #require(lines.last)
         #expect(last.hasPrefix("demo done in ") && last.hasSuffix(" s"), "\(last)")
         let seconds = try #require(Int(last.dropFirst("demo done in ".count).dropLast(2)), "\(last)")
@@ -51,6 +51,10 @@ import Testing
         // The report says what it wrote, and the PDF is there.
         #expect(lines.contains { $0.hasPrefix("planmark: report: wrote ") && $0.hasSuffix(" to \(run.folder.path)/demo-out/punch-list.pdf") })
         #expect(FileManager.default.fileExists(atPath: run.folder.appendingPathComponent("demo-out/punch-list.pdf").path))
+        // The same plan as a PDF: a drawing of the PNG's size at 150 dpi, whose imported markers are the PNG drawing's
+        // (the demo diffs them and stops on a difference).
+        #expect(run.output.stdout.contains("added drawing \"Level 2 (PDF)\" (2400x1600 px, pdf page 1 at 150 dpi, zoom 8.0, leaflet, 9 regions)\n"))
+        #expect(lines.contains("markers 1 to 17: the same positions and rooms on the PNG drawing and on the PDF drawing"))
     }
 
     /// Every `planmark` line of README.md's shell blocks (`planmark serve` aside: it runs until stopped), in order,
@@ -92,7 +96,8 @@ import Testing
         let listed = try CLIRunner.run(["drawing", "list", "--store", run.folder.appendingPathComponent("demo-out/planmark.sqlite").path])
         try #require(listed.status == 0, "\(listed.stderr)")
         let stored = Set(listed.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) })
-        #expect(stored == ["Level 2"])
+        // The sample as a PNG and, the same plan, as a PDF (Drawings/sample/plan.pdf).
+        #expect(stored == ["Level 2", "Level 2 (PDF)"])
         let readme = try String(contentsOf: CLIRunner.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let named = ReadmeShell.drawingsAddressed(in: readme)
         #expect(named.count >= 7, "found \(named.count) addresses: the scanner is broken")
