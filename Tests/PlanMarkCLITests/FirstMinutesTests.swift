@@ -93,7 +93,10 @@ import Testing
     func readmeAddressesTheDemoDrawings() async throws {
         let run = try Self.demo.get()
         try #require(run.output.status == 0, "demo.sh: \(run.output.stderr)")
-        let listed = try CLIRunner.run(["drawing", "list", "--store", run.folder.appendingPathComponent("demo-out/planmark.sqlite").path])
+        // On a copy: opening the demo's own store makes and removes its -wal file, which another test may be copying.
+        let folder = try CLIRunner.temporaryFolder()
+        try FileManager.default.copyItem(at: run.folder.appendingPathComponent("demo-out/planmark.sqlite"), to: folder.appendingPathComponent("planmark.sqlite"))
+        let listed = try CLIRunner.run(["drawing", "list", "--store", folder.appendingPathComponent("planmark.sqlite").path])
         try #require(listed.status == 0, "\(listed.stderr)")
         let stored = Set(listed.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) })
         // The sample as a PNG and, the same plan, as a PDF (Drawings/sample/plan.pdf).
