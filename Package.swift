@@ -205,7 +205,7 @@ let package = Package(
                            "PlanMarkPDFTestSupport", "PlanMarkTestSupport"]
         ),
         // make_sheet_sets.py writes the sheet sets of SheetsCommandTests (pycairo).
-        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "planmark-pdf", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",
+        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "planmark-pdf", "PlanMarkPDFTestSupport", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",
                                                        "PlanMarkStoreTestSupport"],
                     exclude: ["Fixtures", "make_sheet_sets.py"]),
         .testTarget(

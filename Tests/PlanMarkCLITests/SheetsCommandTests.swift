@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkPDFTestSupport
 import PlanMarkRender
 import PlanMarkTestSupport
 import Testing
@@ -40,7 +41,7 @@ import Testing
 
         // Again: every name exists, every page is skipped, nothing else is stored.
         let again = try sandbox.run(["sheets", "add", first, "--dpi", "100"])
-        #expect(again.status == 1)
+        #expect(again.status == 1 && again.stderr == "planmark: \(first): 3 of 3 pages not stored (each line says why)\n", "\(again.stderr)")
         #expect(again.stdout == """
             1\tA-101 - Ground floor\t850 x 1100\tnot stored: a drawing with this name already exists
             2\tA-102 - First floor\t850 x 1100\tnot stored: a drawing with this name already exists
@@ -87,6 +88,27 @@ import Testing
         let reported = try sandbox.run(["report", "A-101 - Ground floor", "-o", report])
         #expect(reported.status == 0, "\(reported.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: report)).starts(with: Array("%PDF-".utf8)))
+    }
+
+    /// make_pdfs.py's hostile files: each is one line and exit 65 from `drawing add` and from `sheets add`, and nothing is
+    /// stored (the enormous page is 60000 x 60000 px at 300 dpi, over --max-pixels; huge.pdf's side is over PDF's 14400 pt).
+    @Test(.enabled(if: PDFFixtures.missingTools == nil, "\(PDFFixtures.missingTools ?? "")"),
+          arguments: ["truncated.pdf", "corrupt.pdf", "encrypted.pdf", "no-pages.pdf", "enormous.pdf", "huge.pdf"])
+    func hostilePDFsAreRefusedAndNothingIsStored(_ name: String) throws {
+        if name == "encrypted.pdf" && !PDFFixtures.hasEncrypted { return }
+        let sandbox = try StoreSandbox.withDrawing()
+        let file = try PDFFixtures.path(name)
+        for arguments in [["drawing", "add", file, "--name", "X", "--no-tiles"], ["sheets", "add", file]] {
+            let refused = try sandbox.run(arguments)
+            #expect(refused.status == 65, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("planmark: \(file): ") && refused.stderr.filter { $0 == "\n" }.count == 1, "\(refused.stderr)")
+            // A file that cannot be read is refused whole; a page that cannot be used is listed, and the line on stderr
+            // counts it.
+            #expect(refused.stdout.isEmpty || (arguments[0] == "sheets" && refused.stdout.hasPrefix("1\t") && refused.stdout.contains("\tnot stored: ")
+                                                 && refused.stderr.hasSuffix(": 1 of 1 page not stored (each line says why)\n")), "\(refused.stdout)")
+        }
+        let list = try sandbox.run(["drawing", "list"])
+        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t").first } == ["A"], "\(list.stdout)")
     }
 
     @Test func drawingAddTakesOnePageAndRefusesWhatIsNotOne() throws {

@@ -37,7 +37,8 @@ enum SheetSet {
 
     /// Does `work` for each page of `file` in order, each with its line (named by `SheetLine.name`, sized at the set's
     /// dpi, for `work` to complete), and prints each line when its page is done (text) or all of them at the end
-    /// (`--format json`); then exits with the worst status of the pages skipped (`worse`). A failure that concerns one
+    /// (`--format json`); then, when a page was skipped, says how many on stderr and exits with the worst status of them
+    /// (`worse`). A failure that concerns one
     /// page (`skipsThePage`, or code 0 for a page only listed) becomes its line's reason; any other stops the command.
     /// - Complexity: O(pages) besides `work`.
     static func forEachPage(of pages: PDFPages, prefix: String, format: DrawingFormat,
@@ -65,6 +66,9 @@ enum SheetSet {
         }
         if format == .json { try out.write(SheetLine.report(lines, file: pages.file, json: true)) }
         try out.flush()
-        if worst != 0 { throw ExitCode(worst) }
+        if worst != 0 {
+            let skipped = lines.filter { $0.done == nil && $0.reason != nil }.count
+            throw fail(CommandFailure(place: pages.file, message: "\(skipped) of \(counted(lines.count, "page")) not stored (each line says why)", code: worst))
+        }
     }
 }
