@@ -254,6 +254,7 @@ actor TileCache {
 
     /// `tile` of a PDF drawing drawn alone from the page's vectors (`PDFRenderer.tile`), as a `vectorWork` job; one job
     /// per tile at a time. With `keep`, written into the pyramid's folder when the pyramid is on disk.
+    /// - Complexity: one child's render of 256 x 256 pixels (the page's drawing operations once), and the encoding.
     private func drawn(_ tile: TileCoordinate, key: TileKey, scheme: TileScheme, keep: Bool,
                        image: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
         let path = path(of: tile, key: key)
@@ -366,6 +367,7 @@ actor TileCache {
 
     /// `ROOT/.pdf/<sha>.pdf`, the PDF `key` names a page of, written from `image` (the store's bytes) when it is not there
     /// (a file there is whole: it is only ever renamed into place, by this process, another server or the CLI).
+    /// - Complexity: O(1) when it is there, else O(the PDF's bytes).
     func pdfFile(_ key: TileKey, image: @escaping @Sendable () async throws -> [UInt8]) async throws -> String {
         let folder = self.folder, sha = key.sha256
         let path = folder.pdfFile(sha256: sha)
