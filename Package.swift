@@ -98,17 +98,17 @@ let package = Package(
         // PDF drawings: a document's pages, their sizes and sheet names, any rectangle of a page rendered at any scale.
         // Only `planmark-pdf` (and PlanMarkPDFTests) links it, so poppler runs in a child process of its own.
         .target(name: "PlanMarkPDF", dependencies: ["PlanMarkGeometry", "PlanMarkRender", "PlanMarkPDFCore", "CPoppler", "CCairo"]),
-        // `planmark-pdf`: one PDF's info (JSON) or one rendered rectangle (raw RGBA) under limits and rlimits, so that a
-        // crash or a hang of poppler costs one child process.
+        // `planmark-pdf`: one PDF's info (JSON), one rendered rectangle (raw RGBA) or one page's tile pyramid (PNG files)
+        // under limits and rlimits, so that a crash or a hang of poppler costs one child process.
         .executableTarget(
             name: "planmark-pdf",
-            dependencies: ["PlanMarkPDF", "PlanMarkPDFCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["PlanMarkPDF", "PlanMarkPDFCore", "PlanMarkRender", "PlanMarkGeometry", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // What glibc has but Swift's Glibc module does not show: pipe2, pidfd_open, posix_spawn's closefrom.
         .target(name: "CSpawn"),
         // The front doors' way to PDFs: runs `planmark-pdf` (posix_spawn, a pidfd, a time limit) and reads its answer.
         // No poppler.
-        .target(name: "PlanMarkPDFProcess", dependencies: ["PlanMarkPDFCore", "PlanMarkRender", "CSpawn"]),
+        .target(name: "PlanMarkPDFProcess", dependencies: ["PlanMarkPDFCore", "PlanMarkRender", "PlanMarkGeometry", "CSpawn"]),
         // A drawing's sheet as pixels, whatever it was delivered as: a PNG decoded, a PDF page drawn by planmark-pdf. The
         // review image, `planmark render` and the report get their sheet here.
         .target(name: "PlanMarkSheets", dependencies: ["PlanMarkStore", "PlanMarkRender", "PlanMarkPDFCore", "PlanMarkPDFProcess"]),
@@ -137,6 +137,8 @@ let package = Package(
             name: "PlanMarkServer",
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkReport", "PlanMarkSheets",
+                // PDF drawings' tiles: drawn by the child process planmark-pdf (no poppler here).
+                "PlanMarkPDFCore", "PlanMarkPDFProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -197,7 +199,8 @@ let package = Package(
         // pypdf and pdftoppm give the expected values.
         .testTarget(
             name: "PlanMarkPDFProcessTests",
-            dependencies: ["PlanMarkPDFProcess", "PlanMarkPDFCore", "planmark-pdf", "PlanMarkRender", "PlanMarkPDFTestSupport", "PlanMarkTestSupport"]
+            dependencies: ["PlanMarkPDFProcess", "PlanMarkPDFCore", "planmark-pdf", "PlanMarkRender", "PlanMarkGeometry", "PlanMarkPDFTestSupport",
+                           "PlanMarkTestSupport"]
         ),
         .testTarget(
             name: "PlanMarkSheetsTests",
@@ -205,15 +208,16 @@ let package = Package(
                            "PlanMarkPDFTestSupport", "PlanMarkTestSupport"]
         ),
         // make_sheet_sets.py writes the sheet sets of SheetsCommandTests (pycairo).
-        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "planmark-pdf", "PlanMarkPDFTestSupport", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",
-                                                       "PlanMarkStoreTestSupport"],
+        .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "planmark-pdf", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",
+                                                       "PlanMarkStoreTestSupport", "PlanMarkGeometry", "PlanMarkPDFTestSupport"],
                     exclude: ["Fixtures", "make_sheet_sets.py"]),
         .testTarget(
             name: "PlanMarkServerTests",
             dependencies: [
-                "PlanMarkPDFTestSupport", "planmark-pdf",
                 "PlanMarkServer", "planmark", "planmark-server", "PlanMarkTestSupport", "PlanMarkSQLite", "PlanMarkPostgres",
                 "PlanMarkStoreTestSupport",
+                // PDF drawings' tiles: make_pdfs.py's fixtures and pdftoppm's renders; the PDF renderer's client and program.
+                "PlanMarkPDFTestSupport", "PlanMarkPDFProcess", "planmark-pdf",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

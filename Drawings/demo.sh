@@ -71,8 +71,8 @@ step "The punch-list report of what is still open: $out/punch-list.pdf"
 "$planmark" report "Level 2" --status open,in-progress,ready --group-by room -o "$out/punch-list.pdf"
 
 step "The same plan as a PDF, $sample/plan.pdf (vectors): a second drawing, its page counted at 150 dpi (2400 x 1600 px), so the sample's regions and markers apply unchanged"
-# --no-tiles: tiles of a PDF drawing are not drawn yet (drawing add would only warn).
-"$planmark" drawing add "$sample/plan.pdf" --name "Level 2 (PDF)" --dpi 150 --regions "$sample/regions.geojson" --no-tiles
+# Its tile pyramid is drawn from the page by planmark-pdf (and the server draws two levels deeper from the vectors).
+"$planmark" drawing add "$sample/plan.pdf" --name "Level 2 (PDF)" --dpi 150 --regions "$sample/regions.geojson"
 "$planmark" import "Level 2 (PDF)" "$sample/markers.csv" --skip-invalid || [ $? -eq 1 ]
 diff <("$planmark" markers "Level 2" | cut -f1-3,8 | head -18) <("$planmark" markers "Level 2 (PDF)" | cut -f1-3,8) >&2
 echo "markers 1 to 17: the same positions and rooms on the PNG drawing and on the PDF drawing" >&2

@@ -13,7 +13,8 @@ public enum DrawingJSON {
     /// (it never names a server file), the CLI the file the drawing was added from.
     ///
     /// With `tiles` (the service's), the object ends with `"tiles":{"template":TILES,"minZoom":a,"maxZoom":b,
-    /// "tileSize":256}`, the levels of the drawing's `TileScheme`; without it (the CLI's) it has no `tiles`.
+    /// "tileSize":256}`, the levels of the drawing's `tileScheme` (`maxZoom` its `topZoom`: for a page of a PDF two above
+    /// its pyramid's, drawn from the page); without it (the CLI's) it has no `tiles`.
     /// - Complexity: O(length of the text + log(max(width, height))).
     /// `tilesProgress` (with `tiles`): how much of the tile pyramid is made, 0...1, as `tiles.progress`.
     public static func object(_ summary: DrawingSummary, image: String, tiles: String? = nil, tilesProgress: Double? = nil) -> String {
@@ -67,10 +68,10 @@ public enum DrawingJSON {
         if let pdf = d.pdf {
             out.append(",\"pdf\":"); PDFSourceJSON.append(pdf, to: &out)
         }
-        if let tiles, let scheme = TileScheme(width: d.width, height: d.height, zoom: d.zoom) {
+        if let tiles, let scheme = d.tileScheme {
             out.append(",\"tiles\":{\"template\":"); out.appendJSONString(tiles)
             out.append(",\"minZoom\":"); out.appendInteger(Int64(scheme.minZoom))
-            out.append(",\"maxZoom\":"); out.appendInteger(Int64(scheme.maxZoom))
+            out.append(",\"maxZoom\":"); out.appendInteger(Int64(scheme.topZoom))
             out.append(",\"tileSize\":"); out.appendInteger(Int64(TileScheme.tileSize))
             if let tilesProgress {
                 // To the hundredth, rounded down: 1 only once the pyramid is made.

@@ -26,7 +26,11 @@ public struct TileCoordinate: Hashable, Sendable, CustomStringConvertible {
 /// with `f = 2^(S-z)`. In both flavours a client's CRS pixel at zoom `z` is image pixel / `f` (the
 /// flavours differ only in the latLng unit), and both `TileLayer`s ask for tile `floor(pixel / 256)`.
 /// Levels run from `maxZoom = floor(S)` (no upsampling) down to `minZoom`, the first level at which the
-/// whole drawing fits in one tile.
+/// whole drawing fits in one tile: the pyramid, made from the image's pixels.
+///
+/// A drawing drawn from vectors (a page of a PDF) has `vectorLevels` more above it, `maxZoom + 1` through `topZoom`:
+/// the same tile grid (`f = 2^(S - z)` below 1), each tile drawn from the vectors at `1 / f` times the image's
+/// resolution, transparent beyond `extent(at:)` like the pyramid's edge tiles.
 public struct TileScheme: Hashable, Sendable {
     /// Tile side in pixels.
     public static let tileSize = 256
@@ -41,14 +45,18 @@ public struct TileScheme: Hashable, Sendable {
     public let maxZoom: Int
     /// The highest level at which the whole image fits in one 256x256 tile.
     public let minZoom: Int
+    /// Levels above `maxZoom` drawn from the drawing's vectors (0 for an image; 2 for a page of a PDF).
+    public let vectorLevels: Int
 
-    /// Creates the scheme, or nil when a side is not positive or S is not a supported zoom.
+    /// Creates the scheme, or nil when a side is not positive, S is not a supported zoom or `vectorLevels` is not
+    /// in 0...16.
     /// - Complexity: O(log(max(width, height))).
-    public init?(width: Int, height: Int, zoom: Zoom) {
-        guard width > 0, height > 0, zoom.isSupported else { return nil }
+    public init?(width: Int, height: Int, zoom: Zoom, vectorLevels: Int = 0) {
+        guard width > 0, height > 0, zoom.isSupported, (0...16).contains(vectorLevels) else { return nil }
         self.width = width
         self.height = height
         self.zoom = zoom
+        self.vectorLevels = vectorLevels
         let top = Int(zoom.value.rounded(.down))
         maxZoom = top
         var z = top
@@ -69,8 +77,22 @@ public struct TileScheme: Hashable, Sendable {
         return power * Double(sign: .plus, exponent: Int(whole), significand: 1)
     }
 
-    /// The zoom levels, lowest first.
+    /// The pyramid's zoom levels (made from the image's pixels), lowest first.
     public var levels: ClosedRange<Int> { minZoom...maxZoom }
+
+    /// The highest level served: `maxZoom + vectorLevels`.
+    public var topZoom: Int { maxZoom + vectorLevels }
+
+    /// Every level served, the pyramid's and those drawn from vectors: `minZoom...topZoom`.
+    public var servedLevels: ClosedRange<Int> { minZoom...topZoom }
+
+    /// The image's extent at `level` in that level's pixels, `width / f` x `height / f` (not rounded: a tile pixel
+    /// the edge crosses is that much covered).
+    /// - Complexity: O(1).
+    public func extent(at level: Int) -> (width: Double, height: Double) {
+        let f = factor(at: level)
+        return (Double(width) / f, Double(height) / f)
+    }
 
     /// Columns of tiles at `level`: `ceil(width / (256 f))`.
     public func columns(at level: Int) -> Int { Self.count(width, factor(at: level)) }
@@ -89,9 +111,15 @@ public struct TileScheme: Hashable, Sendable {
         Int((Double(side) / (Double(tileSize) * f)).rounded(.up))
     }
 
-    /// True when `tile` is in the pyramid.
+    /// True when `tile` is in the pyramid (`levels`).
     public func contains(_ tile: TileCoordinate) -> Bool {
         levels.contains(tile.z) && tile.x >= 0 && tile.y >= 0 && tile.x < columns(at: tile.z) && tile.y < rows(at: tile.z)
+    }
+
+    /// True when `tile` is served: in the pyramid, or on a level drawn from vectors (`servedLevels`).
+    /// - Complexity: O(1).
+    public func serves(_ tile: TileCoordinate) -> Bool {
+        servedLevels.contains(tile.z) && tile.x >= 0 && tile.y >= 0 && tile.x < columns(at: tile.z) && tile.y < rows(at: tile.z)
     }
 
     /// Every tile in the pyramid.

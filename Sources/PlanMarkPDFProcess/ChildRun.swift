@@ -11,6 +11,9 @@ import Glibc
 enum OutputShape {
     /// Text of at most `maxBytes` bytes.
     case text(maxBytes: Int)
+    /// Text of at most `maxBytes` bytes, `line` told of each whole line (without its break) as it arrives, on the run's
+    /// queue.
+    case lines(maxBytes: Int, line: @Sendable (Substring) -> Void)
     /// A `PDFRaster` stream of at most `maxPixels` pixels, of exactly `size` when it is given.
     case raster(maxPixels: Int, size: (width: Int, height: Int)?)
 }
@@ -164,12 +167,19 @@ final class ChildRun: @unchecked Sendable {
     }
 
     /// Waits for the child to end (killing it when `timeLimit` runs out or the task is cancelled), reaps it, and
-    /// returns what it left. Call once.
+    /// returns what it left. Call once. With `timeUp` (tests), the time limit runs out when `timeUp` returns instead.
     /// - Complexity: O(n) for the n bytes the child writes (at most what its `OutputShape` allows).
-    func wait(timeLimit: Duration) async -> ChildOutcome {
-        await withTaskCancellationHandler {
+    func wait(timeLimit: Duration, timeUp: (@Sendable () async -> Void)? = nil) async -> ChildOutcome {
+        let clock = timeUp.map { timeUp in
+            Task { [queue] in
+                await timeUp()
+                queue.async { self.stop(.timeLimit) }
+            }
+        }
+        defer { clock?.cancel() }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async { self.start(continuation, timeLimit: timeLimit) }
+                queue.async { self.start(continuation, timeLimit: timeUp == nil ? timeLimit : nil) }
             }
         } onCancel: {
             queue.async { self.stop(.cancelled) }
@@ -177,7 +187,7 @@ final class ChildRun: @unchecked Sendable {
     }
 
     /// Watches the pipes, the pidfd and the clock. On `queue`.
-    private func start(_ continuation: CheckedContinuation<ChildOutcome, Never>, timeLimit: Duration) {
+    private func start(_ continuation: CheckedContinuation<ChildOutcome, Never>, timeLimit: Duration?) {
         self.continuation = continuation
         let out = DispatchSource.makeReadSource(fileDescriptor: stdoutDescriptor, queue: queue)
         out.setEventHandler { self.readStdout() }
@@ -188,12 +198,15 @@ final class ChildRun: @unchecked Sendable {
         let exit = DispatchSource.makeReadSource(fileDescriptor: pidDescriptor, queue: queue)
         exit.setEventHandler { self.finish() }
         exit.setCancelHandler { [descriptor = pidDescriptor] in close(descriptor) }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + Self.interval(timeLimit))
-        timer.setEventHandler { self.stop(.timeLimit) }
         stdoutSource = out
         stderrSource = err
-        sources = [out, err, exit, timer]
+        sources = [out, err, exit]
+        if let timeLimit {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + Self.interval(timeLimit))
+            timer.setEventHandler { self.stop(.timeLimit) }
+            sources.append(timer)
+        }
         for source in sources { source.activate() }
         // A cancellation that came before the sources were there.
         if let pendingStop {
@@ -327,6 +340,8 @@ struct StdoutReader {
     private var filled = 0
     /// Why the output is refused, once it is (the reader has stopped then).
     private var failure: String?
+    /// For `.lines`: where the first line not yet handed on starts in `bytes`.
+    private var lineStart = 0
 
     init(shape: OutputShape) {
         self.shape = shape
@@ -354,6 +369,13 @@ struct StdoutReader {
         switch shape {
         case .text(let maxBytes):
             return bytes.count > maxBytes ? .failed("the answer is longer than \(maxBytes) bytes") : .more
+        case .lines(let maxBytes, let line):
+            guard bytes.count <= maxBytes else { return .failed("the answer is longer than \(maxBytes) bytes") }
+            while let end = bytes[lineStart...].firstIndex(of: 10) {
+                line(Substring(String(decoding: bytes[lineStart..<end], as: UTF8.self)))
+                lineStart = end + 1
+            }
+            return .more
         case .raster(let maxPixels, let expected):
             let header: (width: Int, height: Int, length: Int)?
             do { header = try PDFRaster.readHeader(bytes[...]) } catch { return .failed(error.reason) }
@@ -398,7 +420,7 @@ struct StdoutReader {
     func finish() -> Result<ChildOutput, PDFOutputError> {
         if let failure { return .failure(PDFOutputError(failure)) }
         switch shape {
-        case .text:
+        case .text, .lines:
             return .success(.text(bytes))
         case .raster:
             guard let size else {

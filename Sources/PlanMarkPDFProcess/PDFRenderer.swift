@@ -26,6 +26,9 @@ public struct PDFRenderer: Sendable {
     public var timeLimit: Duration
     /// Told each child's pid as soon as it is started (tests use it to see that the child is gone afterwards).
     package var spawned: (@Sendable (Int32) -> Void)?
+    /// Tests: when set, each call's time limit runs out when this returns, instead of after `timeLimit` (so a test can
+    /// show what happens while a child runs, then make it time out, without waiting on the clock).
+    package var timeUp: (@Sendable () async -> Void)?
 
     /// A renderer.
     /// - Parameters:
@@ -108,7 +111,7 @@ public struct PDFRenderer: Sendable {
     }
 
     /// The limit options, and `--name`.
-    private func common(name: String?) -> [String] {
+    func common(name: String?) -> [String] {
         PDFChild.limitArguments(limits, processLimits) + (name.map { ["--" + PDFChild.Option.name, $0] } ?? [])
     }
 
@@ -120,7 +123,7 @@ public struct PDFRenderer: Sendable {
     }
 
     /// Runs `planmark-pdf` with `arguments` and turns how it ended into its output or a `PDFProcessError`.
-    private func run(_ arguments: [String], shape: OutputShape, source: String, file: String) async throws(PDFProcessError) -> ChildOutput {
+    func run(_ arguments: [String], shape: OutputShape, source: String, file: String) async throws(PDFProcessError) -> ChildOutput {
         if Task.isCancelled { throw .cancelled(source: source) }
         guard access(executable, X_OK) == 0 else { throw .programMissing(path: executable) }
         let child: ChildRun
@@ -130,7 +133,7 @@ public struct PDFRenderer: Sendable {
         case .failure(.system(let message)): throw .io(source: source, message: message)
         }
         spawned?(child.pid)
-        let outcome = await child.wait(timeLimit: timeLimit)
+        let outcome = await child.wait(timeLimit: timeLimit, timeUp: timeUp)
         let line = PDFChild.lastLine(outcome.stderrTail)
         switch outcome.stopped {
         case .timeLimit?: throw .timedOut(source: source, seconds: Self.seconds(timeLimit))

@@ -6,15 +6,17 @@ import Darwin
 import Dispatch
 import PlanMarkGeometry
 
-/// Tile pyramids on disk, `ROOT/<image sha256>/<z>/<x>/<y>.png`: the service's tile cache, which `planmark drawing add`
+/// Tile pyramids on disk, `ROOT/<key>/<z>/<x>/<y>.png`: the service's tile cache, which `planmark drawing add`
 /// and `drawing revise` fill ahead of the service.
 ///
-/// - Keyed by the SHA-256 of the image bytes the store keeps (the drawing's `imageSHA256`): tiles are a pure function of
-///   those bytes, so any process that has the image writes the same pyramid, and a pyramid is never served for bytes it
-///   was not made from.
-/// - A pyramid is written to `ROOT/.building-PID-SHA-RANDOM` and renamed to `ROOT/<sha>` when whole: a reader sees the
+/// - Keyed by `TileKey`: the SHA-256 of the image bytes the store keeps (the drawing's `imageSHA256`), and for a page of a
+///   PDF its page and dpi (`<sha>-p<page>-<dpi>`). Tiles are a pure function of those, so any process that has the image
+///   writes the same pyramid, and a pyramid is never served for bytes it was not made from.
+/// - A pyramid is written to `ROOT/.building-PID-KEY-RANDOM` and renamed to `ROOT/<key>` when whole: a reader sees the
 ///   whole pyramid or none of it, and when two processes write the same one, the later rename finds the folder there
-///   and throws its own copy away.
+///   and throws its own copy away. Tiles drawn later from a PDF's vectors (the levels above the pyramid's) are added to
+///   a pyramid in place, each file renamed into place whole (`addTile`).
+/// - A PDF drawn by the child process `planmark-pdf` is read from a file: `ROOT/.pdf/<sha>.pdf`, written once (`storePDF`).
 package struct TileFolder: Sendable {
     /// The folder holding the pyramids.
     package let root: String
@@ -35,73 +37,140 @@ package struct TileFolder: Sendable {
         return "\(folder)/planmark-tiles-\(getuid())"
     }
 
-    /// `ROOT/<sha>`.
-    package func pyramid(_ sha: String) -> String { "\(root)/\(sha)" }
+    /// `ROOT/<key>`.
+    package func pyramid(_ key: TileKey) -> String { "\(root)/\(key.name)" }
 
-    /// `ROOT/<sha>/<z>/<x>/<y>.png`.
-    package func path(of tile: TileCoordinate, sha: String) -> String {
-        "\(root)/\(sha)/\(tile.z)/\(tile.x)/\(tile.y).png"
+    /// `ROOT/<key>/<z>/<x>/<y>.png`.
+    package func path(of tile: TileCoordinate, key: TileKey) -> String {
+        "\(root)/\(key.name)/\(tile.z)/\(tile.x)/\(tile.y).png"
     }
 
-    /// A folder to write `sha`'s pyramid in before it is renamed into place: `ROOT/.building-PID-SHA-RANDOM`.
-    package func temporaryFolder(sha: String) -> String {
-        "\(root)/.building-\(getpid())-\(sha)-\(UInt32.random(in: 0...UInt32.max))"
+    /// A folder to write `key`'s pyramid in before it is renamed into place: `ROOT/.building-PID-KEY-RANDOM`.
+    package func temporaryFolder(key: TileKey) -> String {
+        "\(root)/.building-\(getpid())-\(key.name)-\(UInt32.random(in: 0...UInt32.max))"
     }
 
-    /// The size of `sha`'s pyramid when it is on disk with a whole `check` tile (a path in it); nil when it must be made
+    /// The size of `key`'s pyramid when it is on disk with a whole `check` tile (a path in it); nil when it must be made
     /// (a damaged pyramid is moved aside and removed first).
     /// - Complexity: O(files of the pyramid).
-    package func existing(sha: String, check: String) throws(TileFileError) -> Int? {
-        let folder = pyramid(sha)
+    package func existing(key: TileKey, check: String) throws(TileFileError) -> Int? {
+        let folder = pyramid(key)
         guard TileFiles.isFolder(folder) else { return nil }
         if case .tile = TileFiles.readTile(check) { return TileFiles.usage(of: folder).bytes }
-        try remove(sha: sha)
+        try remove(key: key)
         return nil
     }
 
-    /// Removes `sha`'s pyramid: renamed to `ROOT/.evicting-SHA-PID-RANDOM` first, so a reader finds the whole pyramid or
+    /// Removes `key`'s pyramid: renamed to `ROOT/.evicting-KEY-PID-RANDOM` first, so a reader finds the whole pyramid or
     /// none (and makes it again), then deleted. Nothing happens when it is not there.
     /// - Complexity: O(files of the pyramid).
-    package func remove(sha: String) throws(TileFileError) {
-        let aside = "\(root)/.evicting-\(sha)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard TileFiles.isFolder(pyramid(sha)) else { return }
-        if try TileFiles.rename(pyramid(sha), to: aside) { TileFiles.removeTree(aside) }
+    package func remove(key: TileKey) throws(TileFileError) {
+        let aside = "\(root)/.evicting-\(key.name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard TileFiles.isFolder(pyramid(key)) else { return }
+        if try TileFiles.rename(pyramid(key), to: aside) { TileFiles.removeTree(aside) }
     }
 
     /// Decodes `png` band by band and writes its whole pyramid of `scheme` (tiles encoded and written on every core) to
-    /// `temporary` (default: a new `temporaryFolder`), then renames it to `ROOT/<sha>`. Returns the bytes of tiles
+    /// `temporary` (default: a new `temporaryFolder`), then renames it to `ROOT/<key>`. Returns the bytes of tiles
     /// written, or of the pyramid found in place when another process renamed its copy first (`made` false). The image is
     /// never held whole. On any error the temporary folder is removed and the error rethrown: `RenderError` (the image
     /// cannot be read), `TileFileError` (the folder cannot be written), or the emit's `CancellationError`.
     /// `progress` is told how many of the image's rows have been read, `wrote` of each tile written (from the encoders' threads).
     /// - Complexity: O(image pixels) time; memory a few bands of 256 rows per level.
-    package func write(sha: String, scheme: TileScheme, png: [UInt8], encoder: PNGEncoder = PNGEncoder(), temporary: String? = nil,
+    package func write(key: TileKey, scheme: TileScheme, png: [UInt8], encoder: PNGEncoder = PNGEncoder(), temporary: String? = nil,
                        progress: ((Int) -> Void)? = nil, wrote: (@Sendable () -> Void)? = nil) throws -> (bytes: Int, made: Bool) {
-        let temporary = temporary ?? temporaryFolder(sha: sha)
+        let temporary = temporary ?? temporaryFolder(key: key)
         try TileFiles.makeFolders(root)
         try TileFiles.makeFolder(temporary)
-        let tally = TileTally(root: temporary)
         do {
-            try TilePyramid(scheme: scheme, encoder: encoder).makeTilesConcurrently(ofPNG: png, source: "drawing image \(sha)", progress: progress) { coordinate, bytes in
-                let column = try tally.folder(z: coordinate.z, x: coordinate.x)
-                try TileFiles.create(bytes, at: "\(column)/\(coordinate.y).png")
-                tally.add(bytes.count)
-                wrote?()
+            let total = try Self.fill(temporary, wrote: wrote) { emit in
+                try TilePyramid(scheme: scheme, encoder: encoder).makeTilesConcurrently(ofPNG: png, source: "drawing image \(key.sha256)",
+                                                                                        progress: progress, emit: emit)
             }
-            if try !TileFiles.rename(temporary, to: pyramid(sha)) {
-                TileFiles.removeTree(temporary)
-                return (TileFiles.usage(of: pyramid(sha)).bytes, false)
-            }
-            return (tally.total, true)
+            return try install(temporary, key: key, bytes: total)
         } catch {
             TileFiles.removeTree(temporary)
             throw error
         }
     }
 
-    /// True for 64 lowercase hexadecimal digits (the name of a pyramid's folder).
-    package static func isDigest(_ name: String) -> Bool {
-        name.utf8.count == 64 && name.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    /// Writes the tiles `make` hands to its `emit` (from any thread) into `folder`, an existing folder, as
+    /// `folder/<z>/<x>/<y>.png` (each column's folders made before its first file), and returns the bytes written;
+    /// `wrote` is told of each tile. On an error what was written stays: the caller removes `folder`.
+    /// - Throws: what `make` throws, `TileFileError` for a file that cannot be written.
+    /// - Complexity: O(tiles) besides `make`.
+    package static func fill(_ folder: String, wrote: (@Sendable () -> Void)? = nil,
+                             make: (_ emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws -> Void) throws -> Int {
+        let tally = TileTally(root: folder)
+        try make { coordinate, bytes in
+            let column = try tally.folder(z: coordinate.z, x: coordinate.x)
+            try TileFiles.create(bytes, at: "\(column)/\(coordinate.y).png")
+            tally.add(bytes.count)
+            wrote?()
+        }
+        return tally.total
+    }
+
+    /// Renames a whole pyramid, written in `temporary` (`bytes` of tiles), to `ROOT/<key>`; when another process renamed
+    /// its copy first, removes `temporary` and returns the size of the one in place (`made` false).
+    /// - Throws: `TileFileError` when the rename fails otherwise (`temporary` is left for the caller to remove).
+    /// - Complexity: O(1), or O(files of the pyramid) when another's is kept.
+    package func install(_ temporary: String, key: TileKey, bytes: Int) throws(TileFileError) -> (bytes: Int, made: Bool) {
+        if try !TileFiles.rename(temporary, to: pyramid(key)) {
+            TileFiles.removeTree(temporary)
+            return (TileFiles.usage(of: pyramid(key)).bytes, false)
+        }
+        return (bytes, true)
+    }
+
+    /// Adds one tile to `key`'s pyramid when the pyramid is on disk (a tile drawn from a PDF's vectors, above the
+    /// pyramid's levels): written beside its place and renamed there, so a reader finds the whole file or none. Returns
+    /// false, writing nothing, when the pyramid is not there (not made yet, or evicted).
+    /// - Throws: `TileFileError` when the file cannot be written (nothing is left of it).
+    /// - Complexity: O(bytes).
+    package func addTile(_ bytes: [UInt8], at tile: TileCoordinate, key: TileKey) throws(TileFileError) -> Bool {
+        let folder = pyramid(key)
+        guard TileFiles.isFolder(folder) else { return false }
+        try TileFiles.makeFolder("\(folder)/\(tile.z)")
+        try TileFiles.makeFolder("\(folder)/\(tile.z)/\(tile.x)")
+        let target = path(of: tile, key: key)
+        let temporary = "\(folder)/\(tile.z)/\(tile.x)/.\(tile.y).png-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        do throws(TileFileError) {
+            try TileFiles.create(bytes, at: temporary)
+            _ = try TileFiles.rename(temporary, to: target)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        return true
+    }
+
+    /// `ROOT/.pdf/<sha256>.pdf`: the PDF `planmark-pdf` reads a PDF drawing from (`storePDF`).
+    package func pdfFile(sha256: String) -> String { "\(root)/.pdf/\(sha256).pdf" }
+
+    /// Writes `bytes` (a PDF whose SHA-256 is `sha256`) to `pdfFile(sha256:)` unless it is there: written beside it and
+    /// renamed, so a file there is whole. Returns its path.
+    /// - Throws: `TileFileError` when it cannot be written (nothing is left of it).
+    /// - Complexity: O(bytes) the first time, O(1) after.
+    package func storePDF(sha256: String, bytes: [UInt8]) throws(TileFileError) -> String {
+        let path = pdfFile(sha256: sha256)
+        var info = stat()
+        if stat(path, &info) == 0 && Int(info.st_size) == bytes.count { return path }
+        try TileFiles.makeFolders("\(root)/.pdf")
+        let temporary = "\(root)/.pdf/.\(sha256)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        do throws(TileFileError) {
+            try TileFiles.create(bytes, at: temporary)
+            _ = try TileFiles.rename(temporary, to: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        return path
+    }
+
+    /// Removes `pdfFile(sha256:)` (when no pyramid of that PDF is kept any more).
+    package func removePDF(sha256: String) {
+        unlink(pdfFile(sha256: sha256))
     }
 
     /// True unless the process named in `.building-PID-...` is gone.

@@ -54,11 +54,45 @@ public struct TilePyramid: Sendable {
     /// - Complexity: O(width × height) time; memory a few bands of 256 rows per level besides the image.
     public func makeTilesConcurrently(of image: RGBAImage, emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws {
         precondition(image.width == scheme.width && image.height == scheme.height, "TilePyramid: image size differs from the scheme")
+        try concurrently(emit: emit) { builder in
+            try builder.feed(image)
+            try builder.finish()
+        }
+    }
+
+    /// Makes the pyramid of an image given band by band: `produce` is called once, on the calling thread, with `feed`,
+    /// which it calls with the image's rows in order, top to bottom, `count` rows at a time (8-bit straight RGBA,
+    /// `scheme.width` pixels a row, rows one after another), until all `scheme.height` rows are given. Tiles are made as
+    /// the rows come and `emit` is called with each and its PNG bytes from several threads at once (in no set order),
+    /// as `makeTilesConcurrently(of:emit:)` does: a PNG decoded band by band and a PDF page drawn band by band go
+    /// through this one path. The rows may be dropped once `feed` returns.
+    /// - Throws: what `produce`, `feed` or `emit` throw (the first error stops the work).
+    /// - Precondition: `produce` gives exactly `scheme.height` rows (more is refused by `feed` at once).
+    /// - Complexity: O(width × height) time; memory a few bands of 256 rows per level besides the caller's rows.
+    public func makeTilesConcurrently(
+        feeding produce: (_ feed: (_ rows: UnsafePointer<UInt8>, _ count: Int) throws -> Void) throws -> Void,
+        emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void
+    ) throws {
+        let height = scheme.height
+        try concurrently(emit: emit) { builder in
+            var given = 0
+            try produce { rows, count in
+                precondition(count >= 0 && given + count <= height, "TilePyramid: more than \(height) rows fed")
+                try builder.feed(rows: rows, count: count)
+                given += count
+            }
+            try builder.finish()
+        }
+    }
+
+    /// Runs `body` with a builder of every level whose full bands are encoded on every core while `body` goes on, then
+    /// waits for the encoders: the one way tiles are made for a whole pyramid (an image in memory, a PNG, rows fed).
+    /// - Complexity: that of `body`, plus the encoding.
+    private func concurrently(emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void, _ body: (PyramidBuilder) throws -> Void) throws {
         let pipeline = EncodePipeline(encoder: encoder, emit: emit)
         defer { pipeline.drain() }
         let builder = PyramidBuilder(scheme: scheme, lowest: scheme.minZoom) { try pipeline.submit($0) }
-        try builder.feed(image)
-        try builder.finish()
+        try body(builder)
         try pipeline.finish()
     }
 
@@ -87,11 +121,7 @@ public struct TilePyramid: Sendable {
 
     private func makeTiles(session: PNGReadSession, decoder: PNGDecoder, progress: ((Int) -> Void)? = nil,
                            emit: @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws {
-        let pipeline = EncodePipeline(encoder: encoder, emit: emit)
-        defer { pipeline.drain() }
-        let builder = PyramidBuilder(scheme: scheme, lowest: scheme.minZoom) { try pipeline.submit($0) }
-        try feed(session: session, decoder: decoder, into: builder, progress: progress)
-        try pipeline.finish()
+        try concurrently(emit: emit) { builder in try feed(session: session, decoder: decoder, into: builder, progress: progress) }
     }
 
     /// Reads the PNG of `session` (its size must be the scheme's) band by band into `builder` and finishes it;

@@ -167,19 +167,19 @@ enum OpenAPIDocument {
                 errors: [404]))),
             ("/drawings/{name}/tiles/{z}/{x}/{y}.png", withPath(["DrawingName"], getAndHead(
                 id: "getTile",
-                summary: "One 256x256 PNG tile of the drawing's pyramid, as a Leaflet or flutter_map TileLayer asks for it under CRS.Simple: tile (z, x, y) covers the image pixels [x*256*f, (x+1)*256*f) x [y*256*f, (y+1)*256*f), f = 2^(zoom - z), z from the drawing's tiles.minZoom to tiles.maxZoom. Made with the whole pyramid on first request and cached on disk by the image's SHA-256.",
+                summary: "One 256x256 PNG tile of the drawing's pyramid, as a Leaflet or flutter_map TileLayer asks for it under CRS.Simple: tile (z, x, y) covers the image pixels [x*256*f, (x+1)*256*f) x [y*256*f, (y+1)*256*f), f = 2^(zoom - z), z from the drawing's tiles.minZoom to tiles.maxZoom. Made with the whole pyramid on first request and cached on disk by the image's SHA-256 (and a PDF drawing's page and dpi). A PDF drawing's pyramid is its page drawn at its dpi; its two levels above floor(zoom) (up to tiles.maxZoom) are drawn from the page's vectors at 2 and 4 times the dpi, one tile at a time, and kept with the pyramid. A PDF that cannot be drawn is 422 pdf-unreadable, one that takes longer than the server's --pdf-time-limit 504 pdf-timed-out: the server remembers it and starts no PDF renderer for that drawing's tiles again until it restarts.",
                 parameters: [
                     pathParameter("z", "The level, tiles.minZoom...tiles.maxZoom (may be negative).", ["type": "integer"]),
                     pathParameter("x", "The column, from 0 at the left.", ["type": "integer", "minimum": 0]),
                     pathParameter("y", "The row, from 0 at the top.", ["type": "integer", "minimum": 0]),
-                    queryParameter("v", "The drawing's sha256 (the tiles.template gives it): when it is the current one the answer is cached for a year (immutable); otherwise it is the current image's tile with Cache-Control: no-cache.", ["type": "string"]),
+                    queryParameter("v", "The drawing's tile key, as the tiles.template gives it: its sha256, and for a PDF drawing its page and dpi (SHA256-pPAGE-DPI). When it is the current one the answer is cached for a year (immutable); otherwise it is the current image's tile with Cache-Control: no-cache (also a PDF drawing's tile drawn alone before its pyramid is made).", ["type": "string"]),
                     ["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]],
                 ],
                 success: [
                     ("200", response("The tile.", content: pngContent, headers: [("ETag", header("The SHA-256 of the tile's bytes, quoted.")), ("Cache-Control", header())])),
                     ("304", response("Not modified (the ETag matched).", headers: [("ETag", header()), ("Cache-Control", header())])),
                 ],
-                errors: [404]))),
+                errors: [404, 422, 504]))),
             ("/drawings/{name}/regions", withPath(["DrawingName"], getAndHead(
                 id: "getRegions", summary: "The drawing's regions as GeoJSON.", parameters: [parameterRef("Zoom")],
                 success: ok("Polygons in pixels, or [lng, lat] at zoom.", geoJSONContent), errors: [404]))),
@@ -403,10 +403,10 @@ enum OpenAPIDocument {
         (413, "TooLarge", "The body is over the limit (--max-body, 1 MiB by default; attachments --max-attachment, 20 MiB by default, checked from Content-Length before the body is read, and while a chunked body arrives); for /validate also more region vertices (--max-vertices, default 200000) or markers (--max-markers, default 100000) than the server takes.", []),
         (415, "UnsupportedMediaType", "The body was not sent as Content-Type: application/json; for an attachment, its bytes are not a JPEG, PNG or PDF, or its declared Content-Type disagrees with them.", []),
         (421, "MisdirectedRequest", "The Host header (or the host of an absolute-form request target, which takes its place) names neither the address the server listens on nor an --allowed-host.", []),
-        (422, "Refused", "The position was refused (code outside-drawing, outside-allowed-area or invalid-coordinate; review.png: marker-off-drawing; review.png and report.pdf of a PDF drawing whose page cannot be drawn: pdf-unreadable); an Idempotency-Key used before for another request (idempotency-key-reused). Nothing was stored.", []),
+        (422, "Refused", "The position was refused (code outside-drawing, outside-allowed-area or invalid-coordinate; review.png: marker-off-drawing); an Idempotency-Key used before for another request (idempotency-key-reused). Nothing was stored. Tiles, review.png and report.pdf: the drawing's PDF cannot be drawn (pdf-unreadable: refused, or the PDF renderer crashed on it).", []),
         (500, "ServerError", "The store or the drawing's image failed (details in the server log only).", []),
         (503, "Unavailable", "The store stayed locked past the busy timeout (store-busy); the database is unreachable (store-unavailable); the SQLite store file or its WAL was removed or replaced while the server ran (store-replaced: nothing was changed; the server must be restarted on the new file); /validate is at its concurrency limit (too-many-validations); review.png, report.pdf and tiles: as many images, reports and tile pyramids run and wait as --max-heavy-jobs and --heavy-queue allow (server-busy); the request was cancelled because the server is stopping (request-cancelled). Retry after Retry-After seconds.", [("Retry-After", header("Seconds to wait.", ["type": "string", "pattern": "^[0-9]+$"]))]),
-        (504, "Timeout", "A PDF drawing's page took longer to draw than the PDF renderer's time limit (pdf-timeout); nothing else was affected.", []),
+        (504, "GatewayTimeout", "Tiles, review.png and report.pdf: the drawing's PDF took longer than the server's --pdf-time-limit to draw (pdf-timed-out); the renderer was stopped (tiles: and the drawing's tiles are refused so until the server restarts).", []),
     ]
 
     // MARK: Schemas
@@ -448,9 +448,9 @@ enum OpenAPIDocument {
                     or {"method":"paper-scale","scale":"1:100","dpi":300}.
                     """],
                 "tiles": object([
-                    "template": ["type": "string", "description": "The TileLayer URL template: /drawings/NAME/tiles/{z}/{x}/{y}.png?v=SHA256."],
+                    "template": ["type": "string", "description": "The TileLayer URL template: /drawings/NAME/tiles/{z}/{x}/{y}.png?v=KEY, KEY the image's SHA256 (a PDF drawing: SHA256-pPAGE-DPI)."],
                     "minZoom": ["type": "integer", "description": "The level at which the whole drawing fits in one tile."],
-                    "maxZoom": ["type": "integer", "description": "floor(zoom): the full-resolution level (clients over-zoom with maxNativeZoom)."],
+                    "maxZoom": ["type": "integer", "description": "The highest level served: floor(zoom), the full-resolution level, for a PNG drawing (clients over-zoom with maxNativeZoom); floor(zoom) + 2 for a PDF drawing, whose two top levels are drawn from the page's vectors (at 2 and 4 times its dpi)."],
                     "tileSize": ["const": 256],
                     "progress": ["type": "number", "minimum": 0, "maximum": 1,
                                  "description": "GET /drawings/{name} only: how much of the pyramid is made (to the hundredth, 1 once it is on disk). A big sheet's pyramid is made in the background from this request on; its tiles are served meanwhile, each made alone."],

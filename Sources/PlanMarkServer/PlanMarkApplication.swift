@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import Logging
+import PlanMarkPDFProcess
 import PlanMarkRender
 import PlanMarkStore
 
@@ -49,7 +50,8 @@ public enum PlanMarkApplication {
         router.add(middleware: SignInMiddleware(operatorToken: configuration.token, store: store, throttle: signInThrottle))
         router.add(middleware: MethodNotAllowedMiddleware(routes: PlanMarkRoutes.table))
         let cache = tileCache ?? TileCache(root: configuration.tileCacheDirectory ?? defaultTileCache(store), limitBytes: configuration.tileCacheBytes,
-                                           heavy: heavy)
+                                           heavy: heavy, renderer: PDFRenderer(timeLimit: .milliseconds(Int(configuration.pdfTimeLimit * 1000))),
+                                           logger: logger)
         let tiles = TileEndpoint(cache: cache, privateCaching: configuration.token != nil, metrics: metrics)
         let hub = hub ?? ChangeHub(store: store, limit: configuration.maxStreams, logger: logger)
         // A big sheet added or revised by anyone has its pyramid made before anyone opens it.

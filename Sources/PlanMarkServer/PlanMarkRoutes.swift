@@ -255,10 +255,10 @@ struct PlanMarkRoutes: Sendable {
         "/drawings/" + PathComponent.encode(drawing.name) + "/image"
     }
 
-    /// The URL template of a drawing's tiles, keyed to its image by `v` (its SHA-256): the `tiles.template`
-    /// of its JSON.
+    /// The URL template of a drawing's tiles, keyed to its image by `v` (its tile key: the image's SHA-256, and for a
+    /// page of a PDF its page and dpi, `<sha256>-p<page>-<dpi>`): the `tiles.template` of its JSON.
     static func tilesTemplate(_ drawing: Drawing) -> String {
-        "/drawings/" + PathComponent.encode(drawing.name) + "/tiles/{z}/{x}/{y}.png?v=" + drawing.imageSHA256
+        "/drawings/" + PathComponent.encode(drawing.name) + "/tiles/{z}/{x}/{y}.png?v=" + drawing.tileKey.name
     }
 
     /// How many markers of drawing `name` are assigned to one of `visible`.

@@ -67,7 +67,7 @@ struct ReviewImageService: Sendable {
             do throws(SheetError) {
                 drawnPage = try await SheetPixels().image(sheet, source: "drawing \"\(drawing.name)\"")
             } catch {
-                throw APIError(sheet: error)
+                throw try APIError.sheet(error, page: sheet.pdf?.page)
             }
         }
         let png = try await heavy.run("review image of drawing \"\(name)\"") { () throws -> [UInt8] in

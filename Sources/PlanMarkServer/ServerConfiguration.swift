@@ -49,6 +49,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Seconds requests in flight may still run after SIGTERM (or SIGINT); then they are cancelled (heavy
     /// jobs stop at their next check) and the server stops.
     public var shutdownGrace: Double
+    /// Seconds the PDF renderer (the child process `planmark-pdf`) may take to draw a PDF drawing's pyramid or one of
+    /// its tiles before it is killed and the tile answered 504 `pdf-timed-out`.
+    public var pdfTimeLimit: Double
 
     /// The default body limit: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
@@ -89,6 +92,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public static let defaultShutdownGrace = 10.0
     /// The default bound of event streams: 1,000.
     public static let defaultMaxStreams = 1_000
+    /// The default PDF time limit: 60 seconds (`PDFRenderer.defaultTimeLimit`).
+    public static let defaultPDFTimeLimit = 60.0
 
     /// Creates a configuration; the defaults serve loopback port 8080 without a token.
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
@@ -100,7 +105,7 @@ public struct ServerConfiguration: Sendable, Hashable {
                 markerListCacheBytes: Int = ServerConfiguration.defaultMarkerListCacheBytes, maxHeavyJobs: Int? = nil,
                 heavyQueue: Int = ServerConfiguration.defaultHeavyQueue, headTimeout: Double = ServerConfiguration.defaultHeadTimeout,
                 idleTimeout: Double = ServerConfiguration.defaultIdleTimeout, maxConnections: Int? = nil, shutdownGrace: Double = ServerConfiguration.defaultShutdownGrace,
-                maxStreams: Int = ServerConfiguration.defaultMaxStreams) {
+                maxStreams: Int = ServerConfiguration.defaultMaxStreams, pdfTimeLimit: Double = ServerConfiguration.defaultPDFTimeLimit) {
         self.host = host
         self.port = port
         self.token = token
@@ -121,6 +126,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxConnections = maxConnections ?? Self.defaultMaxConnections
         self.shutdownGrace = shutdownGrace
         self.maxStreams = maxStreams
+        self.pdfTimeLimit = pdfTimeLimit
     }
 
     /// Checks the configuration before anything is bound: a port in range, positive limits, a
@@ -143,6 +149,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard shutdownGrace.isFinite, shutdownGrace >= 0, shutdownGrace <= 86_400 else {
             throw .invalidSeconds(option: "--shutdown-grace", shutdownGrace)
         }
+        guard pdfTimeLimit.isFinite, pdfTimeLimit > 0, pdfTimeLimit <= 86_400 else { throw .invalidSeconds(option: "--pdf-time-limit", pdfTimeLimit) }
         if let tileCacheDirectory, tileCacheDirectory.isEmpty { throw .invalidTileCache }
         for name in allowedHosts where HostAuthority(allowedHost: name) == nil { throw .invalidAllowedHost(name) }
         if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) { throw .invalidToken }
@@ -176,7 +183,8 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
     /// A limit (`--max-vertices`, `--max-markers`, `--max-validations`, `--max-attachment`, `--tile-cache-size`,
     /// `--max-heavy-jobs`, `--max-connections`) is not positive, or `--heavy-queue` is negative.
     case invalidLimit(option: String, Int)
-    /// A time (`--head-timeout`, `--idle-timeout`, `--shutdown-grace`) is not a number of seconds in range.
+    /// A time (`--head-timeout`, `--idle-timeout`, `--shutdown-grace`, `--pdf-time-limit`) is not a number of seconds in
+    /// range.
     case invalidSeconds(option: String, Double)
     /// An `--allowed-host` value is not `NAME` or `NAME:PORT`.
     case invalidAllowedHost(String)

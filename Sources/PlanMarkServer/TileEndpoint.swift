@@ -1,13 +1,18 @@
 import Hummingbird
+import PlanMarkExport
 import PlanMarkGeometry
+import PlanMarkRender
 import PlanMarkStore
 
 /// `GET /drawings/{name}/tiles/{z}/{x}/{y}.png`: one 256x256 tile of the drawing's pyramid (see `TileScheme`),
-/// from the on-disk cache (`TileCache`), made with its whole pyramid on first request.
+/// from the on-disk cache (`TileCache`), made with its whole pyramid on first request; for a page of a PDF, also the
+/// two levels above the pyramid, drawn from the page's vectors (`Drawing.tileScheme`).
 ///
 /// The `ETag` is the SHA-256 of the tile's bytes (strong: it names exactly the bytes sent, whatever made
-/// them). With `?v=` equal to the drawing's current image SHA-256 (the template of the drawing's `tiles`
-/// gives it) the URL names content that never changes, so the answer may be kept a year (`immutable`);
+/// them). With `?v=` equal to the drawing's current tile key (the image's SHA-256, and for a PDF its page and dpi:
+/// `TileKey`; the template of the drawing's `tiles` gives it) the URL names content that never changes, so the answer
+/// may be kept a year (`immutable`) — except a PDF's tile drawn alone before its pyramid is made (`no-cache`: the
+/// pyramid's will differ a little);
 /// without it, or with an older `v`, the answer is the current image's tile with `no-cache` (kept, but
 /// revalidated with `If-None-Match` before each use), because the name may be given another image later.
 /// A stale `v` is not redirected: a redirect would cost every tile of an open page a second round trip,
@@ -30,15 +35,16 @@ struct TileEndpoint: Sendable {
         try query.onlyKeys(["v"])
         let tile = try Self.coordinate(context)
         let drawing = try await store.run("tileDrawing") { store throws(StoreError) in try await store.drawingRecord(named: name) }
-        guard let scheme = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom), scheme.contains(tile) else {
-            let levels = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom).map { " (levels \($0.minZoom)...\($0.maxZoom))" } ?? ""
+        guard let scheme = drawing.tileScheme, scheme.serves(tile) else {
+            let levels = drawing.tileScheme.map { " (levels \($0.minZoom)...\($0.topZoom))" } ?? ""
             throw APIError(.notFound, code: "tile-not-found", message: "drawing \"\(name)\" has no tile \(tile)\(levels)")
         }
-        let sha = drawing.imageSHA256
-        let (bytes, hit) = try await cache.lookup(tile, sha: sha, scheme: scheme) { try await Self.image(of: name, sha: sha, store: store) }
-        (hit ? metrics?.tileHits : metrics?.tileMisses)?.increment()
+        let key = drawing.tileKey, sha = drawing.imageSHA256
+        let answer = try await cache.lookup(tile, key: key, scheme: scheme) { try await Self.image(of: name, sha: sha, store: store) }
+        let bytes = answer.bytes
+        (answer.hit ? metrics?.tileHits : metrics?.tileMisses)?.increment()
         let etag = "\"" + SHA256.hexDigest(of: bytes) + "\""
-        let caching = query.values["v"] == sha ? (privateCaching ? "private, " : "public, ") + Self.immutable : "no-cache"
+        let caching = query.values["v"] == key.name && answer.final ? (privateCaching ? "private, " : "public, ") + Self.immutable : "no-cache"
         let headers: HTTPFields = [.eTag: etag, .cacheControl: caching]
         if EntityTag.noneMatch(request, etag) { return Response(status: .notModified, headers: headers) }
         var all = headers
@@ -50,10 +56,10 @@ struct TileEndpoint: Sendable {
     /// the drawing before its tiles, so the work starts a round trip earlier) and says how much of it is made, 0...1;
     /// nil for a drawing without tiles.
     func warm(_ drawing: Drawing, store: StoreAccess) async -> Double? {
-        guard let scheme = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom) else { return nil }
-        let sha = drawing.imageSHA256, name = drawing.name
-        await cache.warm(sha: sha, scheme: scheme) { try await Self.image(of: name, sha: sha, store: store) }
-        return await cache.progress(sha: sha, scheme: scheme)
+        guard let scheme = drawing.tileScheme else { return nil }
+        let key = drawing.tileKey, sha = drawing.imageSHA256, name = drawing.name
+        await cache.warm(key: key, scheme: scheme) { try await Self.image(of: name, sha: sha, store: store) }
+        return await cache.progress(key: key, scheme: scheme)
     }
 
     /// Starts making the pyramid of a big sheet (`TileCache.isBig`) just added or revised, by any process, as the change
@@ -64,7 +70,7 @@ struct TileEndpoint: Sendable {
         guard change.kind == .drawingAdded || change.kind == .drawingRevised else { return }
         let name = change.drawing
         guard let drawing = try? await store.run("warmDrawing", { store throws(StoreError) in try await store.drawingRecord(named: name) }),
-              let scheme = TileScheme(width: drawing.width, height: drawing.height, zoom: drawing.zoom), cache.isBig(scheme) else { return }
+              let scheme = drawing.tileScheme, cache.isBig(scheme) else { return }
         _ = await warm(drawing, store: store)
     }
 

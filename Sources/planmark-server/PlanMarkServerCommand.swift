@@ -118,6 +118,11 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         "Seconds requests in flight may still run after SIGTERM or SIGINT before they are cancelled (default 10).", valueName: "seconds"))
     var shutdownGrace = ServerConfiguration.defaultShutdownGrace
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds the PDF renderer may take to draw a PDF drawing's tiles before it is stopped and the tile answered 504 (default 60).",
+        valueName: "seconds"))
+    var pdfTimeLimit = ServerConfiguration.defaultPDFTimeLimit
+
     @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on an SQLite store before 503 (default 10).", valueName: "seconds"))
     var busyTimeout: Double = SQLiteStore.busyTimeout
 
@@ -160,7 +165,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
                 maxAttachmentBytes: maxAttachment, tileCacheDirectory: tileCache, tileCacheBytes: tileCacheSize,
                 markerListCacheBytes: markerListCacheSize,
                 maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue, headTimeout: headTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections,
-                shutdownGrace: shutdownGrace, maxStreams: maxStreams)
+                shutdownGrace: shutdownGrace, maxStreams: maxStreams, pdfTimeLimit: pdfTimeLimit)
             try configuration.validate()
         } catch {
             printError("planmark-server: \(error.description)")

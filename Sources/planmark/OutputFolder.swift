@@ -69,6 +69,16 @@ final class OutputFolder: @unchecked Sendable {
         }
     }
 
+    /// The path of `relative` inside the temporary folder (`""`: the folder itself), for a program that writes there.
+    func path(of relative: String) -> String {
+        relative.isEmpty ? temporary : temporary + "/" + relative
+    }
+
+    /// Removes a file written inside the folder (one that is not to be kept).
+    func removeFile(_ relative: String) {
+        unlink(temporary + "/" + relative)
+    }
+
     /// Renames the finished folder into place (over an empty folder, if one is there).
     func commit() throws(OutputError) {
         if rename(temporary, path) != 0 {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import PlanMarkExport
 import PlanMarkGeometry
+import PlanMarkPDFCore
+import PlanMarkPDFProcess
 import PlanMarkRender
 import PlanMarkStore
 
@@ -25,13 +27,18 @@ struct TilesCommand: AsyncParsableCommand {
         beyond the right and bottom edges. tiles.json gives tileSize, minZoom, maxZoom, width, height, zoom, \
         crs, bounds (latLng) and the URL template.
 
+        A stored drawing that is a page of a PDF is drawn from the PDF at its dpi by planmark-pdf (a child process \
+        with a time limit), band by band, into the same pyramid a PNG of the page at that dpi would give. (A server \
+        also draws its two levels above floor(S) from the page's vectors; this folder has the pyramid's levels.)
+
         DIR must not exist or be an empty folder: the pyramid is written to a temporary folder beside it and \
         renamed into place, so it appears whole or not at all. Progress is shown on stderr when stderr is a \
         terminal; at the end one line on stderr says what was written: planmark: tiles: wrote N tiles (L levels, \
         zoom A to B) to DIR.
 
-        Exit status: 0 written, 64 bad usage, 65 corrupt or refused image, 66 missing image or drawing, 73 \
-        cannot create DIR (it exists and is not empty, or its folder cannot be written), 74 I/O error.
+        Exit status: 0 written, 64 bad usage, 65 corrupt or refused image (a PDF that cannot be drawn, or takes \
+        too long), 66 missing image or drawing, 69 planmark-pdf missing, 73 cannot create DIR (it exists and is not \
+        empty, or its folder cannot be written), 74 I/O error.
         """
     )
 
@@ -79,6 +86,7 @@ struct TilesCommand: AsyncParsableCommand {
             let scheme: TileScheme
             let flavour: CRSFlavour
             let make: (TilePyramid, @escaping @Sendable (TileCoordinate, [UInt8]) throws -> Void) throws -> Void
+            var pdf: (bytes: [UInt8], page: Int, dpi: Int, source: String)?
             if let image {
                 let header = try decoder.readHeader(path: image)
                 try decoder.checkLimits(header, source: image)
@@ -96,13 +104,18 @@ struct TilesCommand: AsyncParsableCommand {
                 flavour = drawing.crs
                 let source = "drawing \"\(drawing.name)\""
                 make = { pyramid, emit in try pyramid.makeTilesConcurrently(ofPNG: bytes, source: source, decoder: decoder, emit: emit) }
+                if let page = drawing.pdf { pdf = (bytes, page.page, page.dpi, source) }
             }
             let folder = try OutputFolder(path: output, what: "tiles go", folders: scheme.levels.flatMap { z in ["\(z)"] + (0..<scheme.columns(at: z)).map { "\(z)/\($0)" } })
-            let progress = TileProgress(total: scheme.tileCount, shown: stderrIsTerminal)
+            let progress = TileProgress(total: pdf == nil ? scheme.tileCount : scheme.height, shown: stderrIsTerminal, unit: pdf == nil ? "" : "rows ")
             do {
-                try make(TilePyramid(scheme: scheme, encoder: PNGEncoder(compressionLevel: compression))) { tile, bytes in
-                    try folder.writeFile("\(tile.z)/\(tile.x)/\(tile.y).png", bytes)
-                    progress.advance()
+                if let pdf {
+                    try await drawPyramid(pdf, scheme: scheme, into: folder, progress: progress)
+                } else {
+                    try make(TilePyramid(scheme: scheme, encoder: PNGEncoder(compressionLevel: compression))) { tile, bytes in
+                        try folder.writeFile("\(tile.z)/\(tile.x)/\(tile.y).png", bytes)
+                        progress.advance()
+                    }
                 }
                 progress.finish()
                 try folder.writeFile("tiles.json", Array(TilesJSON.object(scheme, crs: flavour).utf8))
@@ -124,17 +137,43 @@ struct TilesCommand: AsyncParsableCommand {
     }
 }
 
-/// `N of M tiles` on stderr (when shown), at most every 1% of the tiles.
+extension TilesCommand {
+    /// Writes the pyramid of a stored PDF drawing's page into `folder`: the PDF's bytes to a file in the folder (removed
+    /// again), then `planmark-pdf pyramid` draws the page band by band and writes the tiles there (`PDFRenderer.pyramid`).
+    /// - Throws: `CommandFailure` (65 a PDF that cannot be drawn or runs out of time, 69 no `planmark-pdf`, 74 I/O),
+    ///   `OutputError`.
+    /// - Complexity: O(page pixels) in the child; its memory a band of the page and a few bands of 256 rows per level.
+    func drawPyramid(_ pdf: (bytes: [UInt8], page: Int, dpi: Int, source: String), scheme: TileScheme, into folder: OutputFolder,
+                     progress: TileProgress) async throws {
+        let file = ".drawing.pdf"
+        try folder.writeFile(file, pdf.bytes)
+        defer { folder.removeFile(file) }
+        var limits = PDFLimits()
+        limits.maxPixels = maxPixels
+        do throws(PDFProcessError) {
+            _ = try await PDFRenderer(limits: limits).pyramid(
+                file: folder.path(of: file), page: pdf.page, dpi: Double(pdf.dpi), scheme: scheme, into: folder.path(of: ""),
+                compression: compression, name: pdf.source) { progress.set($0) }
+        } catch {
+            throw CommandFailure(pdf: error)
+        }
+    }
+}
+
+/// `N of M tiles` (or `rows N of M`) on stderr (when shown), at most every 1% of the total.
 final class TileProgress: @unchecked Sendable {
     private let total: Int
     private let shown: Bool
+    private let unit: String
     private var done = 0
     private var lastShown = -1
     private var lock = pthread_mutex_t()
 
-    init(total: Int, shown: Bool) {
+    /// `unit` goes before the numbers: "" for tiles, "rows " for the rows of a PDF page drawn.
+    init(total: Int, shown: Bool, unit: String = "") {
         self.total = max(1, total)
         self.shown = shown
+        self.unit = unit
         pthread_mutex_init(&lock, nil)
     }
 
@@ -144,12 +183,26 @@ final class TileProgress: @unchecked Sendable {
         guard shown else { return }
         pthread_mutex_lock(&lock)
         done += 1
+        show()
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// `count` of the total are done.
+    func set(_ count: Int) {
+        guard shown else { return }
+        pthread_mutex_lock(&lock)
+        done = count
+        show()
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// Under the lock.
+    private func show() {
         let percent = done * 100 / total
         if percent != lastShown {
             lastShown = percent
-            printProgress("tiles: \(done) of \(total) (\(percent)%)")
+            printProgress("tiles: \(unit)\(done) of \(total) (\(percent)%)")
         }
-        pthread_mutex_unlock(&lock)
     }
 
     func finish() {

@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import Testing
 
 /// A new user's first minutes, run as they are written: `Drawings/demo.sh` with the binaries this build made
@@ -55,6 +56,13 @@ import Testing
         // (the demo diffs them and stops on a difference).
         #expect(run.output.stdout.contains("added drawing \"Level 2 (PDF)\" (2400x1600 px, pdf page 1 at 150 dpi, zoom 8.0, leaflet, 9 regions)\n"))
         #expect(lines.contains("markers 1 to 17: the same positions and rooms on the PNG drawing and on the PDF drawing"))
+        // Its pyramid was drawn from the page, keyed by the PDF's SHA-256 (sha256sum's), the page and the dpi, where a
+        // server on the store looks (STORE.tiles), with the PDF beside it for the deeper tiles.
+        let pdf = try Data(contentsOf: CLIRunner.repositoryRoot.appendingPathComponent("Drawings/sample/plan.pdf"))
+        let key = sha256sum([UInt8](pdf)) + "-p1-150"
+        let tiles = run.folder.appendingPathComponent("demo-out/planmark.sqlite.tiles")
+        #expect(lines.contains { $0.hasPrefix("planmark: tiles: wrote ") && $0.hasSuffix(" to \(tiles.path)/\(key)") }, "\(lines)")
+        #expect(FileManager.default.fileExists(atPath: tiles.appendingPathComponent(key).path))
     }
 
     /// Every `planmark` line of README.md's shell blocks (`planmark serve` aside: it runs until stopped), in order,

@@ -5,7 +5,7 @@ import PlanMarkGeometry
 
 /// The tile pyramid against area averages worked out by hand (premultiplied alpha, exact halving,
 /// a fractional server zoom, transparency beyond the edges), and its three ways in (an image with
-/// serial or concurrent emit, a PNG read band by band) against each other.
+/// serial or concurrent emit, a PNG read band by band, rows fed band by band) against each other.
 @Suite struct TilePyramidTests {
     /// RGBA of pixel (x, y) of a tile.
     static func pixel(_ image: RGBAImage, _ x: Int, _ y: Int) -> [Int] {
@@ -159,6 +159,19 @@ import PlanMarkGeometry
         let streamed = Collected()
         try pyramid.makeTilesConcurrently(ofPNGFile: path, emit: { streamed.add($0, $1) })
         #expect(streamed.tiles == serial)
+
+        // Rows fed by the caller (a PDF page drawn band by band), in bands of sizes that share nothing with 256.
+        for bandRows in [1, 100, 777] {
+            let fed = Collected()
+            try pyramid.makeTilesConcurrently(feeding: { feed in
+                for top in stride(from: 0, to: image.height, by: bandRows) {
+                    let rows = min(bandRows, image.height - top)
+                    let band = Array(image.pixels[top * image.width * 4..<(top + rows) * image.width * 4])
+                    try band.withUnsafeBufferPointer { try feed($0.baseAddress!, rows) }
+                }
+            }, emit: { fed.add($0, $1) })
+            #expect(fed.tiles == serial, "bands of \(bandRows) rows")
+        }
 
         // Every tile decodes to 256x256; the first and last tile of each level against `tile(_:of:)`.
         for (tile, bytes) in serial {

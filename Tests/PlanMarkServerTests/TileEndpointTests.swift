@@ -108,7 +108,7 @@ import Testing
                 #expect(response.status == .ok)
                 let bytes = Array(response.body.readableBytesView)
                 #expect(bytes == expected[tile], "tile \(tile)")
-                #expect(bytes == Array(try Data(contentsOf: URL(fileURLWithPath: cache.path(of: tile, sha: v)))), "tile \(tile)")
+                #expect(bytes == Array(try Data(contentsOf: URL(fileURLWithPath: cache.path(of: tile, key: TileKey(sha256: v))))), "tile \(tile)")
             }
             #expect(await cache.built == 0)
         }
@@ -259,7 +259,7 @@ import Testing
         let (fixture, _, path) = try await Self.smallFixture()
         defer { fixture.remove() }
         let cache = Self.cache(fixture)
-        let tilePath = cache.path(of: TileCoordinate(z: 8, x: 0, y: 0), sha: try Self.sha(path))
+        let tilePath = cache.path(of: TileCoordinate(z: 8, x: 0, y: 0), key: TileKey(sha256: try Self.sha(path)))
         try await fixture.application(tileCache: cache).test(.router) { client in
             let first = try await client.get("/drawings/small/tiles/8/0/0.png")
             #expect(first.status == .ok)
@@ -371,14 +371,14 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: "\(cache.root)/\(sha)"))
             open.yield()
             open.finish()
-            await cache.waitForPyramid(sha: sha)
+            await cache.waitForPyramid(key: TileKey(sha256: sha))
             #expect(await cache.built == 1)
             #expect(try await progress() == 1)
             return served
         }
         for (tile, bytes) in served {
             let parts = tile.split(separator: "/").map { Int($0)! }
-            let file = cache.path(of: TileCoordinate(z: parts[0], x: parts[1], y: parts[2]), sha: sha)
+            let file = cache.path(of: TileCoordinate(z: parts[0], x: parts[1], y: parts[2]), key: TileKey(sha256: sha))
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(bytes), "tile \(tile)")
         }
     }
@@ -413,18 +413,18 @@ import Testing
             _ = try await fixture.store.addDrawing(NewDrawing(name: "little", imagePath: littlePath), regions: [])
             _ = try await fixture.store.addDrawing(NewDrawing(name: "big", imagePath: bigPath), regions: [])
             _ = await nextBuild.next()
-            await cache.waitForPyramid(sha: big)
+            await cache.waitForPyramid(key: TileKey(sha256: big))
             #expect(await cache.built == 1)
-            #expect(FileManager.default.fileExists(atPath: cache.path(of: TileCoordinate(z: 8, x: 1, y: 1), sha: big)))
+            #expect(FileManager.default.fileExists(atPath: cache.path(of: TileCoordinate(z: 8, x: 1, y: 1), key: TileKey(sha256: big))))
             // Changes are handed out in feed order: `little`'s came first and made nothing.
             #expect(!FileManager.default.fileExists(atPath: "\(cache.root)/\(little)"))
 
             let cli = try ProcessRunner.run(BuiltProducts.path("planmark"), ["drawing", "revise", "big", revisedPath, "--store", fixture.storePath])
             #expect(cli.status == 0, "\(cli.stderr)")
             _ = await nextBuild.next()
-            await cache.waitForPyramid(sha: revised)
+            await cache.waitForPyramid(key: TileKey(sha256: revised))
             #expect(await cache.built == 2)
-            #expect(FileManager.default.fileExists(atPath: cache.path(of: TileCoordinate(z: 8, x: 1, y: 1), sha: revised)))
+            #expect(FileManager.default.fileExists(atPath: cache.path(of: TileCoordinate(z: 8, x: 1, y: 1), key: TileKey(sha256: revised))))
         }
         builds.finish()
         #expect(!FileManager.default.fileExists(atPath: "\(cache.root)/\(little)"))
