@@ -18,6 +18,7 @@ struct SheetsReviseCommand: AsyncParsableCommand {
         drawing's needs point pairs, so it is listed and skipped: revise it with 'planmark drawing revise NAME SET.pdf \
         --page N --align ...'. A page that is the drawing's current sheet already is skipped. Pages without a drawing \
         of their name are listed (add them with 'sheets add'). One line a page, as 'sheets add' prints (--format json). \
+        Each revised drawing's tile pyramid is written as 'drawing revise' writes it (--tile-cache, --no-tiles). \
         Exit status: 0 every page with a drawing revised, 1 a page skipped (its size changed, or it is the current \
         sheet), 65 not a PDF, a PDF that cannot be read or a page that cannot be drawn, 66 no such file or store, \
         69 planmark-pdf missing, 74 store I/O.
@@ -39,6 +40,8 @@ struct SheetsReviseCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Refuse pages with more pixels than this, as render refuses images.")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels
+
+    @OptionGroup var tiles: TileCacheOptions
 
     @OptionGroup var author: AuthorOption
 
@@ -71,6 +74,7 @@ struct SheetsReviseCommand: AsyncParsableCommand {
                 let outcome = try await store.reviseDrawing(line.name, NewRevision(imagePath: set, imageBytes: bytes, alignment: .identity, pdf: image),
                                                             dryRun: false, author: author)
                 line.done = "revision \(outcome.revision.number): \(counted(outcome.carried, "marker")) carried, \(outcome.unplaced.count) need placement"
+                await tiles.writePyramid(of: try await store.drawing(named: line.name).drawing, image: bytes, storeFile: store.file, renderer: pages.renderer)
             }
         }
     }
