@@ -109,11 +109,14 @@ let package = Package(
         // The front doors' way to PDFs: runs `planmark-pdf` (posix_spawn, a pidfd, a time limit) and reads its answer.
         // No poppler.
         .target(name: "PlanMarkPDFProcess", dependencies: ["PlanMarkPDFCore", "PlanMarkRender", "PlanMarkGeometry", "CSpawn"]),
+        // A drawing's sheet as pixels, whatever it was delivered as: a PNG decoded, a PDF page drawn by planmark-pdf. The
+        // review image, `planmark render` and the report get their sheet here.
+        .target(name: "PlanMarkSheets", dependencies: ["PlanMarkStore", "PlanMarkRender", "PlanMarkPDFCore", "PlanMarkPDFProcess"]),
         // The punch-list report (PDF through cairo, or static HTML). Only `planmark report` and the service use
         // it, so the CLI's other commands do not need cairo's code paths.
         .target(
             name: "PlanMarkReport",
-            dependencies: ["PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "CCairo", "CFreeType"]
+            dependencies: ["PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkSheets", "CCairo", "CFreeType"]
         ),
         // The `planmark` command-line front door.
         .executableTarget(
@@ -122,7 +125,7 @@ let package = Package(
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkRender", "PlanMarkExport",
                 "PlanMarkReport",  // ReportCommand.swift only
                 // PDF drawings and sheet sets: measured and drawn by the child process planmark-pdf (no poppler here).
-                "PlanMarkPDFCore", "PlanMarkPDFProcess",
+                "PlanMarkPDFCore", "PlanMarkPDFProcess", "PlanMarkSheets",
                 .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),  // StoreOptions.logger
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -133,7 +136,7 @@ let package = Package(
         .target(
             name: "PlanMarkServer",
             dependencies: [
-                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkReport",
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkReport", "PlanMarkSheets",
                 // PDF drawings' tiles: drawn by the child process planmark-pdf (no poppler here).
                 "PlanMarkPDFCore", "PlanMarkPDFProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -198,6 +201,11 @@ let package = Package(
             name: "PlanMarkPDFProcessTests",
             dependencies: ["PlanMarkPDFProcess", "PlanMarkPDFCore", "planmark-pdf", "PlanMarkRender", "PlanMarkGeometry", "PlanMarkPDFTestSupport",
                            "PlanMarkTestSupport"]
+        ),
+        .testTarget(
+            name: "PlanMarkSheetsTests",
+            dependencies: ["PlanMarkSheets", "PlanMarkStore", "PlanMarkPDFCore", "PlanMarkPDFProcess", "planmark-pdf", "PlanMarkRender",
+                           "PlanMarkPDFTestSupport", "PlanMarkTestSupport"]
         ),
         // make_sheet_sets.py writes the sheet sets of SheetsCommandTests (pycairo).
         .testTarget(name: "PlanMarkCLITests", dependencies: ["planmark", "planmark-pdf", "PlanMarkRender", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkTestSupport",

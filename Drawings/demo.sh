@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The README demo: installs what is missing, builds planmark, and runs the main job on the sample
 # drawing with the embedded store (SQLite): store the drawing and its markers, validate them, list
-# them, calibrate the scale, render the review PNG and write the punch-list PDF; then shows the team
-# through the service.
+# them, calibrate the scale, render the review PNG and write the punch-list PDF; adds the same plan as a
+# PDF (Drawings/sample/plan.pdf) as a second drawing with the same markers; then shows the team through
+# the service.
 #
-# It builds only what it runs: planmark and planmark-server without the PostgreSQL package trait (no
-# postgres-nio, swift-crypto or BoringSSL), in its own scratch path .build-demo, so the default build in
-# .build (which .ci/run and `swift build` make) is left as it is. PLANMARK_DEMO_BIN=DIR runs the planmark and
-# planmark-server already in DIR instead (nothing installed or built; the tests use it);
+# It builds only what it runs: planmark, planmark-pdf (which planmark runs to read PDFs) and planmark-server
+# without the PostgreSQL package trait (no postgres-nio, swift-crypto or BoringSSL), in its own scratch path
+# .build-demo, so the default build in .build (which .ci/run and `swift build` make) is left as it is.
+# PLANMARK_DEMO_BIN=DIR runs the planmark, planmark-pdf and planmark-server already in DIR instead (nothing
+# installed or built; the tests use it);
 # PLANMARK_DEMO_OUT=DIR writes somewhere else than demo-out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,13 +18,14 @@ if [ -z "$bin" ]; then
     # The estimate: measured from clean on a 2-core machine shared with other builds (load about 12), planmark
     # took 988 s, then planmark-server 1,477 s more, and the run 84 s; planmark alone from clean on 2 free cores
     # takes 98 s (Package.swift), so both about 4 minutes, plus fetching the packages. A second run builds nothing.
-    echo "demo: builds planmark and planmark-server (without PostgreSQL, in .build-demo/): about 5 minutes the first time on 2 free cores, seconds after; then runs for about a minute" >&2
+    echo "demo: builds planmark, planmark-pdf and planmark-server (without PostgreSQL, in .build-demo/): about 5 minutes the first time on 2 free cores, seconds after; then runs for about a minute" >&2
     bash Drawings/install-deps.sh --demo
     swift build --disable-default-traits --product planmark --scratch-path .build-demo >&2
+    swift build --disable-default-traits --product planmark-pdf --scratch-path .build-demo >&2
     swift build --disable-default-traits --product planmark-server --scratch-path .build-demo >&2
     bin="$PWD/.build-demo/debug"
 else
-    echo "demo: runs the planmark and planmark-server in $bin (nothing to build): about a minute" >&2
+    echo "demo: runs the planmark, planmark-pdf and planmark-server in $bin (nothing to build): about a minute" >&2
 fi
 planmark="$bin/planmark"
 sample=Drawings/sample
@@ -66,6 +69,14 @@ echo "wrote $out/review.png and $out/marker-18.png" >&2
 
 step "The punch-list report of what is still open: $out/punch-list.pdf"
 "$planmark" report "Level 2" --status open,in-progress,ready --group-by room -o "$out/punch-list.pdf"
+
+step "The same plan as a PDF, $sample/plan.pdf (vectors): a second drawing, its page counted at 150 dpi (2400 x 1600 px), so the sample's regions and markers apply unchanged"
+# Its tile pyramid is drawn from the page by planmark-pdf (and the server draws two levels deeper from the vectors).
+"$planmark" drawing add "$sample/plan.pdf" --name "Level 2 (PDF)" --dpi 150 --regions "$sample/regions.geojson"
+"$planmark" import "Level 2 (PDF)" "$sample/markers.csv" --skip-invalid || [ $? -eq 1 ]
+diff <("$planmark" markers "Level 2" | cut -f1-3,8 | head -18) <("$planmark" markers "Level 2 (PDF)" | cut -f1-3,8) >&2
+echo "markers 1 to 17: the same positions and rooms on the PNG drawing and on the PDF drawing" >&2
+"$planmark" drawing list
 
 step "The team: Ines inspects, Sam works for the subcontractor Acme (docs/team.md)"
 "$planmark" user add ines --email ines@build.example

@@ -10,7 +10,7 @@
 # PostgreSQL with PostGIS for the PostgreSQL store's tests (a throwaway cluster: Drawings/postgres-cluster.sh);
 # Node and ESLint for the review page's unit tests and lint (nodejs, eslint); curl for the demo's and the README's
 # HTTP examples.
-# With --demo it installs only what building and running planmark and planmark-server needs (the demo: no
+# With --demo it installs only what building and running planmark, planmark-pdf and planmark-server needs (the demo: no
 # browser, PostgreSQL, Node or poppler's tools); with package names as arguments, those instead (the benchmarks'
 # peers).
 set -euo pipefail

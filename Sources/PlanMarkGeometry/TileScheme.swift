@@ -88,6 +88,7 @@ public struct TileScheme: Hashable, Sendable {
 
     /// The image's extent at `level` in that level's pixels, `width / f` x `height / f` (not rounded: a tile pixel
     /// the edge crosses is that much covered).
+    /// - Complexity: O(1).
     public func extent(at level: Int) -> (width: Double, height: Double) {
         let f = factor(at: level)
         return (Double(width) / f, Double(height) / f)
@@ -116,6 +117,7 @@ public struct TileScheme: Hashable, Sendable {
     }
 
     /// True when `tile` is served: in the pyramid, or on a level drawn from vectors (`servedLevels`).
+    /// - Complexity: O(1).
     public func serves(_ tile: TileCoordinate) -> Bool {
         servedLevels.contains(tile.z) && tile.x >= 0 && tile.y >= 0 && tile.x < columns(at: tile.z) && tile.y < rows(at: tile.z)
     }

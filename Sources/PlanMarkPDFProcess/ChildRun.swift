@@ -167,12 +167,19 @@ final class ChildRun: @unchecked Sendable {
     }
 
     /// Waits for the child to end (killing it when `timeLimit` runs out or the task is cancelled), reaps it, and
-    /// returns what it left. Call once.
+    /// returns what it left. Call once. With `timeUp` (tests), the time limit runs out when `timeUp` returns instead.
     /// - Complexity: O(n) for the n bytes the child writes (at most what its `OutputShape` allows).
-    func wait(timeLimit: Duration) async -> ChildOutcome {
-        await withTaskCancellationHandler {
+    func wait(timeLimit: Duration, timeUp: (@Sendable () async -> Void)? = nil) async -> ChildOutcome {
+        let clock = timeUp.map { timeUp in
+            Task { [queue] in
+                await timeUp()
+                queue.async { self.stop(.timeLimit) }
+            }
+        }
+        defer { clock?.cancel() }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async { self.start(continuation, timeLimit: timeLimit) }
+                queue.async { self.start(continuation, timeLimit: timeUp == nil ? timeLimit : nil) }
             }
         } onCancel: {
             queue.async { self.stop(.cancelled) }
@@ -180,7 +187,7 @@ final class ChildRun: @unchecked Sendable {
     }
 
     /// Watches the pipes, the pidfd and the clock. On `queue`.
-    private func start(_ continuation: CheckedContinuation<ChildOutcome, Never>, timeLimit: Duration) {
+    private func start(_ continuation: CheckedContinuation<ChildOutcome, Never>, timeLimit: Duration?) {
         self.continuation = continuation
         let out = DispatchSource.makeReadSource(fileDescriptor: stdoutDescriptor, queue: queue)
         out.setEventHandler { self.readStdout() }
@@ -191,12 +198,15 @@ final class ChildRun: @unchecked Sendable {
         let exit = DispatchSource.makeReadSource(fileDescriptor: pidDescriptor, queue: queue)
         exit.setEventHandler { self.finish() }
         exit.setCancelHandler { [descriptor = pidDescriptor] in close(descriptor) }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + Self.interval(timeLimit))
-        timer.setEventHandler { self.stop(.timeLimit) }
         stdoutSource = out
         stderrSource = err
-        sources = [out, err, exit, timer]
+        sources = [out, err, exit]
+        if let timeLimit {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + Self.interval(timeLimit))
+            timer.setEventHandler { self.stop(.timeLimit) }
+            sources.append(timer)
+        }
         for source in sources { source.activate() }
         // A cancellation that came before the sources were there.
         if let pendingStop {

@@ -26,6 +26,9 @@ public struct PDFRenderer: Sendable {
     public var timeLimit: Duration
     /// Told each child's pid as soon as it is started (tests use it to see that the child is gone afterwards).
     package var spawned: (@Sendable (Int32) -> Void)?
+    /// Tests: when set, each call's time limit runs out when this returns, instead of after `timeLimit` (so a test can
+    /// show what happens while a child runs, then make it time out, without waiting on the clock).
+    package var timeUp: (@Sendable () async -> Void)?
 
     /// A renderer.
     /// - Parameters:
@@ -130,7 +133,7 @@ public struct PDFRenderer: Sendable {
         case .failure(.system(let message)): throw .io(source: source, message: message)
         }
         spawned?(child.pid)
-        let outcome = await child.wait(timeLimit: timeLimit)
+        let outcome = await child.wait(timeLimit: timeLimit, timeUp: timeUp)
         let line = PDFChild.lastLine(outcome.stderrTail)
         switch outcome.stopped {
         case .timeLimit?: throw .timedOut(source: source, seconds: Self.seconds(timeLimit))

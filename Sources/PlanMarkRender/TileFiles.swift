@@ -86,6 +86,19 @@ package enum TileFiles {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Writes `bytes` to `temporary` and renames it to `target`, so that a file at `target` is always whole (another
+    /// process writing the same file at once leaves one whole copy); nothing is left of `temporary` on failure.
+    /// - Complexity: O(bytes).
+    package static func createWhole(_ bytes: [UInt8], at target: String, via temporary: String) throws(TileFileError) {
+        do throws(TileFileError) {
+            try create(bytes, at: temporary)
+            _ = try rename(temporary, to: target)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
     /// Renames `from` to `to`; false when `to` is a folder that is not empty (another process got there first).
     package static func rename(_ from: String, to: String) throws(TileFileError) -> Bool {
         #if canImport(Glibc)

@@ -134,14 +134,7 @@ package struct TileFolder: Sendable {
         try TileFiles.makeFolder("\(folder)/\(tile.z)")
         try TileFiles.makeFolder("\(folder)/\(tile.z)/\(tile.x)")
         let target = path(of: tile, key: key)
-        let temporary = "\(folder)/\(tile.z)/\(tile.x)/.\(tile.y).png-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        do throws(TileFileError) {
-            try TileFiles.create(bytes, at: temporary)
-            _ = try TileFiles.rename(temporary, to: target)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
+        try TileFiles.createWhole(bytes, at: target, via: "\(folder)/\(tile.z)/\(tile.x)/.\(tile.y).png-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         return true
     }
 
@@ -157,14 +150,7 @@ package struct TileFolder: Sendable {
         var info = stat()
         if stat(path, &info) == 0 && Int(info.st_size) == bytes.count { return path }
         try TileFiles.makeFolders("\(root)/.pdf")
-        let temporary = "\(root)/.pdf/.\(sha256)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        do throws(TileFileError) {
-            try TileFiles.create(bytes, at: temporary)
-            _ = try TileFiles.rename(temporary, to: path)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
+        try TileFiles.createWhole(bytes, at: path, via: "\(root)/.pdf/.\(sha256)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         return path
     }
 

@@ -2,6 +2,7 @@ import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkRender
+import PlanMarkSheets
 import PlanMarkStore
 
 /// Why a report could not be made.
@@ -10,6 +11,8 @@ public enum ReportError: Error, CustomStringConvertible {
     case store(StoreError)
     /// The drawing's image or a PNG photo could not be decoded, or a PNG not encoded.
     case render(RenderError)
+    /// A PDF drawing's page could not be drawn (`planmark-pdf` refused it, crashed or ran out of time).
+    case sheet(SheetError)
     /// The review renderer refused (font missing, ...).
     case review(ReviewError)
     /// A font file is missing or unreadable.
@@ -26,6 +29,7 @@ public enum ReportError: Error, CustomStringConvertible {
         switch self {
         case .store(let error): return String(describing: error)
         case .render(let error): return error.description
+        case .sheet(let error): return error.description
         case .review(let error): return error.description
         case .font(let path, let message): return "\(path): \(message)"
         case .cairo(let message): return "cairo: \(message)"
@@ -79,14 +83,15 @@ final class ReportImages {
     /// The drawing decoded whole, or (`fitting` a width and height) box-averaged into a picture of at most that size,
     /// flattened onto white, never held whole.
     private func decodeDrawing(fitting size: (width: Int, height: Int)? = nil) async throws(ReportError) -> RGBAImage {
-        let bytes: [UInt8]
-        do { bytes = try await store.image(of: report.drawing.name).bytes } catch { throw .store(error) }
+        let image: DrawingImage
+        do { image = try await store.image(of: report.drawing.name) } catch { throw .store(error) }
         let source = "drawing \"\(report.drawing.name)\""
-        do {
-            guard let size else { return try PNGDecoder().decode(data: bytes, source: source) }
-            return try PNGDecoder().thumbnail(data: bytes, source: source, maxWidth: size.width, maxHeight: size.height)
+        do throws(SheetError) {
+            guard let size else { return try await SheetPixels().image(image, source: source) }
+            return try await SheetPixels().image(image, source: source, fitting: size, drawing: (report.drawing.width, report.drawing.height))
         } catch {
-            throw .render(error)
+            if case .png(let error) = error { throw .render(error) }
+            throw .sheet(error)
         }
     }
 

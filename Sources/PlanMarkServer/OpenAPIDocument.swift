@@ -157,10 +157,11 @@ enum OpenAPIDocument {
                 parameters: filterParameters,
                 success: ok("The counts.", jsonContent(ref("Summary"))), errors: [404]))),
             ("/drawings/{name}/image", withPath(["DrawingName"], getAndHead(
-                id: "getDrawingImage", summary: "The drawing's PNG.",
+                id: "getDrawingImage", summary: "The drawing's image as added: its PNG, or the PDF of a PDF drawing (its page and dpi are in the drawing's pdf).",
                 parameters: [["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]]],
                 success: [
-                    ("200", response("The image.", content: pngContent, headers: [("ETag", header("The image's SHA-256, quoted.")), ("Cache-Control", header())])),
+                    ("200", response("The image.", content: pngOrPDFContent,
+                                     headers: [("ETag", header("The image's SHA-256, quoted.")), ("Cache-Control", header())])),
                     ("304", response("Not modified (the ETag matched).", headers: [("ETag", header()), ("Cache-Control", header())])),
                 ],
                 errors: [404]))),
@@ -402,10 +403,10 @@ enum OpenAPIDocument {
         (413, "TooLarge", "The body is over the limit (--max-body, 1 MiB by default; attachments --max-attachment, 20 MiB by default, checked from Content-Length before the body is read, and while a chunked body arrives); for /validate also more region vertices (--max-vertices, default 200000) or markers (--max-markers, default 100000) than the server takes.", []),
         (415, "UnsupportedMediaType", "The body was not sent as Content-Type: application/json; for an attachment, its bytes are not a JPEG, PNG or PDF, or its declared Content-Type disagrees with them.", []),
         (421, "MisdirectedRequest", "The Host header (or the host of an absolute-form request target, which takes its place) names neither the address the server listens on nor an --allowed-host.", []),
-        (422, "Refused", "The position was refused (code outside-drawing, outside-allowed-area or invalid-coordinate; review.png: marker-off-drawing); an Idempotency-Key used before for another request (idempotency-key-reused). Nothing was stored. Tiles: the drawing's PDF cannot be drawn (pdf-unreadable: refused, or the PDF renderer crashed on it).", []),
+        (422, "Refused", "The position was refused (code outside-drawing, outside-allowed-area or invalid-coordinate; review.png: marker-off-drawing); an Idempotency-Key used before for another request (idempotency-key-reused). Nothing was stored. Tiles, review.png and report.pdf: the drawing's PDF cannot be drawn (pdf-unreadable: refused, or the PDF renderer crashed on it).", []),
         (500, "ServerError", "The store or the drawing's image failed (details in the server log only).", []),
         (503, "Unavailable", "The store stayed locked past the busy timeout (store-busy); the database is unreachable (store-unavailable); the SQLite store file or its WAL was removed or replaced while the server ran (store-replaced: nothing was changed; the server must be restarted on the new file); /validate is at its concurrency limit (too-many-validations); review.png, report.pdf and tiles: as many images, reports and tile pyramids run and wait as --max-heavy-jobs and --heavy-queue allow (server-busy); the request was cancelled because the server is stopping (request-cancelled). Retry after Retry-After seconds.", [("Retry-After", header("Seconds to wait.", ["type": "string", "pattern": "^[0-9]+$"]))]),
-        (504, "GatewayTimeout", "Tiles: the drawing's PDF took longer than the server's --pdf-time-limit to draw (pdf-timed-out); the renderer was stopped, and the drawing's tiles are refused so until the server restarts.", []),
+        (504, "GatewayTimeout", "Tiles, review.png and report.pdf: the drawing's PDF took longer than the server's --pdf-time-limit to draw (pdf-timed-out); the renderer was stopped (tiles: and the drawing's tiles are refused so until the server restarts).", []),
     ]
 
     // MARK: Schemas
@@ -667,6 +668,8 @@ enum OpenAPIDocument {
     /// The Prometheus text exposition format.
     static let prometheusContent: Doc = ["text/plain; version=0.0.4": ["schema": ["type": "string"]]]
     static let pngContent: Doc = ["image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]]]
+    static let pngOrPDFContent: Doc = ["image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]],
+                                       "application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]]]
     static let pdfContent: Doc = ["application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]]]
     static let geoJSONContent: Doc = ["application/geo+json": ["schema": ref("FeatureCollection")]]
 

@@ -294,8 +294,8 @@ struct PlanMarkRoutes: Sendable {
                                                     tilesProgress: progress) + "\n")
     }
 
-    /// The drawing's PNG, exactly the bytes it was added with (kept in the store), with a strong ETag
-    /// (their SHA-256).
+    /// The drawing's image, exactly the bytes it was added with (kept in the store): its PNG, or for a PDF drawing the
+    /// PDF (`application/pdf`; the page and dpi are in the drawing's JSON), with a strong ETag (their SHA-256).
     func image(_ request: Request, name: String) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
         let etag = try await store.run("imageETag") { store throws(StoreError) in
@@ -308,7 +308,7 @@ struct PlanMarkRoutes: Sendable {
         let image = try await store.run("image") { store throws(StoreError) in try await store.image(of: name) }
         var all = headers
         all[.eTag] = "\"\(image.sha256)\""
-        all[.contentType] = "image/png"
+        all[.contentType] = image.pdf == nil ? "image/png" : "application/pdf"
         return Response(status: .ok, headers: all, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.bytes)))
     }
 

@@ -143,6 +143,7 @@ enum ReportEndpoint {
     static func apiError(_ error: ReportError) -> APIError {
         switch error {
         case .store(let error): return APIError(error)
+        case .sheet(let error): return (try? APIError.sheet(error)) ?? .requestCancelled
         default:
             return APIError(.internalServerError, code: "report-failed", message: "the report could not be made", detail: error.description)
         }

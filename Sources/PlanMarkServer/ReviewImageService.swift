@@ -2,6 +2,7 @@ import Hummingbird
 import PlanMarkExport
 import PlanMarkGeometry
 import PlanMarkRender
+import PlanMarkSheets
 import PlanMarkStore
 
 /// `GET /drawings/{name}/review.png`: the drawing rendered with its regions and numbered markers.
@@ -44,8 +45,8 @@ struct ReviewImageService: Sendable {
         let legend = try query.bool("legend") ?? false
 
         // Everything from the store in one snapshot-free pass; the render itself is gated.
-        let (drawing, regions, markers, imageBytes) = try await store.run("reviewImageData") {
-            store throws(StoreError) -> (Drawing, [Region], [Marker], [UInt8]) in
+        let (drawing, regions, markers, sheet) = try await store.run("reviewImageData") {
+            store throws(StoreError) -> (Drawing, [Region], [Marker], DrawingImage) in
             let drawing = try await store.drawing(named: name).drawing
             let regions = try await store.regions(of: name)
             var markers: [Marker] = []
@@ -54,18 +55,27 @@ struct ReviewImageService: Sendable {
                 _ = try await store.marker(around, in: name)  // 404 for an unknown number
                 throw StoreError.unknownMarker(drawing: name, number: around)  // exists, but filtered out
             }
-            return (drawing, regions, markers, try await store.image(of: name).bytes)
+            return (drawing, regions, markers, try await store.image(of: name))
         }
         // The filters line says which markers the image leaves out (`status=all` is no filter).
         let options = ReviewOptions(legend: legend, view: around.map { .around(label: String($0), margin: margin) } ?? .wholeSheet, scale: scale,
                                     filters: filter.summary, roomAreas: RoomAreas.of(regions, drawing: drawing), markerSize: markerSize)
         let renderer = self.renderer
+        // A PDF drawing's page is drawn by planmark-pdf, a process of its own, before the render takes its turn.
+        var drawnPage: RGBAImage?
+        if sheet.pdf != nil {
+            do throws(SheetError) {
+                drawnPage = try await SheetPixels().image(sheet, source: "drawing \"\(drawing.name)\"")
+            } catch {
+                throw try APIError.sheet(error, page: sheet.pdf?.page)
+            }
+        }
         let png = try await heavy.run("review image of drawing \"\(name)\"") { () throws -> [UInt8] in
             let validator = MarkerValidator(regions: regions, size: drawing.size)
             let reviewMarkers = markers.map { ReviewMarker(stored: $0, validator: validator, today: filter.today) }
             let image: RGBAImage
             do throws(RenderError) {
-                image = try PNGDecoder().decode(data: imageBytes, source: "drawing \"\(drawing.name)\"")
+                if let drawnPage { image = drawnPage } else { image = try PNGDecoder().decode(data: sheet.bytes, source: "drawing \"\(drawing.name)\"") }
             } catch {
                 throw APIError(.internalServerError, code: "image-unavailable", message: "the drawing's image cannot be read",
                                detail: error.description)

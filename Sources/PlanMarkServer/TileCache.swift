@@ -254,6 +254,7 @@ actor TileCache {
 
     /// `tile` of a PDF drawing drawn alone from the page's vectors (`PDFRenderer.tile`), as a `vectorWork` job; one job
     /// per tile at a time. With `keep`, written into the pyramid's folder when the pyramid is on disk.
+    /// - Complexity: one child's render of 256 x 256 pixels (the page's drawing operations once), and the encoding.
     private func drawn(_ tile: TileCoordinate, key: TileKey, scheme: TileScheme, keep: Bool,
                        image: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
         let path = path(of: tile, key: key)
@@ -323,11 +324,11 @@ actor TileCache {
     /// The name a PDF goes by in the child's messages (never a server path): `drawing image <sha256 prefix>`.
     private static func name(_ key: TileKey) -> String { "drawing image \(key.sha256.prefix(12))" }
 
-    /// The service's error for the child's `error` (`pdfError`); a PDF that cannot be drawn (422, 504) is logged and
+    /// The service's error for the child's `error` (`APIError.pdf`); a PDF that cannot be drawn (422, 504) is logged and
     /// remembered for `key`.
     nonisolated func failed(_ error: PDFProcessError, key: TileKey) async -> any Error {
         do {
-            let answer = try Self.pdfError(error, key: key)
+            let answer = try APIError.pdf(error, page: key.pdf?.page)
             if answer.status == .unprocessableContent || answer.status == .gatewayTimeout { await remember(answer, for: key, error: error) }
             return answer
         } catch {
@@ -344,28 +345,9 @@ actor TileCache {
         if failureOrder.count > Self.maxFailures { failures[failureOrder.removeFirst()] = nil }
     }
 
-    /// The service's answer for a PDF the child could not draw: refused or crashed 422 `pdf-unreadable`, out of time 504
-    /// `pdf-timed-out`, the renderer missing or failing 500 `pdf-renderer-failed` (its detail for the log); a cancelled
-    /// child is the request's `CancellationError`.
-    static func pdfError(_ error: PDFProcessError, key: TileKey) throws -> APIError {
-        let page = key.pdf.map { "page \($0.page) of " } ?? ""
-        switch error {
-        case .refused(_, let code, _):
-            return APIError(.unprocessableContent, code: "pdf-unreadable", message: "\(page)the drawing's PDF cannot be drawn (\(code.rawValue))")
-        case .crashed:
-            return APIError(.unprocessableContent, code: "pdf-unreadable", message: "\(page)the drawing's PDF cannot be drawn (the PDF renderer failed on it)")
-        case .timedOut(_, let seconds):
-            return APIError(.gatewayTimeout, code: "pdf-timed-out",
-                            message: "\(page)the drawing's PDF took longer than \(JSONNumber.text(seconds)) s to draw; it was stopped")
-        case .cancelled:
-            throw CancellationError()
-        case .programMissing, .fileMissing, .io, .childFailed:
-            return APIError(.internalServerError, code: "pdf-renderer-failed", message: "the drawing's PDF could not be drawn", detail: error.description)
-        }
-    }
-
     /// `ROOT/.pdf/<sha>.pdf`, the PDF `key` names a page of, written from `image` (the store's bytes) when it is not there
     /// (a file there is whole: it is only ever renamed into place, by this process, another server or the CLI).
+    /// - Complexity: O(1) when it is there, else O(the PDF's bytes).
     func pdfFile(_ key: TileKey, image: @escaping @Sendable () async throws -> [UInt8]) async throws -> String {
         let folder = self.folder, sha = key.sha256
         let path = folder.pdfFile(sha256: sha)

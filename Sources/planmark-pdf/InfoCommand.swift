@@ -26,12 +26,9 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         try ChildIO.reporting { () throws(ChildFailure) in
-            try ChildIO.limitSelf(options.processLimits)
-            let source = options.name ?? file
-            let bytes = try ChildIO.readPDF(path: file, source: source, maxBytes: options.maxBytes)
+            let document = try options.open(file)
             let info: PDFDocumentInfo
             do throws(PDFError) {
-                let document = try PDFDocument(bytes: bytes, source: source, limits: options.limits)
                 let names = document.sheetNames()
                 let pages = try (1...document.pageCount).map { page throws(PDFError) in
                     let points = try document.pageSize(page: page)

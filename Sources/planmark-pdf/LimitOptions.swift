@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlanMarkPDF
 import PlanMarkPDFCore
 
 /// The options every subcommand takes: the PDF's limits (`PDFLimits`) and the process's own (`PDFProcessLimits`),
@@ -40,5 +41,29 @@ struct LimitOptions: ParsableArguments {
     /// The process's limits.
     var processLimits: PDFProcessLimits {
         PDFProcessLimits(maxMemoryMiB: maxMemory, maxCPUSeconds: maxCPUSeconds)
+    }
+
+    /// Limits this process (`processLimits`), reads `file` (at most `maxBytes`, named `name` in messages) and opens it
+    /// under `limits`: what every subcommand does first.
+    /// - Complexity: O(the file's bytes), and poppler's reading of its cross-reference table and page tree.
+    func open(_ file: String) throws(ChildFailure) -> PDFDocument {
+        try ChildIO.limitSelf(processLimits)
+        let source = name ?? file
+        let bytes = try ChildIO.readPDF(path: file, source: source, maxBytes: maxBytes)
+        do throws(PDFError) {
+            return try PDFDocument(bytes: bytes, source: source, limits: limits)
+        } catch {
+            throw ChildFailure(error)
+        }
+    }
+}
+
+extension PDFDocument {
+    /// A rectangle's size: `width` and `height` as given, else the page's at `dpi`.
+    /// - Complexity: O(1).
+    func size(page: Int, dpi: Double, width: Int?, height: Int?) throws(PDFError) -> (width: Int, height: Int) {
+        guard width == nil || height == nil else { return (width!, height!) }
+        let whole = try pixelSize(page: page, dpi: dpi)
+        return (width ?? whole.width, height ?? whole.height)
     }
 }

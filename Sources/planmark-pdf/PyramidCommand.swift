@@ -62,18 +62,12 @@ struct PyramidCommand: ParsableCommand {
 
     func run() throws {
         try ChildIO.reporting { () throws(ChildFailure) in
-            try ChildIO.limitSelf(options.processLimits)
             guard TileFiles.isFolder(output) else { throw ChildFailure(place: output, message: "no such folder", status: .io) }
-            let source = options.name ?? file
-            let bytes = try ChildIO.readPDF(path: file, source: source, maxBytes: options.maxBytes)
-            let document: PDFDocument, scheme: TileScheme
+            let document = try options.open(file)
+            let source = document.source
+            let scheme: TileScheme
             do throws(PDFError) {
-                document = try PDFDocument(bytes: bytes, source: source, limits: options.limits)
-                var size = (width: width ?? 0, height: height ?? 0)
-                if width == nil || height == nil {
-                    let whole = try document.pixelSize(page: page, dpi: dpi)
-                    size = (width ?? whole.width, height ?? whole.height)
-                }
+                let size = try document.size(page: page, dpi: dpi, width: width, height: height)
                 let (count, overflow) = size.width.multipliedReportingOverflow(by: size.height)
                 guard !overflow, count <= options.maxPixels else {
                     throw .tooManyPixels(source: source, page: page, width: size.width, height: size.height, max: options.maxPixels)

@@ -44,17 +44,10 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try ChildIO.reporting { () throws(ChildFailure) in
-            try ChildIO.limitSelf(options.processLimits)
-            let source = options.name ?? file
-            let bytes = try ChildIO.readPDF(path: file, source: source, maxBytes: options.maxBytes)
+            let document = try options.open(file)
             let image: RGBAImage
             do throws(PDFError) {
-                let document = try PDFDocument(bytes: bytes, source: source, limits: options.limits)
-                var size = (width: width ?? 0, height: height ?? 0)
-                if width == nil || height == nil {
-                    let whole = try document.pixelSize(page: page, dpi: dpi)
-                    size = (width ?? whole.width, height ?? whole.height)
-                }
+                let size = try document.size(page: page, dpi: dpi, width: width, height: height)
                 image = try document.render(page: page, dpi: dpi, x: x, y: y, width: size.width, height: size.height)
             } catch {
                 throw ChildFailure(error)

@@ -1,7 +1,9 @@
 import ArgumentParser
 import PlanMarkFormats
 import PlanMarkGeometry
+import PlanMarkPDFProcess
 import PlanMarkRender
+import PlanMarkSheets
 import PlanMarkStore
 
 #if canImport(Glibc)
@@ -49,6 +51,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case let error as RenderError: self.init(render: error)
         case let error as ReviewError: self.init(review: error)
         case let error as OutputError: self.init(place: error.place, message: error.message, code: error.exitCode)
+        case let error as SheetError: self.init(sheet: error)
+        case let error as PDFProcessError: self.init(pdf: error)
         default: self.init(place: "internal error", message: String(describing: error), code: Exit.ioError)
         }
     }

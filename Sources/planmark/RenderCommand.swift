@@ -3,6 +3,7 @@ import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkRender
+import PlanMarkSheets
 import PlanMarkStore
 
 /// `planmark render`: the review image, from files or from a stored drawing.
@@ -189,9 +190,11 @@ struct RenderCommand: AsyncParsableCommand {
                     }
                     throw StoreError.unknownMarker(drawing: stored.name, number: number)
                 }
-                let bytes: [UInt8]
-                if let older { bytes = older.image.bytes } else { bytes = try await store.image(of: stored.name).bytes }
-                drawing = try decoder.decode(data: bytes, source: "drawing \"\(stored.name)\"")
+                let sheet: DrawingImage
+                if let older { sheet = older.image } else { sheet = try await store.image(of: stored.name) }
+                var pixels = SheetPixels(decoder: decoder)
+                pixels.renderer.limits.maxPixels = maxPixels
+                drawing = try await pixels.image(sheet, source: "drawing \"\(stored.name)\"")
             }
         } catch let error as ExitCode {
             throw error

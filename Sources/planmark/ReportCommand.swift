@@ -121,6 +121,7 @@ struct ReportCommand: AsyncParsableCommand {
         switch error {
         case .store(let error): return CommandFailure(store: error)
         case .render(let error): return CommandFailure(render: error)
+        case .sheet(let error): return CommandFailure(sheet: error)
         case .review(let error): return CommandFailure(review: error)
         case .font(let path, let message): return CommandFailure(place: path, message: message, code: Exit.noInput)
         case .cairo(let message): return CommandFailure(place: "cairo", message: message, code: Exit.ioError)

@@ -155,27 +155,7 @@ extension TilesCommand {
                 file: folder.path(of: file), page: pdf.page, dpi: Double(pdf.dpi), scheme: scheme, into: folder.path(of: ""),
                 compression: compression, name: pdf.source) { progress.set($0) }
         } catch {
-            throw CommandFailure(drawing: error)
-        }
-    }
-}
-
-extension CommandFailure {
-    /// A PDF drawing the PDF renderer could not draw (docs/pdf.md): 65 refused, crashed or out of time, 69 no
-    /// `planmark-pdf`, 66 no such file, 74 I/O; `WHERE` is the name the renderer was given (`drawing "A"`).
-    init(drawing error: PDFProcessError) {
-        let code: Int32
-        switch error {
-        case .refused, .crashed, .timedOut: code = Exit.dataError
-        case .programMissing: code = Exit.unavailable
-        case .fileMissing: code = Exit.noInput
-        case .io, .childFailed, .cancelled: code = Exit.ioError
-        }
-        let text = error.description
-        if let colon = text.range(of: ": ") {
-            self.init(place: String(text[..<colon.lowerBound]), message: String(text[colon.upperBound...]), code: code)
-        } else {
-            self.init(place: "tiles", message: text, code: code)
+            throw CommandFailure(pdf: error)
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The two commands a new user runs first keep their word: `Drawings/demo.sh` says what it builds and about how
-/// long before building, builds only planmark and planmark-server without PostgreSQL in its own scratch path (the
-/// one the README's PATH names), and says its time at the end; `.ci/run` builds its no-PostgreSQL check in its own
+/// long before building, builds only planmark, planmark-pdf (the child process planmark reads PDF drawings with) and
+/// planmark-server without PostgreSQL in its own scratch path (the one the README's PATH names), and says its time at the end; `.ci/run` builds its no-PostgreSQL check in its own
 /// scratch path and runs that build. The demo's run itself (its first and last lines, the README's commands on its
 /// store) is tested in PlanMarkCLITests (FirstMinutesTests), with binaries already built.
 @Suite("The first minutes: demo.sh and .ci/run")
@@ -28,7 +28,7 @@ struct FirstMinutesScriptTests {
     func demoBuildsLittleAndSaysSo() throws {
         let lines = try Self.read("Drawings/demo.sh")
         let builds = lines.enumerated().filter { $0.element.trimmingCharacters(in: .whitespaces).hasPrefix("swift build") }
-        #expect(builds.count == 2, "\(builds.map(\.element))")
+        #expect(builds.count == 3, "\(builds.map(\.element))")
         var products: [String] = []
         var scratch: Set<String> = []
         for (_, line) in builds {
@@ -37,16 +37,16 @@ struct FirstMinutesScriptTests {
             products += Self.value("--product", in: words).map { [$0] } ?? []
             scratch.insert(Self.value("--scratch-path", in: words) ?? ".build")
         }
-        #expect(products == ["planmark", "planmark-server"])
+        #expect(products == ["planmark", "planmark-pdf", "planmark-server"])
         #expect(scratch == [".build-demo"], "the demo builds in \(scratch), not apart from .build")
 
-        // Before installing or building anything: one line naming both products, the folder and a time.
+        // Before installing or building anything: one line naming the three products, the folder and a time.
         let firstWork = try #require(lines.firstIndex {
             !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && ($0.contains("install-deps.sh") || $0.contains("swift build"))
         })
         let estimate = try #require(lines[..<firstWork].first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("echo \"demo: builds ") },
                                     "no estimate line before the demo installs or builds")
-        #expect(estimate.contains("planmark and planmark-server") && estimate.contains(".build-demo/"), "\(estimate)")
+        #expect(estimate.contains("planmark, planmark-pdf and planmark-server") && estimate.contains(".build-demo/"), "\(estimate)")
         let minutes = estimate.range(of: #"about [0-9]+ minutes the first time"#, options: .regularExpression)
         #expect(minutes != nil, "no time estimate in: \(estimate)")
         #expect(lines.contains { $0.contains("install-deps.sh --demo") }, "the demo installs the test tools too")

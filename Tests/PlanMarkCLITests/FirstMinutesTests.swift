@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkTestSupport
 import Testing
 
 /// A new user's first minutes, run as they are written: `Drawings/demo.sh` with the binaries this build made
@@ -43,7 +44,7 @@ import Testing
         let run = try Self.demo.get()
         try #require(run.output.status == 0, "demo.sh: \(run.output.stderr)")
         let lines = run.output.stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        #expect(lines.first == "demo: runs the planmark and planmark-server in \(run.bin.path) (nothing to build): about a minute")
+        #expect(lines.first == "demo: runs the planmark, planmark-pdf and planmark-server in \(run.bin.path) (nothing to build): about a minute")
         let last = try #require(lines.last)
         #expect(last.hasPrefix("demo done in ") && last.hasSuffix(" s"), "\(last)")
         let seconds = try #require(Int(last.dropFirst("demo done in ".count).dropLast(2)), "\(last)")
@@ -51,6 +52,17 @@ import Testing
         // The report says what it wrote, and the PDF is there.
         #expect(lines.contains { $0.hasPrefix("planmark: report: wrote ") && $0.hasSuffix(" to \(run.folder.path)/demo-out/punch-list.pdf") })
         #expect(FileManager.default.fileExists(atPath: run.folder.appendingPathComponent("demo-out/punch-list.pdf").path))
+        // The same plan as a PDF: a drawing of the PNG's size at 150 dpi, whose imported markers are the PNG drawing's
+        // (the demo diffs them and stops on a difference).
+        #expect(run.output.stdout.contains("added drawing \"Level 2 (PDF)\" (2400x1600 px, pdf page 1 at 150 dpi, zoom 8.0, leaflet, 9 regions)\n"))
+        #expect(lines.contains("markers 1 to 17: the same positions and rooms on the PNG drawing and on the PDF drawing"))
+        // Its pyramid was drawn from the page, keyed by the PDF's SHA-256 (sha256sum's), the page and the dpi, where a
+        // server on the store looks (STORE.tiles), with the PDF beside it for the deeper tiles.
+        let pdf = try Data(contentsOf: CLIRunner.repositoryRoot.appendingPathComponent("Drawings/sample/plan.pdf"))
+        let key = sha256sum([UInt8](pdf)) + "-p1-150"
+        let tiles = run.folder.appendingPathComponent("demo-out/planmark.sqlite.tiles")
+        #expect(lines.contains { $0.hasPrefix("planmark: tiles: wrote ") && $0.hasSuffix(" to \(tiles.path)/\(key)") }, "\(lines)")
+        #expect(FileManager.default.fileExists(atPath: tiles.appendingPathComponent(key).path))
     }
 
     /// Every `planmark` line of README.md's shell blocks (`planmark serve` aside: it runs until stopped), in order,
@@ -89,10 +101,14 @@ import Testing
     func readmeAddressesTheDemoDrawings() async throws {
         let run = try Self.demo.get()
         try #require(run.output.status == 0, "demo.sh: \(run.output.stderr)")
-        let listed = try CLIRunner.run(["drawing", "list", "--store", run.folder.appendingPathComponent("demo-out/planmark.sqlite").path])
+        // On a copy: opening the demo's own store makes and removes its -wal file, which another test may be copying.
+        let folder = try CLIRunner.temporaryFolder()
+        try FileManager.default.copyItem(at: run.folder.appendingPathComponent("demo-out/planmark.sqlite"), to: folder.appendingPathComponent("planmark.sqlite"))
+        let listed = try CLIRunner.run(["drawing", "list", "--store", folder.appendingPathComponent("planmark.sqlite").path])
         try #require(listed.status == 0, "\(listed.stderr)")
         let stored = Set(listed.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) })
-        #expect(stored == ["Level 2"])
+        // The sample as a PNG and, the same plan, as a PDF (Drawings/sample/plan.pdf).
+        #expect(stored == ["Level 2", "Level 2 (PDF)"])
         let readme = try String(contentsOf: CLIRunner.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let named = ReadmeShell.drawingsAddressed(in: readme)
         #expect(named.count >= 7, "found \(named.count) addresses: the scanner is broken")

@@ -1,4 +1,6 @@
 import Foundation
+import PlanMarkPDFTestSupport
+import PlanMarkRender
 import PlanMarkTestSupport
 import Testing
 
@@ -39,7 +41,7 @@ import Testing
 
         // Again: every name exists, every page is skipped, nothing else is stored.
         let again = try sandbox.run(["sheets", "add", first, "--dpi", "100"])
-        #expect(again.status == 1)
+        #expect(again.status == 1 && again.stderr == "planmark: \(first): 3 of 3 pages not stored (each line says why)\n", "\(again.stderr)")
         #expect(again.stdout == """
             1\tA-101 - Ground floor\t850 x 1100\tnot stored: a drawing with this name already exists
             2\tA-102 - First floor\t850 x 1100\tnot stored: a drawing with this name already exists
@@ -69,12 +71,58 @@ import Testing
         #expect(try Self.pages(twice.stdout).map(\.4) == [false, false, false])
     }
 
+    /// The review image and the report draw a PDF drawing's page: page 1's rectangle (x 100..300 pt, y 200..260 pt, so
+    /// 138.9..416.7 x 277.8..361.1 px at 100 dpi) is black in the review image, the paper beside it white.
+    @Test func aPDFDrawingIsRenderedAndReported() throws {
+        let sandbox = try StoreSandbox()
+        let (first, _) = try SheetSets.make(in: sandbox.folder)
+        #expect(try sandbox.run(["sheets", "add", first, "--dpi", "100"]).status == 0)
+        let out = sandbox.folder.appendingPathComponent("review.png").path
+        let rendered = try sandbox.run(["render", "A-101 - Ground floor", "-o", out])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let image = try PNGDecoder().decode(path: out)
+        #expect(image.width == 850 && image.height == 1100)
+        func grey(_ x: Int, _ y: Int) -> Int { Int(image.pixels[(y * image.width + x) * 4]) }
+        #expect(grey(270, 320) < 40 && grey(150, 290) < 40 && grey(700, 900) > 215, "\(grey(270, 320)) \(grey(150, 290)) \(grey(700, 900))")
+        let report = sandbox.folder.appendingPathComponent("report.pdf").path
+        let reported = try sandbox.run(["report", "A-101 - Ground floor", "-o", report])
+        #expect(reported.status == 0, "\(reported.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: report)).starts(with: Array("%PDF-".utf8)))
+    }
+
+    /// make_pdfs.py's hostile files: each is one line and exit 65 from `drawing add` and from `sheets add`, and nothing is
+    /// stored (the enormous page is 60000 x 60000 px at 300 dpi, over --max-pixels; huge.pdf's side is over PDF's 14400 pt).
+    @Test(.enabled(if: PDFFixtures.missingTools == nil, "\(PDFFixtures.missingTools ?? "")"),
+          arguments: ["truncated.pdf", "corrupt.pdf", "encrypted.pdf", "no-pages.pdf", "enormous.pdf", "huge.pdf"])
+    func hostilePDFsAreRefusedAndNothingIsStored(_ name: String) throws {
+        if name == "encrypted.pdf" && !PDFFixtures.hasEncrypted { return }
+        let sandbox = try StoreSandbox.withDrawing()
+        let file = try PDFFixtures.path(name)
+        for arguments in [["drawing", "add", file, "--name", "X", "--no-tiles"], ["sheets", "add", file]] {
+            let refused = try sandbox.run(arguments)
+            #expect(refused.status == 65, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("planmark: \(file): ") && refused.stderr.filter { $0 == "\n" }.count == 1, "\(refused.stderr)")
+            // A file that cannot be read is refused whole; a page that cannot be used is listed, and the line on stderr
+            // counts it.
+            #expect(refused.stdout.isEmpty || (arguments[0] == "sheets" && refused.stdout.hasPrefix("1\t") && refused.stdout.contains("\tnot stored: ")
+                                                 && refused.stderr.hasSuffix(": 1 of 1 page not stored (each line says why)\n")), "\(refused.stdout)")
+        }
+        let list = try sandbox.run(["drawing", "list"])
+        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t").first } == ["A"], "\(list.stdout)")
+    }
+
     @Test func drawingAddTakesOnePageAndRefusesWhatIsNotOne() throws {
         let sandbox = try StoreSandbox()
         let (first, _) = try SheetSets.make(in: sandbox.folder)
         let added = try sandbox.run(["drawing", "add", first, "--name", "S", "--page", "3", "--dpi", "100", "--no-tiles"])
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout == "added drawing \"S\" (1100x850 px, pdf page 3 at 100 dpi, zoom 8.0, leaflet, 0 regions)\n")
+
+        // A PDF drawing knows its dpi: at 1:100 and 100 dpi a pixel is 0.0254 / 100 m of paper, 0.0254 m of building.
+        let calibrated = try sandbox.run(["drawing", "calibrate", "S", "--paper-scale", "1:100"])
+        #expect(calibrated.status == 0, "\(calibrated.stderr)")
+        let scale = try Self.json(try sandbox.run(["drawing", "show", "S", "--format", "json"]).stdout)["metresPerPixel"] as? Double
+        #expect(abs((scale ?? 0) - 0.0254) < 1e-12, "\(String(describing: scale))")
 
         let noPage = try sandbox.run(["drawing", "add", first, "--name", "T", "--page", "4", "--no-tiles"])
         #expect(noPage.status == 64 && noPage.stderr == "planmark: --page: \(first) has 3 pages; there is no page 4\n")

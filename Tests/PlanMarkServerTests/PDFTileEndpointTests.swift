@@ -150,10 +150,11 @@ struct PDFTileEndpointTests {
         #expect(await cache.built == 3)
     }
 
-    /// A PDF that spins (spin.pdf, 10^9 fills) with a 2-second time limit: its tile is 504 pdf-timed-out, and while its
-    /// child runs the server answers other requests; a corrupt PDF is 422 pdf-unreadable. Each costs one child, started
-    /// by its first request: later requests for any of their tiles (a pyramid level, a level drawn from vectors) get the
-    /// same answer at once. One line of the log each, naming the key. Then the other drawings' tiles are served.
+    /// A corrupt PDF is 422 pdf-unreadable. A PDF that spins (spin.pdf, 10^9 fills, over an hour in pdftoppm): while its
+    /// child runs the server answers other requests, and when its time limit runs out (here when the test says so:
+    /// `PDFRenderer.timeUp`) its tile is 504 pdf-timed-out. Each costs one child, started by its first request: later
+    /// requests for any of their tiles (a pyramid level, a level drawn from vectors) get the same answer at once. One
+    /// line of the log each, naming the key. Then the other drawings' tiles are served.
     @Test func unreadableAndSpinningPDFsCostOneRequest() async throws {
         let fixture = try await Self.fixture([
             (name: "spin", file: "spin.pdf", page: 1, dpi: 72, width: 200, height: 200),
@@ -161,14 +162,22 @@ struct PDFTileEndpointTests {
         ])
         defer { fixture.remove() }
         let (spawns, spawned) = AsyncStream<Int32>.makeStream()
-        var renderer = PDFRenderer(timeLimit: .seconds(2))
+        let (timeUp, release) = AsyncStream<Void>.makeStream()
+        let released = Task { for await _ in timeUp { break } }
+        var renderer = PDFRenderer()
         renderer.spawned = { spawned.yield($0) }
+        renderer.timeUp = { await released.value }
         let log = LogRecorder()
         let cache = Self.cache(fixture, renderer: renderer, logger: log)
         let spin = "\(try Self.sha("spin.pdf"))-p1-72", corrupt = "\(try Self.sha("corrupt.pdf"))-p1-72"
         let order = Order()
         try await fixture.application(tileCache: cache).test(.live) { client in
             var children = spawns.makeAsyncIterator()
+            let unreadable = try await client.get("/drawings/corrupt/tiles/8/0/0.png")
+            #expect(unreadable.status == .unprocessableContent)
+            #expect(unreadable.errorCode == "pdf-unreadable")
+            _ = await children.next()
+
             let slow = Task {
                 let response = try await client.get("/drawings/spin/tiles/8/0/0.png")
                 order.append("spin")
@@ -180,15 +189,11 @@ struct PDFTileEndpointTests {
             #expect(other.status == .ok)
             #expect(try await client.get("/health").status == .ok)
             order.append("others")
+            release.yield()
             let timedOut = try await slow.value
             #expect(timedOut.status == .gatewayTimeout)
             #expect(timedOut.errorCode == "pdf-timed-out")
             #expect(order.all == ["others", "spin"])
-
-            let unreadable = try await client.get("/drawings/corrupt/tiles/8/0/0.png")
-            #expect(unreadable.status == .unprocessableContent)
-            #expect(unreadable.errorCode == "pdf-unreadable")
-            _ = await children.next()
 
             for (name, status) in [("spin", HTTPResponse.Status.gatewayTimeout), ("corrupt", .unprocessableContent)] {
                 for tile in ["8/0/0", "9/0/0", "10/0/0"] {

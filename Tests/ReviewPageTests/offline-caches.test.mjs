@@ -36,6 +36,10 @@ test("a drawing's tiles: every level, columns and rows by the scheme", () => {
   const a0 = { width: 14043, height: 9933, zoom: 0, tiles: { template: '{z}/{x}/{y}', minZoom: -6, maxZoom: 0, tileSize: 256 } };
   assert.equal(tileAddresses(a0).length, 2897);
   assert.deepEqual(tileAddresses({ width: 1, height: 1, zoom: 0 }), []);
+  // A PDF drawing's tiles.maxZoom is two above floor(zoom) (levels drawn from the page on request): the pyramid's
+  // levels only (600 x 300 at zoom 1.5: level 1 is 424 x 212 px, 2 x 1 tiles; level 0, 212 x 106, one; its maxZoom is 3).
+  const pdf = { width: 600, height: 300, zoom: 1.5, tiles: { template: '{z}/{x}/{y}', minZoom: 0, maxZoom: 3, tileSize: 256 } };
+  assert.deepEqual(tileAddresses(pdf), ['1/0/0', '1/1/0', '0/0/0']);
 });
 
 test('sizes in words', () => {

@@ -5,7 +5,8 @@
 //   page   the page's own files and Leaflet's          network first, the kept copy when there is no network
 //   data   the service's JSON the page reads           network first, the kept copy when there is no network
 //   tiles  the sheet's tiles (their address names      the kept copy first: a tile's `?v=` is the SHA-256 of its
-//          the drawing's revision: `?v=SHA256`)        drawing's image, so a kept tile never goes stale
+//          the drawing's revision: `?v=SHA256`)        drawing's image, so a kept tile never goes stale (a PDF's tile
+//                                                      drawn before its pyramid, `no-cache`, is not kept)
 // Anything else (writes, the event stream, the change feed, the API's documents) goes to the network as it is.
 
 /** The names of the caches (Cache Storage); a new version of the rules gets new names and the old caches are dropped. */
@@ -46,8 +47,10 @@ export function cacheRule(method, path, search = '') {
 /**
  * Every tile of `drawing`'s pyramid (`GET /drawings/NAME`: its width, height, zoom and `tiles`), as the addresses its
  * `tiles.template` gives, top level first. Tile (z, x, y) covers image pixels [x·256·f, (x+1)·256·f) by [y·256·f,
- * (y+1)·256·f) with f = 2^(zoom − z), for z from `tiles.minZoom` to `tiles.maxZoom` (docs/tiles.md, the scheme).
- * An empty list for a drawing without tiles.
+ * (y+1)·256·f) with f = 2^(zoom − z), for z from `tiles.minZoom` to the pyramid's top, floor(zoom) (docs/tiles.md, the
+ * scheme). A PDF drawing's `tiles.maxZoom` is two above it: those levels are drawn from the page one tile at a time,
+ * 20 times the pyramid's tiles, so they are kept as they are viewed, not all at once. An empty list for a drawing
+ * without tiles.
  * - Complexity: O(number of tiles): about 4/3 of those of the top level.
  */
 export function tileAddresses(drawing) {
@@ -55,7 +58,7 @@ export function tileAddresses(drawing) {
   if (!tiles) return [];
   const addresses = [];
   const size = tiles.tileSize ?? 256;
-  for (let z = tiles.maxZoom; z >= tiles.minZoom; z -= 1) {
+  for (let z = Math.min(tiles.maxZoom, Math.floor(drawing.zoom)); z >= tiles.minZoom; z -= 1) {
     const span = size * Math.pow(2, drawing.zoom - z);
     const columns = Math.ceil(drawing.width / span);
     const rows = Math.ceil(drawing.height / span);

@@ -40,12 +40,15 @@ async function networkFirst(event, name) {
   }
 }
 
-/** The kept copy; else the network's answer, kept. */
+/**
+ * The kept copy; else the network's answer, kept unless it says `no-cache` (a PDF drawing's tile drawn before its
+ * pyramid is made: the pyramid's will take its place, so it must not be kept for good).
+ */
 async function cacheFirst(event, name) {
   const copy = await kept(event.request.url, name);
   if (copy) return copy;
   const response = await fetch(event.request);
-  await keep(event.request, response.clone(), name);
+  if (!(response.headers.get('Cache-Control') ?? '').includes('no-cache')) await keep(event.request, response.clone(), name);
   return response;
 }
 

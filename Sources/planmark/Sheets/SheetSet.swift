@@ -1,4 +1,6 @@
+import ArgumentParser
 import PlanMarkFormats
+import PlanMarkPDFCore
 import PlanMarkStore
 
 /// What `sheets add` and `sheets revise` share: reading the set, and which failures skip a page rather than stop.
@@ -31,5 +33,42 @@ enum SheetSet {
     static func worse(_ a: Int32, _ b: Int32) -> Int32 {
         func rank(_ code: Int32) -> Int { code == 0 ? 0 : code == Exit.invalid ? 1 : 2 }
         return rank(b) > rank(a) ? (b == Exit.usage ? Exit.dataError : b) : a
+    }
+
+    /// Does `work` for each page of `file` in order, each with its line (named by `SheetLine.name`, sized at the set's
+    /// dpi, for `work` to complete), and prints each line when its page is done (text) or all of them at the end
+    /// (`--format json`); then, when a page was skipped, says how many on stderr and exits with the worst status of them
+    /// (`worse`). A failure that concerns one
+    /// page (`skipsThePage`, or code 0 for a page only listed) becomes its line's reason; any other stops the command.
+    /// - Complexity: O(pages) besides `work`.
+    static func forEachPage(of pages: PDFPages, prefix: String, format: DrawingFormat,
+                            _ work: (PDFPageInfo, inout SheetLine) async throws -> Void) async throws {
+        let out = StandardOutput()
+        var lines: [SheetLine] = []
+        var worst: Int32 = 0
+        for page in pages.info.pages {
+            var line = SheetLine(page: page.number, name: SheetLine.name(of: page, file: pages.file, prefix: prefix), width: page.width,
+                                 height: page.height)
+            do {
+                try await work(page, &line)
+            } catch {
+                let failure = CommandFailure(error)
+                guard failure.code == 0 || skipsThePage(failure) else { throw failure }
+                line.done = nil
+                line.reason = failure.message
+                worst = worse(worst, failure.code)
+            }
+            lines.append(line)
+            if format == .text {
+                try out.write(line.text)
+                try out.flush()
+            }
+        }
+        if format == .json { try out.write(SheetLine.report(lines, file: pages.file, json: true)) }
+        try out.flush()
+        if worst != 0 {
+            let skipped = lines.filter { $0.done == nil && $0.reason != nil }.count
+            throw fail(CommandFailure(place: pages.file, message: "\(skipped) of \(counted(lines.count, "page")) not stored (each line says why)", code: worst))
+        }
     }
 }

@@ -18,7 +18,8 @@ struct SheetsAddCommand: AsyncParsableCommand {
         its size in pixels, and 'stored' or why not (--format json: {"file","pages":[{"page","name","width","height",\
         "stored","result"|"reason"}]}). Exit status: 0 every page stored, 1 a page skipped because its name exists, \
         65 not a PDF, a PDF that cannot be read, or a page that cannot be drawn or has more pixels than --max-pixels \
-        (the others stored), 64 bad options, 66 no such file or project, 69 planmark-pdf missing, 74 store I/O.
+        (the others stored), 64 bad options, 66 no such file or project, 69 planmark-pdf missing, 74 store I/O. Each \
+        drawing's tile pyramid is written once it is stored, as 'drawing add' writes it (--tile-cache, --no-tiles).
         """
     )
 
@@ -47,6 +48,8 @@ struct SheetsAddCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Refuse pages with more pixels than this at --dpi, as render refuses images.")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels
 
+    @OptionGroup var tiles: TileCacheOptions
+
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
         guard zoom.isSupported else { throw ValidationError("--zoom must be in \(Zoom.supportedDescription)") }
@@ -56,32 +59,14 @@ struct SheetsAddCommand: AsyncParsableCommand {
         let (bytes, pages) = try await SheetSet.read(set, dpi: resolution.value, maxPixels: maxPixels)
         try await storeCommand {
             let store = try await storeOptions.open(create: true)
-            let out = StandardOutput()
-            var lines: [SheetLine] = []
-            var worst: Int32 = 0
-            for page in pages.info.pages {
-                var line = SheetLine(page: page.number, name: SheetLine.name(of: page, file: set, prefix: prefix), width: page.width, height: page.height)
-                do {
-                    let image = try await pages.image(page: page.number)
-                    let new = NewDrawing(name: line.name, imagePath: set, imageBytes: bytes, zoom: zoom, crs: crs, project: project, pdf: image)
-                    try new.validate()
-                    _ = try await store.addDrawing(new, regions: [])
-                    line.done = "stored"
-                } catch {
-                    let failure = CommandFailure(error)
-                    guard SheetSet.skipsThePage(failure) else { throw failure }
-                    line.reason = failure.message
-                    worst = SheetSet.worse(worst, failure.code)
-                }
-                lines.append(line)
-                if format == .text {
-                    try out.write(line.text)
-                    try out.flush()
-                }
+            try await SheetSet.forEachPage(of: pages, prefix: prefix, format: format) { page, line in
+                let image = try await pages.image(page: page.number)
+                let new = NewDrawing(name: line.name, imagePath: set, imageBytes: bytes, zoom: zoom, crs: crs, project: project, pdf: image)
+                try new.validate()
+                let drawing = try await store.addDrawing(new, regions: [])
+                line.done = "stored"
+                await tiles.writePyramid(of: drawing, image: bytes, storeFile: store.file, renderer: pages.renderer)
             }
-            if format == .json { try out.write(SheetLine.report(lines, file: set, json: true)) }
-            try out.flush()
-            if worst != 0 { throw ExitCode(worst) }
         }
     }
 }

@@ -18,6 +18,7 @@ struct SheetsReviseCommand: AsyncParsableCommand {
         drawing's needs point pairs, so it is listed and skipped: revise it with 'planmark drawing revise NAME SET.pdf \
         --page N --align ...'. A page that is the drawing's current sheet already is skipped. Pages without a drawing \
         of their name are listed (add them with 'sheets add'). One line a page, as 'sheets add' prints (--format json). \
+        Each revised drawing's tile pyramid is written as 'drawing revise' writes it (--tile-cache, --no-tiles). \
         Exit status: 0 every page with a drawing revised, 1 a page skipped (its size changed, or it is the current \
         sheet), 65 not a PDF, a PDF that cannot be read or a page that cannot be drawn, 66 no such file or store, \
         69 planmark-pdf missing, 74 store I/O.
@@ -40,6 +41,8 @@ struct SheetsReviseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Refuse pages with more pixels than this, as render refuses images.")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels
 
+    @OptionGroup var tiles: TileCacheOptions
+
     @OptionGroup var author: AuthorOption
 
     func validate() throws {
@@ -53,46 +56,26 @@ struct SheetsReviseCommand: AsyncParsableCommand {
             let store = try await storeOptions.open()
             let author = try await author.resolved(in: store)
             let drawings = Dictionary(try await store.drawings().map { ($0.drawing.name, $0.drawing) }, uniquingKeysWith: { first, _ in first })
-            let out = StandardOutput()
-            var lines: [SheetLine] = []
-            var worst: Int32 = 0
-            for page in pages.info.pages {
-                let name = SheetLine.name(of: page, file: set, prefix: prefix)
-                var line = SheetLine(page: page.number, name: name, width: page.width, height: page.height)
-                do {
-                    guard let drawing = drawings[name] else {
-                        throw CommandFailure(place: set, message: "no drawing has this name (add it with 'planmark sheets add')", code: 0)
-                    }
-                    // The drawing's own resolution, so that a page of the same paper has the same pixels.
-                    let dpi = resolution.dpi ?? drawing.pdf?.dpi ?? PDFResolutionOption.defaultDPI
-                    let image = try await pages.image(page: page.number, dpi: dpi)
-                    let (width, height) = (image.width, image.height)
-                    (line.width, line.height) = (width, height)
-                    guard width == drawing.width, height == drawing.height else {
-                        throw CommandFailure(place: set, message: "the page is \(width) x \(height) px at \(dpi) dpi, the drawing \(drawing.width) x \(drawing.height); "
-                                             + "revise it with 'planmark drawing revise \(name) \(set) --page \(page.number) --align ...'", code: Exit.invalid)
-                    }
-                    guard !(drawing.imageSHA256 == sha && drawing.pdf == image.source) else {
-                        throw CommandFailure(place: set, message: "the drawing's current sheet is this page already", code: Exit.invalid)
-                    }
-                    let outcome = try await store.reviseDrawing(name, NewRevision(imagePath: set, imageBytes: bytes, alignment: .identity, pdf: image),
-                                                                dryRun: false, author: author)
-                    line.done = "revision \(outcome.revision.number): \(counted(outcome.carried, "marker")) carried, \(outcome.unplaced.count) need placement"
-                } catch {
-                    let failure = CommandFailure(error)
-                    guard failure.code == 0 || SheetSet.skipsThePage(failure) else { throw failure }
-                    line.reason = failure.message
-                    worst = SheetSet.worse(worst, failure.code)
+            try await SheetSet.forEachPage(of: pages, prefix: prefix, format: format) { page, line in
+                guard let drawing = drawings[line.name] else {
+                    throw CommandFailure(place: set, message: "no drawing has this name (add it with 'planmark sheets add')", code: 0)
                 }
-                lines.append(line)
-                if format == .text {
-                    try out.write(line.text)
-                    try out.flush()
+                // The drawing's own resolution, so that a page of the same paper has the same pixels.
+                let dpi = resolution.dpi ?? drawing.pdf?.dpi ?? PDFResolutionOption.defaultDPI
+                let image = try await pages.image(page: page.number, dpi: dpi)
+                (line.width, line.height) = (image.width, image.height)
+                guard image.width == drawing.width, image.height == drawing.height else {
+                    throw CommandFailure(place: set, message: "the page is \(image.width) x \(image.height) px at \(dpi) dpi, the drawing \(drawing.width) x \(drawing.height); "
+                                         + "revise it with 'planmark drawing revise \(line.name) \(set) --page \(page.number) --align ...'", code: Exit.invalid)
                 }
+                guard !(drawing.imageSHA256 == sha && drawing.pdf == image.source) else {
+                    throw CommandFailure(place: set, message: "the drawing's current sheet is this page already", code: Exit.invalid)
+                }
+                let outcome = try await store.reviseDrawing(line.name, NewRevision(imagePath: set, imageBytes: bytes, alignment: .identity, pdf: image),
+                                                            dryRun: false, author: author)
+                line.done = "revision \(outcome.revision.number): \(counted(outcome.carried, "marker")) carried, \(outcome.unplaced.count) need placement"
+                await tiles.writePyramid(of: try await store.drawing(named: line.name).drawing, image: bytes, storeFile: store.file, renderer: pages.renderer)
             }
-            if format == .json { try out.write(SheetLine.report(lines, file: set, json: true)) }
-            try out.flush()
-            if worst != 0 { throw ExitCode(worst) }
         }
     }
 }

@@ -30,7 +30,7 @@ struct PaperScaleArgument: ExpressibleByArgument, Hashable, Sendable {
 }
 
 /// `planmark drawing calibrate NAME --from X1,Y1 --to X2,Y2 --distance D [--unit m|mm|ft]` or
-/// `planmark drawing calibrate NAME --paper-scale 1:100 --dpi 300`.
+/// `planmark drawing calibrate NAME --paper-scale 1:100 [--dpi 300]` (a PDF drawing's dpi by default).
 struct DrawingCalibrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
@@ -38,7 +38,8 @@ struct DrawingCalibrateCommand: AsyncParsableCommand {
         discussion: """
         Two points: --from X1,Y1 --to X2,Y2 --distance D [--unit m|mm|ft] (pixels of the full-resolution image; \
         the scale is D in metres over the points' distance in pixels). Paper scale: --paper-scale 1:100 --dpi 300 \
-        (a pixel is 0.0254/300 m of paper, standing for 100 times as much). A later calibration replaces the \
+        (a pixel is 0.0254/300 m of paper, standing for 100 times as much; a PDF drawing knows its dpi, so --dpi may be \
+        left out). A later calibration replaces the \
         earlier one. With a scale, region exports carry area (m2) and perimeter (m), and 'planmark measure' \
         works. Exit status: 0 calibrated, 64 not exactly one of the two forms or a bad value, 66 no such drawing, 74 store I/O.
         """
@@ -64,16 +65,16 @@ struct DrawingCalibrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The sheet's paper scale, e.g. 1:100.", valueName: "1:n"))
     var paperScale: PaperScaleArgument?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The image's resolution in pixels per inch of paper (with --paper-scale).", valueName: "dpi"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The image's resolution in pixels per inch of paper (with --paper-scale; a PDF drawing's own by default).", valueName: "dpi"))
     var dpi: DecimalArgument?
 
-    /// The calibration the options describe.
-    var calibration: Calibration? {
+    /// The calibration the options describe, with `drawingDPI` (a PDF drawing's) when --dpi is not given.
+    func calibration(drawingDPI: Int? = nil) -> Calibration? {
         if let from, let to, let distance {
             return .twoPoints(from: from.point, to: to.point, distance: distance.value, unit: unit ?? .m)
         }
-        if let paperScale, let dpi {
-            return .paperScale(paper: paperScale.paper, reality: paperScale.reality, dpi: dpi.value)
+        if let paperScale, let dpi = dpi?.value ?? drawingDPI.map(Double.init) {
+            return .paperScale(paper: paperScale.paper, reality: paperScale.reality, dpi: dpi)
         }
         return nil
     }
@@ -89,15 +90,24 @@ struct DrawingCalibrateCommand: AsyncParsableCommand {
             guard distance!.value > 0 else { throw ValidationError("--distance must be positive") }
             guard from!.point != to!.point else { throw ValidationError("--from and --to must be two different points") }
         } else {
-            guard paperScale != nil, dpi != nil else { throw ValidationError("--paper-scale and --dpi go together") }
-            guard dpi!.value > 0 else { throw ValidationError("--dpi must be positive") }
+            guard paperScale != nil else { throw ValidationError("--dpi goes with --paper-scale") }
+            if let dpi { guard dpi.value > 0 else { throw ValidationError("--dpi must be positive") } }
         }
-        guard calibration?.metresPerPixel != nil else { throw ValidationError("the calibration gives no usable scale") }
+        // Without --dpi the drawing's own is checked once it is read (any positive dpi gives a scale).
+        guard calibration(drawingDPI: 300)?.metresPerPixel != nil else { throw ValidationError("the calibration gives no usable scale") }
     }
 
     func run() async throws {
         try await storeCommand {
-            let drawing = try await storeOptions.open().calibrate(name, with: calibration!)
+            let store = try await storeOptions.open()
+            var drawingDPI: Int?
+            if paperScale != nil && dpi == nil {
+                drawingDPI = try await store.drawing(named: name).drawing.pdf?.dpi
+                guard drawingDPI != nil else {
+                    throw CommandFailure(place: "--dpi", message: "drawing \"\(name)\" is an image, not a PDF page: give its resolution", code: Exit.usage)
+                }
+            }
+            let drawing = try await store.calibrate(name, with: calibration(drawingDPI: drawingDPI)!)
             let out = StandardOutput()
             try out.write("calibrated drawing \"\(drawing.name)\": \(Quantity.metresPerPixel.text(drawing.metresPerPixel!)) m per pixel ("
                           + CalibrationText.describe(drawing.calibration!) + ")\n")

@@ -2,6 +2,7 @@ import ArgumentParser
 import PlanMarkPDFCore
 import PlanMarkPDFProcess
 import PlanMarkRender
+import PlanMarkSheets
 import PlanMarkStore
 
 /// `--dpi` of the commands that take PDFs: the resolution a page's pixels are counted at (the drawing's pixel size
@@ -92,6 +93,16 @@ struct PDFPages {
 }
 
 extension CommandFailure {
+    /// A drawing's sheet that could not be had as pixels: a PNG's faults as `render`'s, a PDF's as below, 73 for the
+    /// temporary file the PDF could not be written to.
+    init(sheet error: SheetError) {
+        switch error {
+        case .png(let error): self.init(render: error)
+        case .pdf(let error): self.init(pdf: error)
+        case .scratch: self.init(text: error.description, code: Exit.cannotCreate)
+        }
+    }
+
     /// 65 a PDF refused, that crashed the renderer or ran out of time, 66 missing, 69 no `planmark-pdf`, 74 I/O.
     init(pdf error: PDFProcessError) {
         switch error {

@@ -57,7 +57,7 @@ struct TileCacheOptions: ParsableArguments {
                     _ = try await folder.write(key: key, scheme: scheme, pdf: file, page: pdf.page, dpi: pdf.dpi, renderer: renderer,
                                                name: "drawing \"\(drawing.name)\"") { progress.set($0) }
                 } catch let error as PDFProcessError {
-                    throw CommandFailure(drawing: error)
+                    throw CommandFailure(pdf: error)
                 }
             } else {
                 _ = try folder.write(key: key, scheme: scheme, png: image, wrote: { progress.advance() })
