@@ -32,9 +32,11 @@ public struct PDFScriptSummary: Hashable, Sendable {
 ///   its enum names (`constants`).
 /// - Fonts only of type 42 (a TrueType or OpenType font's bytes): cairo writes other fonts as type 3, glyph pictures
 ///   or procedures (`PDFScriptError.glyphFonts`).
-/// - Exactly one page surface, of a positive finite size; every image's dictionary (written just before `image`)
-///   with whole `/width` and `/height` of at most 32767; similar surfaces at most 32767 a side; MIME data only JPEG
-///   and JPEG 2000. The images' pixels (4 bytes each) and the compressed strings' declared lengths add up to at most
+/// - Arrays and dictionaries nested at most `maxDepth` deep; no operator inside them. `index` and `roll` only as cairo
+///   writes them (`N index`, `N -1 roll`, N a whole number up to `maxStackDepth`).
+/// - Exactly one page surface, of a positive finite size; every image's dictionary (written just before `image`) with
+///   whole `/width` and `/height` of at most 32767; similar surfaces at most 32767 a side; MIME data only JPEG and
+///   JPEG 2000. The images' pixels (4 bytes each) and the compressed strings' declared lengths add up to at most
 ///   `limits.maxDecodedBytes`.
 public enum PDFScriptCheck {
     /// The operators cairo 1.16's script surface writes for a page (its type 3 font operators left out).
@@ -76,6 +78,10 @@ public enum PDFScriptCheck {
 
     /// The longest side of an image or similar surface cairo makes.
     public static let maxSide = 32_767.0
+
+    /// The deepest arrays and dictionaries may nest: cairo writes 2 levels (a glyph array in a text array), and the
+    /// interpreter frees nested arrays recursively, so a deeper nesting could only be meant to run its stack out.
+    public static let maxDepth = 8
 
     /// The MIME types the script surface attaches to images.
     static let mimeTypes: Set<[UInt8]> = [Array("image/jpeg".utf8), Array("image/jp2".utf8)]
@@ -366,13 +372,12 @@ public enum PDFScriptCheck {
         /// A token inside an array or dictionary: values only (no operators), dictionaries as key and value pairs.
         private mutating func acceptInside(_ token: Token, line: Int) throws(PDFScriptError) {
             switch token {
-            case .arrayOpen:
+            case .arrayOpen, .dictOpen:
+                guard frames.count < PDFScriptCheck.maxDepth else {
+                    throw .unexpected(line: line, what: "arrays or dictionaries nested more than \(PDFScriptCheck.maxDepth) deep")
+                }
                 try value(nil, line: line)
-                frames.append(Frame(isDictionary: false))
-                return
-            case .dictOpen:
-                try value(nil, line: line)
-                frames.append(Frame(isDictionary: true))
+                frames.append(Frame(isDictionary: token == .dictOpen))
                 return
             case .arrayClose:
                 guard let frame = frames.popLast(), !frame.isDictionary else { throw .unexpected(line: line, what: "] closing a dictionary") }
@@ -452,6 +457,16 @@ public enum PDFScriptCheck {
                 }
             case "font":
                 guard previous(1) == .dictClose, closed?.type == 42 else { throw .glyphFonts }
+            case "index":
+                // cairo writes `N index` and `N -1 roll` (N its own count of surfaces on the stack); the interpreter
+                // checks neither a negative N nor one that reaches a slot past the stack.
+                guard case .number(let depth)? = previous(1), PDFScriptCheck.isStackDepth(depth) else {
+                    throw .unexpected(line: line, what: "an index without a whole depth of at most \(PDFScriptCheck.maxStackDepth)")
+                }
+            case "roll":
+                guard case .number(-1)? = previous(1), case .number(let depth)? = previous(2), PDFScriptCheck.isStackDepth(depth) else {
+                    throw .unexpected(line: line, what: "a roll other than N -1 roll with N a whole depth of at most \(PDFScriptCheck.maxStackDepth)")
+                }
             case "set-mime-data":
                 guard case .data? = previous(1), case .string(let type)? = previous(2), PDFScriptCheck.mimeTypes.contains(type) else {
                     throw .unexpected(line: line, what: "MIME data that is not JPEG or JPEG 2000")
@@ -467,6 +482,14 @@ public enum PDFScriptCheck {
     static func isDefined(_ name: String) -> Bool {
         let digits = name.hasPrefix("sf") ? name.dropFirst(2) : name.hasPrefix("s") || name.hasPrefix("f") ? name.dropFirst() : ""
         return !digits.isEmpty && digits.count <= 10 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// The deepest `index` and `roll` reach: cairo's own count of the surfaces it has pushed, a few in practice.
+    public static let maxStackDepth = 256.0
+
+    /// True for a whole number from 0 to `maxStackDepth`.
+    static func isStackDepth(_ value: Double) -> Bool {
+        value >= 0 && value <= maxStackDepth && value == value.rounded()
     }
 
     /// True for a whole number from 0 to `maxSide`.

@@ -44,13 +44,19 @@ public final class PDFVectorPage: @unchecked Sendable {
     /// - Complexity: O(n) for n bytes to check, then the interpreter's work: O(n) plus decompressing what the check
     ///   counted (at most `limits.maxDecodedBytes`).
     public init(script: [UInt8], limits: PDFScriptLimits = PDFScriptLimits()) throws(PDFScriptError) {
+        // The interpreter takes the script's length as an Int32.
+        guard script.count <= Int(Int32.max) else { throw .tooLarge(bytes: script.count, max: Int(Int32.max)) }
         let summary = try PDFScriptCheck.check(script, limits: limits)
         let replay = UnsafeMutablePointer<planmark_script_replay_t>.allocate(capacity: 1)
         replay.initialize(to: planmark_script_replay_t(page: nil, width: 0, height: 0, surfaces: 0))
         let outcome: Result<Handle, PDFScriptError> = Self.replayLock.withLock { _ in
-            guard let interpreter = planmark_script_interpreter_create(replay) else { return .failure(.cairo("cannot make a CairoScript interpreter")) }
+            guard let interpreter = planmark_script_interpreter_create(replay) else {
+                return .failure(.cairo("cannot make a CairoScript interpreter"))
+            }
             let status = script.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { cairo_script_interpreter_feed_string(interpreter, $0.baseAddress, Int32(buffer.count)) }
+                buffer.withMemoryRebound(to: CChar.self) {
+                    cairo_script_interpreter_feed_string(interpreter, $0.baseAddress, Int32(buffer.count))
+                }
             }
             guard status == CAIRO_STATUS_SUCCESS else {
                 let line = Int(cairo_script_interpreter_get_line_number(interpreter))

@@ -37,7 +37,9 @@ struct ScriptCommand: ParsableCommand {
     @OptionGroup var options: LimitOptions
 
     func validate() throws {
-        guard maxScriptBytes >= 1, maxDecodedBytes >= 0 else { throw ValidationError("--max-script-bytes must be 1 or more, --max-decoded-bytes 0 or more") }
+        guard maxScriptBytes >= 1, maxDecodedBytes >= 0 else {
+            throw ValidationError("--max-script-bytes must be 1 or more, --max-decoded-bytes 0 or more")
+        }
     }
 
     func run() throws {

@@ -32,6 +32,7 @@ import Testing
             << /width 2 /height 3 /format //RGB24 /source <~!!!!!!!!~> >> image pattern set-source paint
             (image/jpeg) <~!!~> set-mime-data
             s1 100 100 //COLOR_ALPHA similar dup /s2 exch def context
+            1 index pop 2 -1 roll
             pop
 
             """
@@ -67,7 +68,8 @@ import Testing
     @Test(arguments: ["<< /pattern (DejaVu) >> font", "<< /width 1 /height 1 /mime-type (image/png) /source <~!!~> >> image",
                       "//loop", "(image/png) <~!!~> set-mime-data", "<< /width 1 pop >>", "<0A0B>", "<{QUJD}>", "ab#20cd",
                       "(unclosed", ") stray", "<~!!", "<~!!~x", "40000 1 //COLOR similar",
-                      "<< /width 40000 /height 1 >> image", "<< /width 1.5 /height 1 >> image", "2 3 image", "1e5 g", "[ 1 2"])
+                      "<< /width 40000 /height 1 >> image", "<< /width 1.5 /height 1 >> image", "2 3 image", "1e5 g", "[ 1 2",
+                      "[[[[[[[[[ 1 ]]]]]]]]] pop", "-1 index", "1.5 index", "257 index", "dup index", "2 1 roll", "-2 -1 roll"])
     func formsItNeverWritesAreRefused(_ text: String) {
         guard case .failure(let error) = check(Self.page + text + "\n") else {
             Issue.record("\(text) passed")
@@ -107,6 +109,11 @@ import Testing
         let total = 4_000_000 + 1_048_576
         #expect(check(script, limits: PDFScriptLimits(maxDecodedBytes: total)).map(\.decodedBytes) == .success(total))
         #expect(check(script, limits: PDFScriptLimits(maxDecodedBytes: total - 1)) == .failure(.tooMuchDecoded(bytes: total, max: total - 1)))
+    }
+
+    /// Eight levels of arrays are what the check lets through (cairo writes two); nine are refused above.
+    @Test func eightLevelsOfNestingPass() {
+        #expect((try? check(Self.page + "[[[[[[[[ 1 ]]]]]]]] pop\n").get()) != nil)
     }
 
     /// A script over the byte limit is refused before it is read.
