@@ -137,6 +137,7 @@ public enum PDFScriptCheck {
         }
 
         /// Bytes that end a name or number (the scanner's), besides those refused outside strings.
+        /// - Complexity: O(1).
         static func isDelimiter(_ byte: UInt8) -> Bool {
             switch byte {
             case 0x00, 0x09, 0x0A, 0x0C, 0x0D, 0x20, UInt8(ascii: "%"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "/"),
@@ -184,6 +185,7 @@ public enum PDFScriptCheck {
 
         /// A string literal: nested parentheses balance, a backslash takes the byte after it (as the scanner's
         /// escapes do: none of them changes the nesting).
+        /// - Complexity: O(the string's bytes).
         private mutating func string() throws(PDFScriptError) -> Token {
             let start = line
             var depth = 1
@@ -211,6 +213,7 @@ public enum PDFScriptCheck {
         }
 
         /// `<<`, or base85 data.
+        /// - Complexity: O(the data's bytes).
         private mutating func angle() throws(PDFScriptError) -> Token {
             guard index + 1 < bytes.count else { throw .unexpected(line: line, what: "a lone <") }
             switch bytes[index + 1] {
@@ -259,6 +262,7 @@ public enum PDFScriptCheck {
         }
 
         /// A name, a literal, a constant or a number: bytes up to a delimiter (`//` at the start kept together).
+        /// - Complexity: O(the word's bytes).
         private mutating func word() throws(PDFScriptError) -> Token {
             let start = index
             index += 1
@@ -323,6 +327,7 @@ public enum PDFScriptCheck {
         var page: (width: Double, height: Double)?
 
         /// Adds `bytes` to what the replay decodes, or throws once it is over the limit.
+        /// - Complexity: O(1).
         mutating func decode(_ bytes: Int) throws(PDFScriptError) {
             let (sum, overflow) = decoded.addingReportingOverflow(bytes)
             guard !overflow, sum <= maxDecoded else { throw .tooMuchDecoded(bytes: overflow ? Int.max : sum, max: maxDecoded) }
@@ -370,6 +375,7 @@ public enum PDFScriptCheck {
         }
 
         /// A token inside an array or dictionary: values only (no operators), dictionaries as key and value pairs.
+        /// - Complexity: O(1).
         private mutating func acceptInside(_ token: Token, line: Int) throws(PDFScriptError) {
             switch token {
             case .arrayOpen, .dictOpen:
@@ -406,6 +412,7 @@ public enum PDFScriptCheck {
         }
 
         /// A value of the innermost dictionary's pending key (`token` nil for an array or dictionary value).
+        /// - Complexity: O(1).
         private mutating func value(_ token: Token?, line: Int) throws(PDFScriptError) {
             guard let last = frames.indices.last, frames[last].isDictionary else { return }
             guard let key = frames[last].key else { throw .unexpected(line: line, what: "an array or dictionary as a dictionary key") }
@@ -425,6 +432,7 @@ public enum PDFScriptCheck {
         }
 
         /// Keeps the last three top-level tokens; forgets the dictionary closed before them once another comes.
+        /// - Complexity: O(1).
         private mutating func note(_ token: Token) {
             if token != .dictClose { closed = nil }
             recent.append(token)
@@ -432,6 +440,7 @@ public enum PDFScriptCheck {
         }
 
         /// The checks of the operators that make things: what they are given just before them.
+        /// - Complexity: O(1).
         private mutating func operate(_ name: String, line: Int) throws(PDFScriptError) {
             func previous(_ back: Int) -> Token? { recent.count >= back ? recent[recent.count - back] : nil }
             switch name {
@@ -488,11 +497,13 @@ public enum PDFScriptCheck {
     public static let maxStackDepth = 256.0
 
     /// True for a whole number from 0 to `maxStackDepth`.
+    /// - Complexity: O(1).
     static func isStackDepth(_ value: Double) -> Bool {
         value >= 0 && value <= maxStackDepth && value == value.rounded()
     }
 
     /// True for a whole number from 0 to `maxSide`.
+    /// - Complexity: O(1).
     static func isSide(_ value: Double) -> Bool {
         value >= 0 && value <= maxSide && value == value.rounded()
     }

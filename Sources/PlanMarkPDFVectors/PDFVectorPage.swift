@@ -137,11 +137,13 @@ public final class PDFVectorPage: @unchecked Sendable {
     }
 
     /// Finishes and drops the interpreter under `replayLock` (finishing may release fonts it made).
+    /// - Complexity: O(what the interpreter holds).
     private static func release(_ interpreter: OpaquePointer) {
         replayLock.withLock { _ in finish(interpreter) }
     }
 
     /// Finishes and drops the interpreter; the caller holds `replayLock`.
+    /// - Complexity: O(what the interpreter holds).
     private static func finish(_ interpreter: OpaquePointer) {
         _ = cairo_script_interpreter_finish(interpreter)
         _ = cairo_script_interpreter_destroy(interpreter)
@@ -149,6 +151,7 @@ public final class PDFVectorPage: @unchecked Sendable {
 
     /// Drops the replay's record and its reference to the page (the interpreter's surface hook writes the record only
     /// while the interpreter is fed).
+    /// - Complexity: O(1), and the page's recording when this was its last reference.
     private static func free(_ replay: UnsafeMutablePointer<planmark_script_replay_t>) {
         if let page = replay.pointee.page { cairo_surface_destroy(page) }
         replay.deinitialize(count: 1)
@@ -156,6 +159,7 @@ public final class PDFVectorPage: @unchecked Sendable {
     }
 
     /// cairo's text for `status`, or the interpreter's own statuses (past cairo's).
+    /// - Complexity: O(1).
     private static func text(_ status: cairo_status_t) -> String {
         status.rawValue < CAIRO_STATUS_LAST_STATUS.rawValue ? String(cString: cairo_status_to_string(status))
             : "interpreter status \(status.rawValue) (an invalid script)"

@@ -180,6 +180,7 @@ final class ReportImages {
     }
 
     /// The PDF drawing's page as vectors and the overlay for it.
+    /// - Complexity: the child's work on the page, O(the script's bytes) to check and replay it, the overlay's layout.
     private func vectorSheet(_ image: DrawingImage) async throws(VectorFailure) -> ReportVectorSheet {
         let source = "drawing \"\(report.drawing.name)\""
         let made: [UInt8]?
@@ -197,9 +198,11 @@ final class ReportImages {
         do { page = try PDFVectorPage(script: script) } catch { throw .notVectors("\(source): \(error.description)") }
         let (width, height) = (report.drawing.width, report.drawing.height)
         let fit = min(1, Double(Self.sheetLongSide) / Double(max(width, height, 1)))
+        let dpi = Double(image.pdf?.dpi ?? 72)
+        let coverage = (x: min(1, page.width * dpi / 72 / Double(max(width, 1))), y: min(1, page.height * dpi / 72 / Double(max(height, 1))))
         do {
             let overlay = try renderer.overlay(drawingWidth: width, drawingHeight: height, regions: report.regions, markers: reviewMarkers, scale: fit)
-            return ReportVectorSheet(page: page, overlay: overlay)
+            return ReportVectorSheet(page: page, overlay: overlay, coverage: coverage)
         } catch {
             throw .fatal(.review(error))
         }

@@ -977,7 +977,7 @@ private struct PDFPage {
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_fill(cr)
         cairo_restore(cr)
-        sheet.page.paint(on: cr, x: x, y: y, width: w, height: h)
+        sheet.page.paint(on: cr, x: x, y: y, width: w * sheet.coverage.x, height: h * sheet.coverage.y)
         let overlay = sheet.overlay
         cairo_save(cr)
         cairo_translate(cr, x, y)

@@ -44,8 +44,12 @@ enum ReportSheet {
 }
 
 /// A PDF drawing's page replayed (`PDFVectorPage`, which owns the recording and the fonts in it: keep it until the
-/// report's PDF surface is finished) and what is drawn over it, in overlay pixels covering the page.
+/// report's PDF surface is finished) and what is drawn over it, in overlay pixels covering the drawing.
 struct ReportVectorSheet {
     let page: PDFVectorPage
     let overlay: ReviewOverlay
+    /// The share of the drawing's width and height the page covers: the page at the drawing's dpi is
+    /// `points * dpi / 72` pixels, the drawing that rounded up (`PDFPixels.side`), so a hair under 1. The page is
+    /// drawn at the drawing's own scale, where the markers are, as the pixels of a PDF drawing are.
+    let coverage: (x: Double, y: Double)
 }

@@ -88,6 +88,7 @@ public struct SheetPixels: Sendable {
     }
 
     /// Writes the PDF to a file of its own in `scratch`, draws the page, removes the file.
+    /// - Complexity: O(the PDF's bytes) to write it, and the child's render.
     private func drawn(_ bytes: [UInt8], page: Int, dpi: Double, source: String) async throws(SheetError) -> RGBAImage {
         let renderer = self.renderer
         return try await withScratch(bytes) { path throws(PDFProcessError) in
@@ -96,6 +97,7 @@ public struct SheetPixels: Sendable {
     }
 
     /// Writes the PDF's `bytes` to a file of its own in `scratch` (mode 0600), runs `body` on its path, removes it.
+    /// - Complexity: O(the PDF's bytes), and `body`'s.
     private func withScratch<T>(_ bytes: [UInt8], _ body: (String) async throws(PDFProcessError) -> T) async throws(SheetError) -> T {
         let path = scratch + (scratch.hasSuffix("/") ? "" : "/") + "planmark-sheet-\(UUID().uuidString).pdf"
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {

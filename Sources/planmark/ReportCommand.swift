@@ -122,6 +122,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     /// What the line on stderr adds about a PDF drawing's sheet: ` (the sheet as vectors)`, or
     /// ` (the sheet as pixels: REASON)`; nothing for a PNG drawing.
+    /// - Complexity: O(the reason's length).
     static func sheetNote(_ sheet: ReportSheetDrawing) -> String {
         switch sheet {
         case .picture: ""

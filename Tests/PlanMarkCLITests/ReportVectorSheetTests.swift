@@ -44,8 +44,8 @@ struct ReportVectorSheetTests {
     ///
     /// The report's page 1 has the sheet's words as text and no image at all. Where the page went is measured on the
     /// report itself: the words ROOM and KITCHEN (pdftotext's boxes, there and in text.pdf) give the scale and the
-    /// offset from the page's points to the report's; the pins' labels 1 and 2 are words within 3 pt of where their
-    /// markers then fall (a pin is centred on its marker; its label on the pin).
+    /// offset from the page's points to the report's; the pins' labels 1 and 2 are words whose boxes are centred within
+    /// 1 pt of where their markers then fall (a pin is centred on its marker; its label on the pin).
     @Test func pdfDrawingSheetIsVectorsWithSelectableText() throws {
         guard popplerPresent() else { return }
         let sandbox = try StoreSandbox()
@@ -79,7 +79,7 @@ struct ReportVectorSheetTests {
                 hypot(a.centre.x - expected.x, a.centre.y - expected.y) < hypot(b.centre.x - expected.x, b.centre.y - expected.y)
             }
             let found = try #require(near, "no word \(label) on page 1")
-            #expect(abs(found.centre.x - expected.x) < 3 && abs(found.centre.y - expected.y) < 3, "\(found) vs \(expected)")
+            #expect(abs(found.centre.x - expected.x) < 1 && abs(found.centre.y - expected.y) < 1, "\(found) vs \(expected)")
         }
     }
 
