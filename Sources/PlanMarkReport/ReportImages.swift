@@ -156,9 +156,10 @@ final class ReportImages {
     /// - Complexity: the child's work on the page, the script's replay (O(its bytes)), the overlay's layout; or
     ///   `sheet()`'s.
     func pdfSheet() async throws(ReportError) -> (sheet: ReportSheet, drawing: ReportSheetDrawing) {
+        // A PNG drawing's image is not read here: `sheet()` reads it once for the sheet and the crops.
+        guard report.drawing.pdf != nil else { return (.picture(try await sheet()), .picture) }
         let image: DrawingImage
         do { image = try await store.image(of: report.drawing.name) } catch { throw .store(error) }
-        guard image.pdf != nil else { return (.picture(try await sheet()), .picture) }
         let reason: String
         do throws(VectorFailure) {
             return (.vectors(try await vectorSheet(image)), .vectors)

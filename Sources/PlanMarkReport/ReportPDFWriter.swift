@@ -24,8 +24,8 @@ import PlanMarkStore
 /// page's vectors (`planmark-pdf script` replayed: its lines, fills, images and text as the PDF has them, the text
 /// selectable), the regions and pins drawn over it as vectors; a page that cannot be kept so (a Type 1, CFF or Type 3
 /// font, a script over its limits ...) as pixels, and `ReportWritten.sheet` says why. A photo that is not shown (a
-/// PDF, over the limits, unreadable) is listed under `Not shown:` with the reason. The PDF's bytes go to `output` as cairo
-/// produces them, page by page: the writer never holds the document.
+/// PDF, over the limits, unreadable) is listed under `Not shown:` with the reason. The PDF's bytes go to `output` as
+/// cairo produces them, page by page: the writer never holds the document.
 ///
 /// Text is drawn as stored except for what cairo refuses (Unicode noncharacters such as U+FFFE or U+FDD0, and
 /// NUL), which is drawn as U+FFFD; cairo's status is checked after every block, so a cairo error is an error
@@ -48,11 +48,10 @@ public struct ReportPDFWriter {
     ///
     /// Memory: the drawing decoded once for the sheet and the crops (`ReportImages`: whole, or at half size beyond
     /// 40 Mpx; the sheet's picture is kept until page 1 is drawn; a PDF drawing's page as vectors, its script replayed,
-    /// until the PDF is finished), one crop, and one photo at a time (its bytes, and
-    /// a PNG's picture plus 16 rows; each photo is read three times: for its size when the report is laid out, to
-    /// draw it on its card, and on the photos' appendix); the
-    /// pictures of the page being written, released when the page is shown; the text of one marker block. The
-    /// PDF itself is passed on as cairo writes it (a page at a time), never held.
+    /// until the PDF is finished), one crop, and one photo at a time (its bytes, and a PNG's picture plus 16 rows; each
+    /// photo is read three times: for its size when the report is laid out, to draw it on its card, and on the
+    /// photos' appendix); the pictures of the page being written, released when the page is shown; the text of one
+    /// marker block. The PDF itself is passed on as cairo writes it (a page at a time), never held.
     /// - Complexity: O(drawing pixels + the markers' crops and photos' pixels + the text's length): line
     ///   wrapping is linear in the text (`PDFPage.wrap`).
     @discardableResult
