@@ -217,8 +217,8 @@ let package = Package(
         // pdfinfo read the PDFs it is painted into).
         .testTarget(
             name: "PlanMarkPDFVectorsTests",
-            dependencies: ["PlanMarkPDFVectors", "PlanMarkPDFCore", "PlanMarkPDFProcess", "planmark-pdf", "CCairo", "PlanMarkPDFTestSupport",
-                           "PlanMarkTestSupport"]
+            dependencies: ["PlanMarkPDFVectors", "PlanMarkPDFCore", "PlanMarkPDFProcess", "planmark-pdf", "CCairo", "PlanMarkRender",
+                           "PlanMarkPDFTestSupport", "PlanMarkTestSupport"]
         ),
         .testTarget(
             name: "PlanMarkSheetsTests",

@@ -14,12 +14,15 @@ extension PDFDocument {
     /// failed and stops writing.
     ///
     /// Only one call into poppler runs at a time on one `PDFDocument`.
-    /// - Throws: `pageOutOfRange`, `pageTooLarge`, `notVectors` (over `maxBytes`), `renderFailed` (cairo's error).
+    /// - Throws: `pageOutOfRange`, `pageTooLarge`, `notVectors` (over `maxBytes`, or cairo's script surface failed on
+    ///   what poppler drew), `renderFailed` (poppler cannot read the page, cairo cannot make the surface).
     /// - Complexity: O(c + n) for a page of c drawing operations and a script of n bytes (at most `maxBytes`).
     public func script(page: Int, maxBytes: Int) throws(PDFError) -> [UInt8] {
         let size = try checkedSize(page: page)
         try checkSides(size, page: page)
         let sink = ScriptSink(maxBytes: maxBytes)
+        // False once cairo has failed while recording (rather than poppler before it).
+        var recorded = true
         let failure: String? = handle.withLock { handle in
             guard let popplerPage = poppler_document_get_page(handle.document, Int32(page - 1)) else {
                 return "poppler cannot read the page"
@@ -43,13 +46,21 @@ extension PDFDocument {
             if status == CAIRO_STATUS_SUCCESS { status = cairo_surface_status(surface) }
             cairo_device_finish(device)
             if status == CAIRO_STATUS_SUCCESS { status = cairo_device_status(device) }
-            guard status == CAIRO_STATUS_SUCCESS || sink.overflowed else { return String(cString: cairo_status_to_string(status)) }
+            guard status == CAIRO_STATUS_SUCCESS || sink.overflowed else {
+                recorded = false
+                return String(cString: cairo_status_to_string(status))
+            }
             return nil
         }
         if sink.overflowed {
             throw .notVectors(source: source, page: page, reason: "its CairoScript is over the limit of \(maxBytes) bytes")
         }
-        if let failure { throw .renderFailed(source: source, page: page, reason: failure) }
+        if let failure {
+            // cairo 1.16's script surface fails on some of what poppler draws (a soft mask of a gradient: "out of
+            // memory"); the page can still be drawn as pixels.
+            guard recorded else { throw .notVectors(source: source, page: page, reason: "cairo's script surface cannot record it (\(failure))") }
+            throw .renderFailed(source: source, page: page, reason: failure)
+        }
         return sink.bytes
     }
 }

@@ -25,6 +25,8 @@ text.pdf: one 600 x 400 pt page: a black frame 2 pt wide around x 50..550, y 50.
   baseline starting at (100, 200) and "KITCHEN 2.02" at (350, 200).
 type3.pdf: a hand-written PDF, one 300 x 200 pt page showing "ABBA" at 20 pt from (50, 100) (PDF's origin, bottom
   left) in a Type 3 font whose glyph A is a filled 0.8 em square and B a filled triangle, with a ToUnicode map.
+softmask.pdf: one 400 x 300 pt page: a linear gradient red to blue over x 10..390, y 10..90, then black painted through
+  a soft mask that fades from opaque at y = 150 to clear at y = 250 (cairo writes it as an SMask of a shading).
 """
 import os
 import random
@@ -190,3 +192,18 @@ write_pdf("type3.pdf", [
     stream(b"", triangle),
     stream(b"", to_unicode),
 ])
+
+softmask = cairo.PDFSurface(os.path.join(out, "softmask.pdf"), 400, 300)
+ctx = cairo.Context(softmask)
+ramp = cairo.LinearGradient(0, 0, 400, 0)
+ramp.add_color_stop_rgb(0, 1, 0, 0)
+ramp.add_color_stop_rgb(1, 0, 0, 1)
+ctx.set_source(ramp)
+ctx.rectangle(10, 10, 380, 80)
+ctx.fill()
+fade = cairo.LinearGradient(0, 150, 0, 250)
+fade.add_color_stop_rgba(0, 0, 0, 0, 1)
+fade.add_color_stop_rgba(1, 0, 0, 0, 0)
+ctx.set_source_rgb(0, 0, 0)
+ctx.mask(fade)
+softmask.finish()

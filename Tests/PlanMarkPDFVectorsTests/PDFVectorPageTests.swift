@@ -4,6 +4,7 @@ import PlanMarkPDFCore
 import PlanMarkPDFProcess
 import PlanMarkPDFTestSupport
 import PlanMarkPDFVectors
+import PlanMarkRender
 import PlanMarkTestSupport
 import Testing
 
@@ -71,6 +72,30 @@ struct PDFVectorPageTests {
         }
         #expect(code == .notVectors)
         #expect(message.hasPrefix("type3.pdf: page 1: cannot be kept as vectors: it uses a Type 1, CFF or Type 3 font"), "\(message)")
+    }
+
+    /// A page with a soft mask (softmask.pdf) is never `render_failed`: cairo 1.16's script surface cannot record a
+    /// gradient soft mask ("out of memory"), which is `not_vectors` (the report draws the page as pixels); a cairo that
+    /// can must give a replay that pdftoppm draws as it draws the page (mean difference under 2 levels at 72 dpi).
+    @Test func softMaskIsVectorsOrNotVectors() async throws {
+        let fixture = try PDFFixtures.path("softmask.pdf")
+        let script: [UInt8]
+        do throws(PDFProcessError) {
+            script = try await PDFRenderer().script(file: fixture, page: 1, name: "softmask.pdf")
+        } catch {
+            guard case .refused(_, .notVectors, let message) = error else {
+                Issue.record("neither vectors nor not_vectors: \(error)")
+                return
+            }
+            #expect(message.hasPrefix("softmask.pdf: page 1: cannot be kept as vectors: cairo's script surface cannot record it"), "\(message)")
+            return
+        }
+        let file = try VectorFixtures.write(try PDFVectorPage(script: script), name: "softmask")
+        let expected = try PDFFixtures.reference("softmask.pdf", page: 1, dpi: 72, x: 0, y: 0, width: 400, height: 300)
+        let (status, output) = PDFFixtures.run("/usr/bin/pdftoppm", ["-r", "72", "-png", "-singlefile", file, file + "-page"])
+        try #require(status == 0, "\(output)")
+        let replayed = try PNGDecoder().decode(path: file + "-page.png")
+        #expect(meanDifference(replayed, expected) < 2)
     }
 
     /// A script over the child's byte limit is refused, not cut short.
