@@ -98,11 +98,20 @@ let package = Package(
         // PDF drawings: a document's pages, their sizes and sheet names, any rectangle of a page rendered at any scale.
         // Only `planmark-pdf` (and PlanMarkPDFTests) links it, so poppler runs in a child process of its own.
         .target(name: "PlanMarkPDF", dependencies: ["PlanMarkGeometry", "PlanMarkRender", "PlanMarkPDFCore", "CPoppler", "CCairo"]),
-        // `planmark-pdf`: one PDF's info (JSON), one rendered rectangle (raw RGBA) or one page's tile pyramid (PNG files)
-        // under limits and rlimits, so that a crash or a hang of poppler costs one child process.
+        // cairo's CairoScript interpreter (libcairo-script-interpreter, no pkg-config file; cairo's flags through it):
+        // PlanMarkPDFVectors only.
+        .systemLibrary(name: "CCairoScript", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // A PDF page's vectors carried out of `planmark-pdf` as CairoScript: the check every script passes and its replay
+        // into a cairo recording surface. No poppler: planmark-pdf replays what it is about to answer (so that what makes
+        // cairo or the interpreter fail costs the child), the report replays the answer onto its sheet page.
+        .target(name: "PlanMarkPDFVectors", dependencies: ["PlanMarkPDFCore", "CCairo", "CCairoScript"]),
+        // `planmark-pdf`: one PDF's info (JSON), one rendered rectangle (raw RGBA), one page's tile pyramid (PNG files) or
+        // one page's vectors (CairoScript) under limits and rlimits, so that a crash or a hang of poppler costs one child
+        // process.
         .executableTarget(
             name: "planmark-pdf",
-            dependencies: ["PlanMarkPDF", "PlanMarkPDFCore", "PlanMarkRender", "PlanMarkGeometry", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["PlanMarkPDF", "PlanMarkPDFCore", "PlanMarkPDFVectors", "PlanMarkRender", "PlanMarkGeometry",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // What glibc has but Swift's Glibc module does not show: pipe2, pidfd_open, posix_spawn's closefrom.
         .target(name: "CSpawn"),
@@ -116,7 +125,9 @@ let package = Package(
         // it, so the CLI's other commands do not need cairo's code paths.
         .target(
             name: "PlanMarkReport",
-            dependencies: ["PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkSheets", "CCairo", "CFreeType"]
+            dependencies: ["PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkSheets", "CCairo", "CFreeType",
+                           // A PDF drawing's sheet page as vectors: the page's CairoScript from planmark-pdf, replayed.
+                           "PlanMarkPDFCore", "PlanMarkPDFVectors"]
         ),
         // The `planmark` command-line front door.
         .executableTarget(
@@ -201,6 +212,13 @@ let package = Package(
             name: "PlanMarkPDFProcessTests",
             dependencies: ["PlanMarkPDFProcess", "PlanMarkPDFCore", "planmark-pdf", "PlanMarkRender", "PlanMarkGeometry", "PlanMarkPDFTestSupport",
                            "PlanMarkTestSupport"]
+        ),
+        // The CairoScript check on scripts written by hand, and the replay of what planmark-pdf writes (pdftotext and
+        // pdfinfo read the PDFs it is painted into).
+        .testTarget(
+            name: "PlanMarkPDFVectorsTests",
+            dependencies: ["PlanMarkPDFVectors", "PlanMarkPDFCore", "PlanMarkPDFProcess", "planmark-pdf", "CCairo", "PlanMarkRender",
+                           "PlanMarkPDFTestSupport", "PlanMarkTestSupport"]
         ),
         .testTarget(
             name: "PlanMarkSheetsTests",

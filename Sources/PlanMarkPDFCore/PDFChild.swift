@@ -1,6 +1,6 @@
 /// What `planmark-pdf` and the parent that runs it (PlanMarkPDFProcess's `PDFRenderer`) agree on, written once: the
 /// program's name, its option names, its exit statuses and the form of its error line. The info it writes is
-/// `PDFDocumentInfo`'s JSON, the image `PDFRaster`'s stream.
+/// `PDFDocumentInfo`'s JSON, the image `PDFRaster`'s stream, a page's vectors CairoScript (`PDFScriptLimits`).
 public enum PDFChild {
     /// The program's file name, looked for beside the parent's own executable.
     public static let programName = "planmark-pdf"
@@ -35,6 +35,10 @@ public enum PDFChild {
         public static let maxCPUSeconds = "max-cpu-seconds"
         /// The name used in messages instead of the file's path.
         public static let name = "name"
+        /// `PDFScriptLimits.maxBytes` (`script` only).
+        public static let maxScriptBytes = "max-script-bytes"
+        /// `PDFScriptLimits.maxDecodedBytes` (`script` only).
+        public static let maxDecodedBytes = "max-decoded-bytes"
     }
 
     /// The options that give the child `limits` and `process`, in the order the child's help lists them.

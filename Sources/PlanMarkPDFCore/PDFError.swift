@@ -26,6 +26,10 @@ public enum PDFError: Error, CustomStringConvertible, Equatable, Sendable {
     case invalidArea(source: String, page: Int, reason: String)
     /// cairo or poppler failed while drawing the page.
     case renderFailed(source: String, page: Int, reason: String)
+    /// The page cannot be handed on as vectors (`planmark-pdf script`): its CairoScript is over the size limit, uses a
+    /// font that CairoScript carries only as pictures of glyphs, or does not replay. The page can still be drawn as
+    /// pixels.
+    case notVectors(source: String, page: Int, reason: String)
 
     /// A stable name for the case, for logs, metrics and JSON error bodies: `Code(self).rawValue`.
     public var code: String { Code(self).rawValue }
@@ -55,6 +59,8 @@ public enum PDFError: Error, CustomStringConvertible, Equatable, Sendable {
         case invalidArea = "invalid_area"
         /// `PDFError.renderFailed`.
         case renderFailed = "render_failed"
+        /// `PDFError.notVectors`.
+        case notVectors = "not_vectors"
 
         /// The code of `error`'s case.
         /// - Complexity: O(1).
@@ -71,6 +77,7 @@ public enum PDFError: Error, CustomStringConvertible, Equatable, Sendable {
             case .tooManyPixels: self = .tooManyPixels
             case .invalidArea: self = .invalidArea
             case .renderFailed: self = .renderFailed
+            case .notVectors: self = .notVectors
             }
         }
     }
@@ -100,6 +107,8 @@ public enum PDFError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(source): page \(page): \(reason)"
         case .renderFailed(let source, let page, let reason):
             "\(source): page \(page): cannot render: \(reason)"
+        case .notVectors(let source, let page, let reason):
+            "\(source): page \(page): cannot be kept as vectors: \(reason)"
         }
     }
 }

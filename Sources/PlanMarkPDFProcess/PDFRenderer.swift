@@ -110,6 +110,33 @@ public struct PDFRenderer: Sendable {
         return try await image(arguments, size: nil, source: name ?? file, file: file)
     }
 
+    /// A page's vectors as CairoScript (`planmark-pdf script`): what poppler draws of the page onto a cairo script
+    /// surface its size in points, checked and replayed once by the child before it answers (PlanMarkPDFVectors'
+    /// `PDFScriptCheck` and `PDFVectorPage`), for the caller to replay (`PDFVectorPage(script:limits:)`).
+    ///
+    /// - Parameters:
+    ///   - file: the PDF's path.
+    ///   - page: the page, from 1.
+    ///   - limits: the script's size and what it may declare; the child stops writing at `limits.maxBytes`, the parent
+    ///     reads no more.
+    ///   - name: the name used in messages (default: `file`).
+    /// - Throws: `refused` (as `info`, `page_out_of_range`, and `not_vectors` for a page that cannot be kept as vectors:
+    ///   a Type 1, CFF or Type 3 font, a script over the limits, one that does not replay), `timedOut`, `crashed`,
+    ///   `fileMissing`, `programMissing`, `io`, `childFailed`, `cancelled`.
+    /// - Complexity: O(c + n) in the child for a page of c drawing operations and a script of n bytes, twice (drawn,
+    ///   then replayed); the parent reads at most `limits.maxBytes`.
+    public func script(file: String, page: Int, limits scriptLimits: PDFScriptLimits = PDFScriptLimits(),
+                       name: String? = nil) async throws(PDFProcessError) -> [UInt8] {
+        let source = name ?? file
+        let arguments = [
+            "script", "--page", String(page), "--" + PDFChild.Option.maxScriptBytes, String(scriptLimits.maxBytes),
+            "--" + PDFChild.Option.maxDecodedBytes, String(scriptLimits.maxDecodedBytes),
+        ] + common(name: name) + ["--", file]
+        let output = try await run(arguments, shape: .text(maxBytes: scriptLimits.maxBytes), source: source, file: file)
+        guard case .text(let bytes) = output else { throw .childFailed(source: source, reason: "an image instead of a script") }
+        return bytes
+    }
+
     /// The limit options, and `--name`.
     func common(name: String?) -> [String] {
         PDFChild.limitArguments(limits, processLimits) + (name.map { ["--" + PDFChild.Option.name, $0] } ?? [])

@@ -24,8 +24,19 @@ struct RasterPath: Sendable {
     private var current = PixelPoint(x: 0, y: 0)
     private var open = false
 
+    /// When true, every contour's points are kept as well as its edges (`contours`), for drawing the path as vectors
+    /// (`ReviewOverlay`); off for the rasteriser, which needs only the edges.
+    var keepsContours = false
+    /// The contours' points, each contour closed implicitly, horizontal edges included (only when `keepsContours`).
+    private(set) var contours: [[PixelPoint]] = []
+
     /// An empty path.
     init() {}
+
+    /// An empty path that keeps its contours (`keepsContours`).
+    init(keepingContours: Bool) {
+        keepsContours = keepingContours
+    }
 
     /// True when no edge has been added.
     var isEmpty: Bool { edges.isEmpty }
@@ -33,6 +44,7 @@ struct RasterPath: Sendable {
     /// Removes every contour, keeping the storage for reuse.
     mutating func removeAll() {
         edges.removeAll(keepingCapacity: true)
+        contours.removeAll(keepingCapacity: true)
         minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
         open = false
     }
@@ -44,6 +56,7 @@ struct RasterPath: Sendable {
         current = point
         open = true
         include(point)
+        if keepsContours { contours.append(point.isFinite ? [point] : []) }
     }
 
     /// Adds an edge from the current point to `point`.
@@ -52,6 +65,7 @@ struct RasterPath: Sendable {
         addEdge(current, point)
         current = point
         include(point)
+        if keepsContours && point.isFinite { contours[contours.count - 1].append(point) }
     }
 
     /// Closes the current contour with an edge back to its start.

@@ -28,7 +28,7 @@ extension ReviewPainter {
 
     /// Files an item that touches only `rows`, dropping it when they are off the image.
     mutating func record(_ item: ReviewItem, rows: Range<Int>) {
-        let visible = rows.clamped(to: 0..<image.height)
+        let visible = rows.clamped(to: 0..<(isOverlay ? viewHeight : image.height))
         guard !visible.isEmpty else { return }
         items.append(item)
         itemRows.append(visible)

@@ -37,16 +37,54 @@ struct ReviewPainter {
     private var points: [PixelPoint] = []
     private var font: TextFont?
 
+    /// True for an overlay (`init(overlayWidth:...)`): nothing is painted, the display list is the result.
+    let isOverlay: Bool
+
     init(image: consuming RGBAImage, style: ReviewStyle, transform: ReviewTransform, fontPath: String?,
          markerRadius: Double, outlineWidth: Double) {
         viewWidth = image.width
         viewHeight = image.height
+        isOverlay = false
         self.image = image
         self.style = style
         self.transform = transform
         self.fontPath = fontPath
         self.markerRadius = markerRadius
         self.outlineWidth = outlineWidth
+    }
+
+    /// A painter that records a `width` x `height` view without pixels, its paths keeping their contours, for
+    /// `overlayItems()`.
+    init(overlayWidth width: Int, height: Int, style: ReviewStyle, transform: ReviewTransform, fontPath: String?,
+         markerRadius: Double, outlineWidth: Double) {
+        viewWidth = width
+        viewHeight = height
+        isOverlay = true
+        image = RGBAImage(width: 0, height: 0, pixels: [])
+        path = RasterPath(keepingContours: true)
+        self.style = style
+        self.transform = transform
+        self.fontPath = fontPath
+        self.markerRadius = markerRadius
+        self.outlineWidth = outlineWidth
+    }
+
+    /// The display list as vectors: paths as their contours (non-zero), marker shapes as theirs (even-odd), text as it
+    /// is.
+    /// - Complexity: O(items + their contours' points).
+    func overlayItems() -> [ReviewOverlay.Item] {
+        var shapePath = RasterPath(keepingContours: true)
+        return items.map { item in
+            switch item {
+            case .path(let index, let colour):
+                return .fill(contours: paths[index].contours, colour: colour, evenOdd: false)
+            case .shape(let shape, let colour):
+                Self.build(shape, into: &shapePath)
+                return .fill(contours: shapePath.contours, colour: colour, evenOdd: true)
+            case .text(let text, let size, let x, let baseline, let colour):
+                return .text(text, size: size, x: x, baseline: baseline, colour: colour)
+            }
+        }
     }
 
     /// The font, loaded on first use.

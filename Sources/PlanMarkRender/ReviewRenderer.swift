@@ -80,13 +80,11 @@ public struct ReviewRenderer: Sendable {
         let transform = ReviewTransform(
             origin: origin, scaleX: Double(image.width) / Double(croppedWidth),
             scaleY: Double(image.height) / Double(croppedHeight))
-        let shorterSide = Double(min(sheetWidth, sheetHeight)) * options.scale
-        let markerRadius = options.markerSize.map { $0 / 2 } ?? style.markerRadius
-            ?? ReviewStyle.defaultMarkerRadius(width: image.width, height: image.height)
+        let (markerRadius, outlineWidth) = sizes(viewWidth: image.width, viewHeight: image.height, sheetWidth: sheetWidth,
+                                                 sheetHeight: sheetHeight, scale: options.scale, markerSize: options.markerSize)
         var painter = ReviewPainter(
             image: consume image, style: style, transform: transform, fontPath: fontPath,
-            markerRadius: markerRadius,
-            outlineWidth: style.outlineWidth ?? max(1.5, shorterSide / 2000))
+            markerRadius: markerRadius, outlineWidth: outlineWidth)
         painter.drawRegions(regions)
         var layout = try painter.drawMarkers(markers, around: around, labels: regions.compactMap(\.labelBox))
         let filters = options.filters.flatMap { $0.isEmpty ? nil : $0 }
@@ -102,6 +100,85 @@ public struct ReviewRenderer: Sendable {
         }
         try painter.paint(flatten: options.scale == 1)
         return (painter.image, layout)
+    }
+}
+
+extension ReviewRenderer {
+    /// What `render` draws over the whole sheet (`drawingWidth` x `drawingHeight` pixels) times `scale`, as shapes and
+    /// text instead of pixels: the same regions, pins, leader lines, stack badges and labels in the same places (the same
+    /// layout code), for an output that draws them as vectors over a drawing it draws itself (the report's PDF over a
+    /// PDF drawing's page). No panel: a legend, title or filters line is the output's to set in its own type.
+    ///
+    /// - Parameters:
+    ///   - drawingWidth: the drawing's width in pixels (the markers' and regions' coordinates).
+    ///   - drawingHeight: its height.
+    ///   - regions: rooms and allowed areas, in drawing pixels.
+    ///   - markers: the markers, in drawing pixels.
+    ///   - scale: the overlay's size over the drawing's, in `(0, 1]`: `width` is `round(drawingWidth * scale)` (at
+    ///     least 1), as `render` sizes a downscaled sheet.
+    ///   - markerSize: a one-digit pin's diameter in overlay pixels (`ReviewOptions.markerSize`); nil to size pins from
+    ///     the overlay as `render` does.
+    /// - Throws: `invalidScale`, `invalidMarkerSize`, the font's errors (labels are measured with DejaVu Sans Bold).
+    /// - Complexity: O(regions' vertices + markers + grid cells) for the layout; the items hold every contour's points.
+    public func overlay(drawingWidth: Int, drawingHeight: Int, regions: [Region], markers: [ReviewMarker], scale: Double = 1,
+                        markerSize: Double? = nil) throws(ReviewError) -> ReviewOverlay {
+        guard scale > 0, scale <= 1 else { throw .invalidScale(scale) }
+        if let size = markerSize, !(size.isFinite && size > 0 && size <= 10_000) { throw .invalidMarkerSize(size) }
+        let width = scale < 1 ? max(1, Int((Double(drawingWidth) * scale).rounded())) : max(1, drawingWidth)
+        let height = scale < 1 ? max(1, Int((Double(drawingHeight) * scale).rounded())) : max(1, drawingHeight)
+        let transform = ReviewTransform(
+            origin: PixelPoint(x: 0, y: 0), scaleX: Double(width) / Double(max(1, drawingWidth)),
+            scaleY: Double(height) / Double(max(1, drawingHeight)))
+        let (markerRadius, outlineWidth) = sizes(viewWidth: width, viewHeight: height, sheetWidth: drawingWidth,
+                                                 sheetHeight: drawingHeight, scale: scale, markerSize: markerSize)
+        var painter = ReviewPainter(
+            overlayWidth: width, height: height, style: style, transform: transform, fontPath: fontPath,
+            markerRadius: markerRadius, outlineWidth: outlineWidth)
+        painter.drawRegions(regions)
+        let layout = try painter.drawMarkers(markers, around: nil, labels: regions.compactMap(\.labelBox))
+        return ReviewOverlay(width: width, height: height, items: painter.overlayItems(), layout: layout)
+    }
+
+    /// A pin's radius and a region outline's width in output pixels, for a view `viewWidth` x `viewHeight` of a sheet
+    /// `sheetWidth` x `sheetHeight` drawn at `scale`: `markerSize` (a diameter), else the style's, else
+    /// `ReviewStyle.defaultMarkerRadius` of the view; the style's outline width, else 1.5 px or a 2000th of the sheet's
+    /// shorter side at that scale, whichever is more.
+    /// - Complexity: O(1).
+    func sizes(viewWidth: Int, viewHeight: Int, sheetWidth: Int, sheetHeight: Int, scale: Double, markerSize: Double?)
+        -> (markerRadius: Double, outlineWidth: Double) {
+        let shorterSide = Double(min(sheetWidth, sheetHeight)) * scale
+        let markerRadius = markerSize.map { $0 / 2 } ?? style.markerRadius ?? ReviewStyle.defaultMarkerRadius(width: viewWidth, height: viewHeight)
+        return (markerRadius, style.outlineWidth ?? max(1.5, shorterSide / 2000))
+    }
+}
+
+/// What the review renderer draws over a drawing, as shapes and text (`ReviewRenderer.overlay`), in overlay pixels:
+/// origin top-left, y down, the overlay `width` x `height` pixels covering the whole sheet.
+public struct ReviewOverlay: Sendable {
+    /// One thing drawn, in drawing order.
+    public enum Item: Sendable {
+        /// Closed contours (each implicitly closed) filled with `colour`: non-zero winding, or even-odd when `evenOdd`
+        /// (a pin's rings). Region outlines and leader lines come as the outlines of their strokes.
+        case fill(contours: [[PixelPoint]], colour: Colour, evenOdd: Bool)
+        /// A label in DejaVu Sans Bold, `size` pixels (the em), its pen at (`x`, `baseline`).
+        case text(String, size: Int, x: Int, baseline: Int, colour: Colour)
+    }
+
+    /// The overlay's width in pixels.
+    public var width: Int
+    /// Its height in pixels.
+    public var height: Int
+    /// What is drawn, bottom first. Everything lies on the overlay or is meant to be clipped to it.
+    public var items: [Item]
+    /// Where the pins and stack badges went.
+    public var layout: ReviewLayout
+
+    /// An overlay.
+    public init(width: Int, height: Int, items: [Item], layout: ReviewLayout) {
+        self.width = width
+        self.height = height
+        self.items = items
+        self.layout = layout
     }
 }
 

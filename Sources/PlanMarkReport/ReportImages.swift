@@ -1,6 +1,9 @@
 import PlanMarkExport
 import PlanMarkFormats
 import PlanMarkGeometry
+import PlanMarkPDFCore
+import PlanMarkPDFProcess
+import PlanMarkPDFVectors
 import PlanMarkRender
 import PlanMarkSheets
 import PlanMarkStore
@@ -141,6 +144,68 @@ final class ReportImages {
             return try renderer.render(drawing: picture, regions: regions, markers: markers, options: ReviewOptions(legend: false))
         } catch {
             throw .review(error)
+        }
+    }
+
+    /// The whole sheet for the PDF report: a PDF drawing's page as vectors (`planmark-pdf script`, replayed) with the
+    /// regions and markers as vectors over it (`ReviewRenderer.overlay`, the layout of the `sheet()` picture), or else
+    /// the picture (`sheet()`), with how it came out. A PDF page that cannot be kept as vectors (a font CairoScript
+    /// carries only as glyph pictures, a script over its limits, one that does not replay, a child that failed) is
+    /// drawn as pixels, as before, and `ReportSheetDrawing.pixels` says why; a child that ran out of time or was
+    /// cancelled is not tried again as pixels (the report fails as it did).
+    /// - Complexity: the child's work on the page, the script's replay (O(its bytes)), the overlay's layout; or
+    ///   `sheet()`'s.
+    func pdfSheet() async throws(ReportError) -> (sheet: ReportSheet, drawing: ReportSheetDrawing) {
+        // A PNG drawing's image is not read here: `sheet()` reads it once for the sheet and the crops.
+        guard report.drawing.pdf != nil else { return (.picture(try await sheet()), .picture) }
+        let image: DrawingImage
+        do { image = try await store.image(of: report.drawing.name) } catch { throw .store(error) }
+        let reason: String
+        do throws(VectorFailure) {
+            return (.vectors(try await vectorSheet(image)), .vectors)
+        } catch {
+            switch error {
+            case .fatal(let error): throw error
+            case .notVectors(let why): reason = why
+            }
+        }
+        return (.picture(try await sheet()), .pixels(reason: reason))
+    }
+
+    /// Why a PDF drawing's page is not on the sheet page as vectors.
+    private enum VectorFailure: Error {
+        /// The page can still be drawn as pixels; why it is not vectors.
+        case notVectors(String)
+        /// The report fails as it would have as pixels.
+        case fatal(ReportError)
+    }
+
+    /// The PDF drawing's page as vectors and the overlay for it.
+    /// - Complexity: the child's work on the page, O(the script's bytes) to check and replay it, the overlay's layout.
+    private func vectorSheet(_ image: DrawingImage) async throws(VectorFailure) -> ReportVectorSheet {
+        let source = "drawing \"\(report.drawing.name)\""
+        let made: [UInt8]?
+        do throws(SheetError) {
+            made = try await SheetPixels().script(image, source: source)
+        } catch {
+            switch error {
+            case .pdf(.timedOut), .pdf(.cancelled): throw .fatal(.sheet(error))
+            case .pdf(.refused(_, _, let message)): throw .notVectors(message)
+            default: throw .notVectors(error.description)
+            }
+        }
+        guard let script = made else { throw .notVectors("the drawing is not a PDF") }
+        let page: PDFVectorPage
+        do { page = try PDFVectorPage(script: script) } catch { throw .notVectors("\(source): \(error.description)") }
+        let (width, height) = (report.drawing.width, report.drawing.height)
+        let fit = min(1, Double(Self.sheetLongSide) / Double(max(width, height, 1)))
+        let dpi = Double(image.pdf?.dpi ?? 72)
+        let coverage = (x: min(1, page.width * dpi / 72 / Double(max(width, 1))), y: min(1, page.height * dpi / 72 / Double(max(height, 1))))
+        do {
+            let overlay = try renderer.overlay(drawingWidth: width, drawingHeight: height, regions: report.regions, markers: reviewMarkers, scale: fit)
+            return ReportVectorSheet(page: page, overlay: overlay, coverage: coverage)
+        } catch {
+            throw .fatal(.review(error))
         }
     }
 

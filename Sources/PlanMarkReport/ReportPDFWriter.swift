@@ -20,9 +20,12 @@ import PlanMarkStore
 /// JPEG photos within `PhotoSize`'s limits are embedded as they are (`cairo_surface_set_mime_data`,
 /// `image/jpeg`; cairo writes the bytes as a DCTDecode stream, never decoding them); PNG photos are decoded a
 /// band of rows at a time into a picture of at most `photoMaxPixelWidth` x `photoMaxPixelHeight` pixels and
-/// embedded losslessly (Flate), as are the sheet and the crops. A photo that is not shown (a PDF, over the
-/// limits, unreadable) is listed under `Not shown:` with the reason. The PDF's bytes go to `output` as cairo
-/// produces them, page by page: the writer never holds the document.
+/// embedded losslessly (Flate), as are the crops and a PNG drawing's sheet. A PDF drawing's sheet goes in as the
+/// page's vectors (`planmark-pdf script` replayed: its lines, fills, images and text as the PDF has them, the text
+/// selectable), the regions and pins drawn over it as vectors; a page that cannot be kept so (a Type 1, CFF or Type 3
+/// font, a script over its limits ...) as pixels, and `ReportWritten.sheet` says why. A photo that is not shown (a
+/// PDF, over the limits, unreadable) is listed under `Not shown:` with the reason. The PDF's bytes go to `output` as
+/// cairo produces them, page by page: the writer never holds the document.
 ///
 /// Text is drawn as stored except for what cairo refuses (Unicode noncharacters such as U+FFFE or U+FDD0, and
 /// NUL), which is drawn as U+FFFD; cairo's status is checked after every block, so a cairo error is an error
@@ -41,25 +44,29 @@ public struct ReportPDFWriter {
     /// Writes `report` to `output`, reading the drawing's image and the photos from `store`. `isCancelled` is
     /// asked between marker blocks, between photos and at every page break (it must be cheap: a flag); once it
     /// answers true the writer stops and throws `ReportError.cancelled`, with the PDF unfinished. Returns the
-    /// number of pages written.
+    /// number of pages written and how the sheet was drawn (`ReportWritten`).
     ///
     /// Memory: the drawing decoded once for the sheet and the crops (`ReportImages`: whole, or at half size beyond
-    /// 40 Mpx; the sheet's picture is kept until page 1 is drawn), one crop, and one photo at a time (its bytes, and
-    /// a PNG's picture plus 16 rows; each photo is read three times: for its size when the report is laid out, to
-    /// draw it on its card, and on the photos' appendix); the
-    /// pictures of the page being written, released when the page is shown; the text of one marker block. The
-    /// PDF itself is passed on as cairo writes it (a page at a time), never held.
+    /// 40 Mpx; the sheet's picture is kept until page 1 is drawn; a PDF drawing's page as vectors, its script replayed,
+    /// until the PDF is finished), one crop, and one photo at a time (its bytes, and a PNG's picture plus 16 rows; each
+    /// photo is read three times: for its size when the report is laid out, to draw it on its card, and on the
+    /// photos' appendix); the pictures of the page being written, released when the page is shown; the text of one
+    /// marker block. The PDF itself is passed on as cairo writes it (a page at a time), never held.
     /// - Complexity: O(drawing pixels + the markers' crops and photos' pixels + the text's length): line
     ///   wrapping is linear in the text (`PDFPage.wrap`).
     @discardableResult
     public func write(_ report: PunchListReport, store: any AnnotationStore, isCancelled: @escaping @Sendable () -> Bool = { false },
-                      to output: @escaping (UnsafeRawBufferPointer) throws -> Void) async throws(ReportError) -> Int {
+                      to output: @escaping (UnsafeRawBufferPointer) throws -> Void) async throws(ReportError) -> ReportWritten {
         let fonts: ReportFonts
         switch ReportFonts.shared {
         case .success(let value): fonts = value
         case .failure(let error): throw error
         }
         if isCancelled() { throw .cancelled }
+        // A PDF drawing's page replayed as vectors holds the fonts cairo writes when it finishes the surface: it is let
+        // go after the surface (this defer runs after the surface's, declared below).
+        let keeper = SheetKeeper()
+        defer { keeper.sheet = nil }
         let sink = StreamSink(output)
         let (width, height) = report.options.paper.points
         let closure = Unmanaged.passUnretained(sink).toOpaque()
@@ -76,21 +83,30 @@ public struct ReportPDFWriter {
         var page = PDFPage(cr: cr, fonts: fonts, width: width, height: height, footer: footer, isCancelled: isCancelled)
         defer { page.releasePictures() }
         do {
-            try await write(report, store: store, surface: surface, sink: sink, page: &page)
+            try await write(report, store: store, surface: surface, sink: sink, page: &page, keeper: keeper)
         } catch {
             // cairo finishes the document when the surface is destroyed: nothing more goes to `output`.
             sink.close()
             throw error
         }
-        return page.number
+        return ReportWritten(pages: page.number, sheet: keeper.drawing)
+    }
+
+    /// What the sheet page drew, and the replayed PDF page it drew (kept until the PDF surface is gone).
+    private final class SheetKeeper {
+        var sheet: ReportVectorSheet?
+        var drawing = ReportSheetDrawing.picture
     }
 
     /// Lays the report out without drawing (`PDFPage.drawing` false: the same code, so the same page breaks) to
     /// learn the page count, then draws it with `Page N of M` at every foot.
     private func write(_ report: PunchListReport, store: any AnnotationStore, surface: OpaquePointer, sink: StreamSink,
-                       page: inout PDFPage) async throws(ReportError) {
+                       page: inout PDFPage, keeper: SheetKeeper) async throws(ReportError) {
         let images = ReportImages(store: store, report: report)
-        var sheet: RGBAImage? = try await images.sheet()
+        let (made, drawing) = try await images.pdfSheet()
+        var sheet: ReportSheet? = made
+        keeper.drawing = drawing
+        if case .vectors(let vectors) = made { keeper.sheet = vectors }
         try page.check(sink)
         var photos: [Int64: PhotoOutcome] = [:]
         var cardPages: [Int: Int] = [:]
@@ -112,7 +128,7 @@ public struct ReportPDFWriter {
     /// photo once for its size (kept in `photos`) and notes the page each card starts on (`cardPages`, which the
     /// table of contents prints when drawn: the same code lays both out, so the pages are the same); drawing
     /// releases `sheet` once page 1 is drawn.
-    private func pages(_ report: PunchListReport, sheet: inout RGBAImage?, images: ReportImages, photos: inout [Int64: PhotoOutcome],
+    private func pages(_ report: PunchListReport, sheet: inout ReportSheet?, images: ReportImages, photos: inout [Int64: PhotoOutcome],
                        cardPages: inout [Int: Int], page: inout PDFPage, sink: StreamSink?) async throws(ReportError) {
         if let picture = sheet { firstPage(report, sheet: picture, legend: images.legend, cardPages: cardPages, page: &page) }
         if page.drawing {
@@ -175,7 +191,7 @@ public struct ReportPDFWriter {
     /// Title, drawing and revision, date, filters, grouping, counts, room areas; the sheet with every listed pin
     /// and its legend below it in the page's type; then the table of contents (`contents`). The sheet takes the
     /// rest of the page but for the table's heading and first rows, so that the table starts on page 1.
-    private func firstPage(_ report: PunchListReport, sheet: RGBAImage, legend: [ReviewLegendEntry], cardPages: [Int: Int],
+    private func firstPage(_ report: PunchListReport, sheet: ReportSheet, legend: [ReviewLegendEntry], cardPages: [Int: Int],
                            page: inout PDFPage) {
         let options = report.options
         page.text(options.title, size: 20, bold: true)
@@ -195,14 +211,18 @@ public struct ReportPDFWriter {
         probe.legend(legend)
         let legendHeight = probe.y - page.y + 4
         let items = report.contents
+        let size = sheet.size
         func fitted() -> Double {
             var room = page.remaining - 4 - legendHeight
             if !items.isEmpty { room -= Self.contentsStart(rows: min(items.count, 3)) }
-            return min(page.contentWidth / Double(sheet.width), room / Double(sheet.height))
+            return min(page.contentWidth / Double(size.width), room / Double(size.height))
         }
-        if fitted() * Double(sheet.height) < 120 { page.newPage() }
+        if fitted() * Double(size.height) < 120 { page.newPage() }
         let fit = fitted()
-        page.image(sheet, width: Double(sheet.width) * fit, height: Double(sheet.height) * fit)
+        switch sheet {
+        case .picture(let picture): page.image(picture, width: Double(size.width) * fit, height: Double(size.height) * fit)
+        case .vectors(let vectors): page.vectors(vectors, width: Double(size.width) * fit, height: Double(size.height) * fit)
+        }
         page.gap(4)
         page.legend(legend)
         if !items.isEmpty { contents(items, cardPages: cardPages, page: &page) }
@@ -939,6 +959,54 @@ private struct PDFPage {
         paint(surface, pixelWidth: image.width, pixelHeight: image.height, width: w, height: h)
         pictures.append(surface)
         if advance { y += h }
+    }
+
+    /// Draws a PDF drawing's page (`sheet.page`, its vectors) at the cursor, `w` x `h` points, and its overlay over it
+    /// as vectors: region fills and outlines and pins as filled paths, labels as text in DejaVu Sans Bold; moves below
+    /// it. The page's own text stays text.
+    /// - Complexity: O(overlay items + their points); the page's operations are replayed by cairo when the page is
+    ///   written.
+    mutating func vectors(_ sheet: ReportVectorSheet, width w: Double, height h: Double) {
+        guard drawing else {
+            y += h
+            return
+        }
+        cairo_save(cr)
+        cairo_rectangle(cr, x, y, w, h)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_fill(cr)
+        cairo_restore(cr)
+        sheet.page.paint(on: cr, x: x, y: y, width: w * sheet.coverage.x, height: h * sheet.coverage.y)
+        let overlay = sheet.overlay
+        cairo_save(cr)
+        cairo_translate(cr, x, y)
+        cairo_rectangle(cr, 0, 0, w, h)
+        cairo_clip(cr)
+        cairo_scale(cr, w / Double(overlay.width), h / Double(overlay.height))
+        for item in overlay.items {
+            switch item {
+            case .fill(let contours, let colour, let evenOdd):
+                cairo_new_path(cr)
+                for contour in contours where contour.count >= 2 {
+                    cairo_move_to(cr, contour[0].x, contour[0].y)
+                    for point in contour.dropFirst() { cairo_line_to(cr, point.x, point.y) }
+                    cairo_close_path(cr)
+                }
+                cairo_set_fill_rule(cr, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+                source(colour)
+                cairo_fill(cr)
+            case .text(let text, let size, let x, let baseline, let colour):
+                cairo_set_font_face(cr, fonts.bold)
+                cairo_set_font_size(cr, Double(size))
+                source(colour)
+                cairo_move_to(cr, Double(x), Double(baseline))
+                cairo_show_text(cr, CairoText.drawable(text))
+            }
+        }
+        // No current point left behind for what is drawn next (cairo_restore keeps the path).
+        cairo_new_path(cr)
+        cairo_restore(cr)
+        y += h
     }
 
     /// Draws a JPEG at the cursor, embedded as it is (cairo reads only the attached JPEG bytes; the surface's

@@ -98,8 +98,12 @@ enum ReportEndpoint {
                         if pipe.isCancelled { throw ReportPipeEnd.cancelled }
                         do {
                             let report = try await PunchListReport.load(from: store.store, drawing: name, options: options)
-                            try await ReportPDFWriter().write(report, store: store.store, isCancelled: { pipe.isCancelled }) { bytes in
+                            let written = try await ReportPDFWriter().write(report, store: store.store, isCancelled: { pipe.isCancelled }) { bytes in
                                 guard pipe.write(bytes) else { throw ReportPipeEnd.cancelled }
+                            }
+                            // A PDF drawing's page that could not be kept as vectors was drawn as pixels: say why.
+                            if case .pixels(let reason) = written.sheet {
+                                logger.info("report of drawing \"\(name)\": the sheet as pixels: \(reason)")
                             }
                         } catch let error as StoreError {
                             throw ReportPipeEnd.failed(APIError(error))

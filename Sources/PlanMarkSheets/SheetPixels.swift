@@ -9,7 +9,7 @@ import PlanMarkStore
 /// the caller one error) at the drawing's resolution, or at the resolution of the picture asked for.
 ///
 /// The review image, `planmark render` and the report get their sheet here, so each draws a PDF drawing as it draws a
-/// PNG one.
+/// PNG one. The report also gets a PDF drawing's page as vectors here (`script`).
 public struct SheetPixels: Sendable {
     /// The child process that draws PDF pages.
     public var renderer: PDFRenderer
@@ -73,15 +73,39 @@ public struct SheetPixels: Sendable {
         return fitted
     }
 
+    /// A PDF drawing's page as vectors: its CairoScript from `planmark-pdf script` (`PDFRenderer.script`), for the
+    /// report's sheet page to replay (PlanMarkPDFVectors' `PDFVectorPage`); nil for a PNG drawing.
+    /// - Throws: `SheetError`: `.pdf` with `refused` `not_vectors` for a page that cannot be kept as vectors (the caller
+    ///   draws it as pixels instead), or any other `PDFProcessError` of the child; `.scratch`.
+    /// - Complexity: O(the page's drawing operations + the script's bytes) in the child; memory the script (at most
+    ///   `limits.maxBytes`).
+    public func script(_ image: DrawingImage, source: String, limits: PDFScriptLimits = PDFScriptLimits()) async throws(SheetError) -> [UInt8]? {
+        guard let pdf = image.pdf else { return nil }
+        let renderer = self.renderer
+        return try await withScratch(image.bytes) { path throws(PDFProcessError) in
+            try await renderer.script(file: path, page: pdf.page, limits: limits, name: source)
+        }
+    }
+
     /// Writes the PDF to a file of its own in `scratch`, draws the page, removes the file.
+    /// - Complexity: O(the PDF's bytes) to write it, and the child's render.
     private func drawn(_ bytes: [UInt8], page: Int, dpi: Double, source: String) async throws(SheetError) -> RGBAImage {
+        let renderer = self.renderer
+        return try await withScratch(bytes) { path throws(PDFProcessError) in
+            try await renderer.render(file: path, page: page, dpi: dpi, name: source)
+        }
+    }
+
+    /// Writes the PDF's `bytes` to a file of its own in `scratch` (mode 0600), runs `body` on its path, removes it.
+    /// - Complexity: O(the PDF's bytes), and `body`'s.
+    private func withScratch<T>(_ bytes: [UInt8], _ body: (String) async throws(PDFProcessError) -> T) async throws(SheetError) -> T {
         let path = scratch + (scratch.hasSuffix("/") ? "" : "/") + "planmark-sheet-\(UUID().uuidString).pdf"
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
             throw .scratch(path: path, reason: String(cString: strerror(errno)))
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            return try await renderer.render(file: path, page: page, dpi: dpi, name: source)
+            return try await body(path)
         } catch {
             throw .pdf(error)
         }

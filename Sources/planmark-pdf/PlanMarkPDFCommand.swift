@@ -8,7 +8,7 @@ import PlanMarkPDFCore
 struct PlanMarkPDFCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: PDFChild.programName,
-        abstract: "A PDF's pages and sheet names (info), any rectangle of a page drawn at any resolution (render), or a page's tile pyramid (pyramid).",
+        abstract: "A PDF's pages and sheet names (info), any rectangle of a page drawn at any resolution (render), a page's tile pyramid (pyramid), or a page's vectors as CairoScript (script).",
         discussion: """
         Each run opens one PDF under limits checked before the work they bound (file size, pages, page side, pixels \
         of the render), after setting its own rlimits (address space --max-memory, CPU time --max-cpu-seconds; no core \
@@ -20,6 +20,6 @@ struct PlanMarkPDFCommand: ParsableCommand {
         Exit status: 0 ok, 64 bad usage, 65 the PDF was refused, 66 no such file, 74 I/O error; killed by a signal \
         when it crashed or ran out of CPU time or memory.
         """,
-        subcommands: [InfoCommand.self, RenderCommand.self, PyramidCommand.self]
+        subcommands: [InfoCommand.self, RenderCommand.self, PyramidCommand.self, ScriptCommand.self]
     )
 }

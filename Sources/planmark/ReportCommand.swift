@@ -30,7 +30,10 @@ struct ReportCommand: AsyncParsableCommand {
         The PDF appears whole or not at all (a temporary file renamed into place). With --format html, DIR \
         (index.html, sheet.png, crops/, photos/) is written to a temporary folder beside it and renamed; DIR \
         must not exist or be an empty folder. Once written, one line on stderr says what: planmark: report: \
-        wrote N pages (M markers) to REPORT.pdf, or N files (M markers) to DIR.
+        wrote N pages (M markers) to REPORT.pdf, or N files (M markers) to DIR. For a PDF drawing the PDF's sheet \
+        is the page's vectors, its text selectable, and the line ends (the sheet as vectors); a page that cannot \
+        be kept so (a Type 1, CFF or Type 3 font, a page too big to carry) is drawn as pixels, and the line ends \
+        (the sheet as pixels: why).
         Exit status: 0 written, 64 bad usage, 65 corrupt image, 66 missing store, drawing or font, \
         73 cannot create the output (or DIR is not empty), 74 I/O error.
         """
@@ -94,9 +97,10 @@ struct ReportCommand: AsyncParsableCommand {
             switch format {
             case .pdf:
                 let file = try AtomicFile(path: output)
-                let pages = try await ReportPDFWriter().write(report, store: store) { bytes in try file.write(Array(bytes)) }
+                let written = try await ReportPDFWriter().write(report, store: store) { bytes in try file.write(Array(bytes)) }
                 try file.commit()
-                printWrote("report", "\(counted(pages, "page")) (\(counted(report.markers.count, "marker"))) to \(output)")
+                printWrote("report", "\(counted(written.pages, "page")) (\(counted(report.markers.count, "marker"))) to \(output)"
+                           + Self.sheetNote(written.sheet))
             case .html:
                 let folder = try OutputFolder(path: output, what: "the report goes", folders: ReportHTMLWriter.folders)
                 var files = 0
@@ -113,6 +117,17 @@ struct ReportCommand: AsyncParsableCommand {
             throw error
         } catch {
             throw fail(error)
+        }
+    }
+
+    /// What the line on stderr adds about a PDF drawing's sheet: ` (the sheet as vectors)`, or
+    /// ` (the sheet as pixels: REASON)`; nothing for a PNG drawing.
+    /// - Complexity: O(the reason's length).
+    static func sheetNote(_ sheet: ReportSheetDrawing) -> String {
+        switch sheet {
+        case .picture: ""
+        case .vectors: " (the sheet as vectors)"
+        case .pixels(let reason): " (the sheet as pixels: \(reason))"
         }
     }
 

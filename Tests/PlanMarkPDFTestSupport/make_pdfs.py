@@ -20,6 +20,13 @@ corrupt.pdf: sheets.pdf's first line (its %PDF-1.x header), then its other bytes
 enormous.pdf: one page 14400 x 14400 pt (PDF's largest): within the side limit, 60000 x 60000 pixels at 300 dpi.
 spin.pdf: one 200 x 200 pt page that draws Form XObject level 9 once; level k (9..1) draws level k - 1 ten times and
   level 0 fills a 1 pt square: 10^9 fills (pdftoppm takes over an hour), while opening and measuring it is instant.
+text.pdf: one 600 x 400 pt page: a black frame 2 pt wide around x 50..550, y 50..350, a black line 2 pt wide along
+  x = 300 from y 50 to 350, and in DejaVu Sans 18 pt (cairo embeds it as a TrueType subset) "ROOM 2.01" with its
+  baseline starting at (100, 200) and "KITCHEN 2.02" at (350, 200).
+type3.pdf: a hand-written PDF, one 300 x 200 pt page showing "ABBA" at 20 pt from (50, 100) (PDF's origin, bottom
+  left) in a Type 3 font whose glyph A is a filled 0.8 em square and B a filled triangle, with a ToUnicode map.
+softmask.pdf: one 400 x 300 pt page: a linear gradient red to blue over x 10..390, y 10..90, then black painted through
+  a soft mask that fades from opaque at y = 150 to clear at y = 250 (cairo writes it as an SMask of a shading).
 """
 import os
 import random
@@ -150,3 +157,53 @@ for level in range(9, 0, -1):
     spin.append(stream(form, b"/X Do " * 10))
 spin.append(stream(b"/Type /XObject /Subtype /Form /BBox [0 0 200 200]", b"0 0 1 1 re f"))
 write_pdf("spin.pdf", spin)
+
+text = cairo.PDFSurface(os.path.join(out, "text.pdf"), 600, 400)
+ctx = cairo.Context(text)
+ctx.set_source_rgb(0, 0, 0)
+ctx.set_line_width(2)
+ctx.rectangle(50, 50, 500, 300)
+ctx.stroke()
+ctx.move_to(300, 50)
+ctx.line_to(300, 350)
+ctx.stroke()
+ctx.select_font_face("DejaVu Sans", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_NORMAL)
+ctx.set_font_size(18)
+ctx.move_to(100, 200)
+ctx.show_text("ROOM 2.01")
+ctx.move_to(350, 200)
+ctx.show_text("KITCHEN 2.02")
+text.finish()
+
+square = b"1000 0 0 0 800 800 d1 0 0 800 800 re f"
+triangle = b"1000 0 0 0 800 800 d1 0 0 m 800 0 l 400 800 l f"
+to_unicode = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /T3 def /CMapType 2 def\n"
+              b"1 begincodespacerange <00> <FF> endcodespacerange\n2 beginbfchar <41> <0041> <42> <0042> endbfchar\n"
+              b"endcmap CMapName currentdict /CMap defineresource pop end end")
+write_pdf("type3.pdf", [
+    b"<< /Type /Catalog /Pages 2 0 R >>",
+    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+    stream(b"", b"BT /F1 20 Tf 50 100 Td (ABBA) Tj ET"),
+    b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] "
+    b"/CharProcs << /a 6 0 R /b 7 0 R >> /Encoding << /Type /Encoding /Differences [65 /a /b] >> "
+    b"/FirstChar 65 /LastChar 66 /Widths [1000 1000] /ToUnicode 8 0 R >>",
+    stream(b"", square),
+    stream(b"", triangle),
+    stream(b"", to_unicode),
+])
+
+softmask = cairo.PDFSurface(os.path.join(out, "softmask.pdf"), 400, 300)
+ctx = cairo.Context(softmask)
+ramp = cairo.LinearGradient(0, 0, 400, 0)
+ramp.add_color_stop_rgb(0, 1, 0, 0)
+ramp.add_color_stop_rgb(1, 0, 0, 1)
+ctx.set_source(ramp)
+ctx.rectangle(10, 10, 380, 80)
+ctx.fill()
+fade = cairo.LinearGradient(0, 150, 0, 250)
+fade.add_color_stop_rgba(0, 0, 0, 0, 1)
+fade.add_color_stop_rgba(1, 0, 0, 0, 0)
+ctx.set_source_rgb(0, 0, 0)
+ctx.mask(fade)
+softmask.finish()

@@ -82,6 +82,7 @@ struct PDFDocumentTests {
             .pageTooLarge(source: "s.pdf", page: 1, widthPt: 20000, heightPt: 300, max: 14400),
             .tooManyPixels(source: "s.pdf", page: 1, width: 10, height: 10, max: 99),
             .invalidArea(source: "s.pdf", page: 1, reason: "r"), .renderFailed(source: "s.pdf", page: 1, reason: "r"),
+            .notVectors(source: "s.pdf", page: 1, reason: "r"),
         ]
         #expect(Set(errors.map(\.code)).count == errors.count)
         for error in errors {

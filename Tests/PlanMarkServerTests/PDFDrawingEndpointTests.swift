@@ -38,4 +38,33 @@ import Testing
             #expect(Array(pdf.body.readableBytesView) == (try PDFFixtures.bytes("sheets.pdf")))
         }
     }
+
+    /// The report of a PDF drawing (make_pdfs.py's text.pdf at 100 dpi: 834 x 556 px) has the page's words as text on
+    /// page 1 (pdftotext), the page having gone into the report as vectors; the report of a drawing whose PDF cannot be
+    /// read is 422 `pdf-unreadable`, as it was, and the server answers the next request.
+    @Test func theReportOfAPDFDrawingHasThePagesText() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        let text = try PDFFixtures.path("text.pdf"), truncated = try PDFFixtures.path("truncated.pdf")
+        _ = try await fixture.store.addDrawing(NewDrawing(name: "text", imagePath: text, pdf: PDFPageImage(page: 1, dpi: 100, width: 834, height: 556)),
+                                               regions: [])
+        _ = try await fixture.store.addDrawing(NewDrawing(name: "broken", imagePath: truncated, pdf: PDFPageImage(page: 1, dpi: 100, width: 850, height: 1100)),
+                                               regions: [])
+        _ = try await fixture.store.addMarker(to: "text", at: .init(x: 208, y: 417), note: "Skirting loose", author: nil)
+        let file = fixture.folder.appendingPathComponent("text-report.pdf")
+        try await fixture.application().test(.router) { client in
+            let report = try await client.get("/drawings/text/report.pdf")
+            #expect(report.status == .ok)
+            try Data(report.body.readableBytesView).write(to: file)
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") {
+                let first = try ProcessRunner.run("/usr/bin/pdftotext", ["-f", "1", "-l", "1", file.path, "-"]).stdout
+                #expect(first.contains("ROOM 2.01") && first.contains("KITCHEN 2.02"), "\(first)")
+            } else if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("CI=true but pdftotext (poppler-utils) is not installed")
+            }
+            let broken = try await client.get("/drawings/broken/report.pdf")
+            #expect(broken.status == .unprocessableContent && broken.errorCode == "pdf-unreadable")
+            #expect(try await client.get("/drawings/plan/markers").status == .ok)
+        }
+    }
 }
