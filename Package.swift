@@ -46,6 +46,9 @@ let package = Package(
         // Prometheus backend, which only the service imports.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // BCF files (PlanMarkBCF only): the zip (ZIPFoundation) and the XML inside it (XMLCoder).
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/CoreOffice/XMLCoder.git", from: "0.18.2"),
     ],
     targets: [
         // Coordinates, polygons, point location, marker validation. Standard library only.
@@ -129,12 +132,23 @@ let package = Package(
                            // A PDF drawing's sheet page as vectors: the page's CairoScript from planmark-pdf, replayed.
                            "PlanMarkPDFCore", "PlanMarkPDFVectors"]
         ),
+        // Punch items to and from BIM tools: BCF 2.1 and 3.0 files (buildingSMART BCF-XML), written from and read into the
+        // store; each topic's snapshot is the review image around its pin.
+        .target(
+            name: "PlanMarkBCF",
+            dependencies: [
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkSheets",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "XMLCoder", package: "XMLCoder"),
+            ]
+        ),
         // The `planmark` command-line front door.
         .executableTarget(
             name: "planmark",
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkRender", "PlanMarkExport",
                 "PlanMarkReport",  // ReportCommand.swift only
+                "PlanMarkBCF",  // export --format bcf, import of a .bcf file
                 // PDF drawings and sheet sets: measured and drawn by the child process planmark-pdf (no poppler here).
                 "PlanMarkPDFCore", "PlanMarkPDFProcess", "PlanMarkSheets",
                 .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
@@ -148,6 +162,7 @@ let package = Package(
             name: "PlanMarkServer",
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkReport", "PlanMarkSheets",
+                "PlanMarkBCF",  // GET /drawings/{name}/issues.bcf
                 // PDF drawings' tiles: drawn by the child process planmark-pdf (no poppler here).
                 "PlanMarkPDFCore", "PlanMarkPDFProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -250,6 +265,14 @@ let package = Package(
             ],
             // Browser/: the review page's Selenium script, run by ReviewPageBrowserTests.
             exclude: ["Browser"]
+        ),
+        // BCF files read by IfcOpenShell's bcf-client (PyPI), an independent reader, and files it wrote read back; hostile
+        // zips and XML; an export imported into a new store of each back end.
+        .testTarget(
+            name: "PlanMarkBCFTests",
+            dependencies: ["PlanMarkBCF", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkPostgres", "PlanMarkGeometry", "PlanMarkRender",
+                           "PlanMarkTestSupport", "PlanMarkStoreTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            exclude: ["bcf_oracle.py"]
         ),
         // The documentation's links (README.md, CONTRIBUTING.md, docs/*.md) and the README's length; Foundation only.
         .testTarget(name: "DocumentationTests"),

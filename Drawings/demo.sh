@@ -90,6 +90,9 @@ sam_token=$("$planmark" user token sam --label demo 2>/dev/null)
 "$planmark" project members default
 "$planmark" comments "Level 2" 4
 
+step "BIM tools: the punch list as a BCF 2.1 file (a topic a marker, its thread and a snapshot), $out/level2.bcf (docs/bcf.md)"
+"$planmark" export "Level 2" --format bcf -o "$out/level2.bcf"
+
 step "The history is a hash chain: verify it, and keep its head"
 "$planmark" history verify
 "$planmark" history head

@@ -327,6 +327,18 @@ enum OpenAPIDocument {
                                    ["type": "array", "items": ["type": "string", "minLength": 1]]),
                 ],
                 success: ok("The PDF (streamed: chunked beyond its first 256 KiB).", pdfContent), errors: [404]))),
+            ("/drawings/{name}/issues.bcf", withPath(["DrawingName"], getAndHead(
+                id: "getBCF",
+                summary: "The markers as a BCF file (buildingSMART BCF-XML, a zip) for BIM tools: one topic per marker the filters take and the signed-in user may see, with its fields, comments and status changes, a snapshot around its pin, a reference to the drawing and its position (docs/bcf.md). The same bytes as `planmark export NAME --format bcf` but for the times of day of the zip's entries.",
+                parameters: [
+                    queryParameter("version", "BCF-XML version (default 2.1).", enumeration(["2.1", "3.0"])),
+                    queryParameter("baseUrl", "The review page's address: each topic's document reference links to its marker there.",
+                                   ["type": "string", "pattern": "^https?://"]),
+                    queryParameter(
+                        "status", "Only markers with any of these statuses (comma-separated; all, the default, for every status).",
+                        ["type": "string", "pattern": .string("^(all|(" + statusList + ")?)$")]),
+                ] + filterParameters.dropFirst(),
+                success: ok("The BCF file.", zipContent), errors: [404, 422]))),
         ]
     }
 
@@ -671,6 +683,7 @@ enum OpenAPIDocument {
     static let pngOrPDFContent: Doc = ["image/png": ["schema": ["type": "string", "contentMediaType": "image/png"]],
                                        "application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]]]
     static let pdfContent: Doc = ["application/pdf": ["schema": ["type": "string", "contentMediaType": "application/pdf"]]]
+    static let zipContent: Doc = ["application/zip": ["schema": ["type": "string", "contentMediaType": "application/zip"]]]
     static let geoJSONContent: Doc = ["application/geo+json": ["schema": ref("FeatureCollection")]]
 
     // MARK: Helpers

@@ -42,6 +42,7 @@ struct PlanMarkRoutes: Sendable {
             ("/drawings/:name/tiles/:z/:x/:y.png", get),
             ("/drawings/:name/revisions", get),
             ("/drawings/:name/report.pdf", get),
+            ("/drawings/:name/issues.bcf", get),
             ("/drawings/:name/events", get),
         ]
         return RouteTable(routes)
@@ -99,6 +100,11 @@ struct PlanMarkRoutes: Sendable {
             let name = try Self.name(context)
             let visible = try await gate(context).visibleAssignees(on: name)
             return try await ReportEndpoint.respond(to: request, name: name, store: store, heavy: review.heavy, visibleTo: visible, logger: context.logger)
+        }
+        router.get("/drawings/:name/issues.bcf") { request, context in
+            let name = try Self.name(context)
+            let visible = try await gate(context).visibleAssignees(on: name)
+            return try await BCFEndpoint.respond(to: request, name: name, store: store, heavy: review.heavy, visibleTo: visible)
         }
         router.get("/drawings/:name/tiles/:z/:x/{y}.png") { request, context in
             let name = try Self.name(context)

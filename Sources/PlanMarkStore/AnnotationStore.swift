@@ -33,6 +33,9 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func addMarker(to drawing: String, _ marker: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation
     /// Imports rows atomically: all valid rows or, when some are invalid and not `skipInvalid`, none.
     func importMarkers<Source: MarkerRowSource>(into drawing: String, from source: inout Source, skipInvalid: Bool, author: String?) async throws(StoreError) -> ImportOutcome
+    /// Stores whole items from another system (BCF topics) with their comments in one transaction, or nothing; items
+    /// whose uuid this drawing has already are skipped (`StoreBackend.importItems`).
+    func importItems(into drawing: String, _ items: [ImportedItem], author: String?) async throws(StoreError) -> ItemsImport
     /// One marker.
     func marker(_ number: Int, in drawing: String) async throws(StoreError) -> Marker
     /// Calls `body` with each marker `filter` takes, by number, until it returns false.

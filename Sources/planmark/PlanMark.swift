@@ -17,6 +17,7 @@ struct PlanMark: AsyncParsableCommand {
             RegionsCommand.self,
             MarkCommand.self,
             ImportCommand.self,
+            ExportCommand.self,
             MarkersCommand.self,
             SummaryCommand.self,
             MoveCommand.self,

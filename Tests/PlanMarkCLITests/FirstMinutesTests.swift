@@ -52,6 +52,8 @@ import Testing
         // The report says what it wrote, and the PDF is there.
         #expect(lines.contains { $0.hasPrefix("planmark: report: wrote ") && $0.hasSuffix(" to \(run.folder.path)/demo-out/punch-list.pdf") })
         #expect(FileManager.default.fileExists(atPath: run.folder.appendingPathComponent("demo-out/punch-list.pdf").path))
+        // The punch list as a BCF file: a topic for each of the 18 markers.
+        #expect(lines.contains("planmark: export: wrote 18 topics (BCF 2.1) to \(run.folder.path)/demo-out/level2.bcf"), "\(lines)")
         // The same plan as a PDF: a drawing of the PNG's size at 150 dpi, whose imported markers are the PNG drawing's
         // (the demo diffs them and stops on a difference).
         #expect(run.output.stdout.contains("added drawing \"Level 2 (PDF)\" (2400x1600 px, pdf page 1 at 150 dpi, zoom 8.0, leaflet, 9 regions)\n"))

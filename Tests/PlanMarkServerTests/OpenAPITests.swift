@@ -28,6 +28,7 @@ import PlanMarkTestSupport
         ("get", "/drawings/{name}/tiles/{z}/{x}/{y}.png"), ("head", "/drawings/{name}/tiles/{z}/{x}/{y}.png"),
         ("get", "/drawings/{name}/revisions"), ("head", "/drawings/{name}/revisions"),
         ("get", "/drawings/{name}/report.pdf"), ("head", "/drawings/{name}/report.pdf"),
+        ("get", "/drawings/{name}/issues.bcf"), ("head", "/drawings/{name}/issues.bcf"),
     ]
 
     @Test func documentDescribesEveryEndpoint() async throws {

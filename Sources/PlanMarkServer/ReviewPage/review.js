@@ -15,7 +15,7 @@ import { centrePixel, createMap, toPixel } from './map.js';
 import { createPins } from './markers.js';
 import { createKeepOffline, setUpOffline } from './offline.js';
 import { placeControl } from './place-control.js';
-import { setUpReportLink } from './report-link.js';
+import { setUpDownloads } from './downloads.js';
 import { isSpread, pinGroups, showPin } from './pin-groups.js';
 import { L } from './leaflet-global.js';
 import { failure, say } from './messages.js';
@@ -261,7 +261,7 @@ export async function start() {
     list.announce();
   });
   setUpTokenButton();
-  setUpReportLink(state);
+  setUpDownloads(state);
   byId('place-center').addEventListener('click', () => {
     if (!state.map || !may(state.access, 'place-marker')) return;
     const { x, y } = centrePixel(state);

@@ -549,6 +549,17 @@ def check_punch_list(driver, args):
         "return performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('/report.pdf'))"
         ".map((e) => [new URL(e.name).search, e.responseStatus])")
     check(reports == [["?" + report_query, 200]], f"the report requests: {reports}, not one of ?{report_query} answered 200")
+    # "Download BCF" beside it: the same filter, the page's own address for the topics' links, answered 200 with a zip.
+    driver.execute_script("performance.clearResourceTimings();")
+    click_shown(driver, "#bcf-button", "Download BCF")
+    wait(driver, 60, lambda d: "BCF file of drawing" in d.find_element(By.ID, "messages").text
+         and "is downloaded" in d.find_element(By.ID, "messages").text, "the BCF file")
+    exports = driver.execute_script(
+        "return performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('/issues.bcf'))"
+        ".map((e) => [new URL(e.name).search, e.responseStatus])")
+    origin = driver.execute_script("return location.origin")
+    expected_search = "?" + report_query + "&baseUrl=" + urllib.parse.quote(origin, safe="")
+    check(exports == [[expected_search, 200]], f"the BCF requests: {exports}, not one of {expected_search} answered 200")
     # A link with the filter reproduces the view: the list, the pins and the controls.
     set_list_filter(driver, {"category": "Tiling", "q": "grout"})
     expected = api_numbers(args, "category=Tiling&q=grout")

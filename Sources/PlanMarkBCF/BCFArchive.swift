@@ -1,0 +1,287 @@
+import Foundation
+import XMLCoder
+import ZIPFoundation
+
+/// A BCF file: its version and topics, written to and read from the zip's bytes.
+public struct BCFArchive: Hashable, Sendable {
+    public var version: BCFVersion
+    /// `project.bcfp`'s project, when there is one.
+    public var project: BCFProject?
+    public var topics: [BCFTopic]
+
+    public init(version: BCFVersion, project: BCFProject? = nil, topics: [BCFTopic]) {
+        self.version = version
+        self.project = project
+        self.topics = topics
+    }
+}
+
+/// The project a BCF file names (`project.bcfp`).
+public struct BCFProject: Hashable, Sendable {
+    public var id: String
+    public var name: String?
+
+    public init(id: String, name: String?) {
+        self.id = id
+        self.name = name
+    }
+}
+
+// MARK: Writing
+
+extension BCFArchive {
+    /// The zip: `bcf.version`, `project.bcfp` when there is a project, and a folder per topic with `markup.bcf`, its
+    /// viewpoints (`.bcfv`) and snapshots, and `planmark.json` when it has a placement. XML is deflated, PNGs stored.
+    /// Every entry is dated `date` (what differs between two exports of the same store, but for the bytes it changes).
+    /// - Complexity: O(total size of the parts).
+    public func zip(date: Date) throws(BCFError) -> [UInt8] {
+        do {
+            let archive = try Archive(data: Data(), accessMode: .create)
+            func add(_ path: String, _ bytes: [UInt8], deflate: Bool = true) throws {
+                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date,
+                                     compressionMethod: deflate ? .deflate : .none) { position, size in
+                    Data(bytes[Int(position)..<Int(position) + size])
+                }
+            }
+            try add(BCFFiles.version, try versionXML())
+            if let project { try add(BCFFiles.project, try projectXML(project)) }
+            for topic in topics {
+                let folder = topic.guid + "/"
+                switch version {
+                case .v2_1: try add(folder + BCFFiles.markup, try BCFXML.encode(BCFMarkup21(topic), root: "Markup", file: folder + BCFFiles.markup))
+                case .v3_0: try add(folder + BCFFiles.markup, try BCFXML.encode(BCFMarkup30(topic), root: "Markup", file: folder + BCFFiles.markup))
+                }
+                for (index, viewpoint) in topic.viewpoints.enumerated() {
+                    let files = BCFFiles.viewpoint(index, guid: viewpoint.guid)
+                    try add(folder + files.visualization,
+                            try BCFXML.encode(BCFMarkup21.CommentViewpoint(guid: viewpoint.guid), root: "VisualizationInfo",
+                                              file: folder + files.visualization))
+                    if let snapshot = viewpoint.snapshot { try add(folder + files.snapshot, snapshot, deflate: false) }
+                }
+                if let placement = topic.placement { try add(folder + BCFPlacement.fileName, try placement.json()) }
+            }
+            guard let data = archive.data else { throw BCFError.writeFailed("the zip was not made") }
+            return Array(data)
+        } catch let error as BCFError {
+            throw error
+        } catch {
+            throw .writeFailed("\(error)")
+        }
+    }
+
+    func versionXML() throws(BCFError) -> [UInt8] {
+        switch version {
+        case .v2_1: return try BCFXML.encode(Version21(versionID: "2.1", detailedVersion: "2.1"), root: "Version", file: BCFFiles.version)
+        case .v3_0: return try BCFXML.encode(Version30(versionID: "3.0"), root: "Version", file: BCFFiles.version)
+        }
+    }
+
+    func projectXML(_ project: BCFProject) throws(BCFError) -> [UInt8] {
+        let element = ProjectElement(projectID: project.id, name: project.name)
+        switch version {
+        case .v2_1: return try BCFXML.encode(ProjectExtension(project: element, extensionSchema: ""), root: "ProjectExtension", file: BCFFiles.project)
+        case .v3_0: return try BCFXML.encode(ProjectInfo(project: element), root: "ProjectInfo", file: BCFFiles.project)
+        }
+    }
+}
+
+// MARK: Reading
+
+extension BCFArchive {
+    /// Reads a BCF 2.0, 2.1 or 3.0 file from `bytes`, under `limits`: the size, entry count and every entry's declared
+    /// size are checked before anything is inflated, and what an entry inflates to is counted as it comes (a header
+    /// that lies stops the read). Every path is checked before it is used. Topics come in the order of their folders
+    /// in the zip; a topic's viewpoints' snapshots are read when they are PNGs, its `planmark.json` when its BIM
+    /// snippet names one.
+    /// - Complexity: O(size of the parts read), at most `limits.totalBytes`.
+    public init(reading bytes: [UInt8], limits: BCFLimits = BCFLimits()) throws(BCFError) {
+        guard bytes.count <= limits.fileBytes else {
+            throw .tooLarge("the file is \(bytes.count) bytes; at most \(limits.fileBytes) are read")
+        }
+        guard bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) else {
+            throw .notBCF("not a zip file")
+        }
+        let archive: Archive
+        do { archive = try Archive(data: Data(bytes), accessMode: .read) } catch { throw .notBCF("not a zip file (\(error))") }
+        var reader = EntryReader(archive: archive, limits: limits)
+        try reader.index()
+        guard let versionBytes = try reader.read(BCFFiles.version) else { throw .notBCF("no bcf.version in the zip") }
+        let versionText: String
+        if let parsed = try? BCFXML.decode(Version21.self, from: versionBytes, file: BCFFiles.version) {
+            versionText = parsed.versionID ?? parsed.detailedVersion ?? ""
+        } else {
+            try BCFXML.check(versionBytes, file: BCFFiles.version)
+            throw .invalidXML(file: BCFFiles.version, detail: "no VersionId")
+        }
+        guard let version = BCFVersion(text: versionText) else { throw .unsupportedVersion(versionText) }
+        self.version = version
+        if let projectBytes = try reader.read(BCFFiles.project) {
+            switch version {
+            case .v2_1: project = try BCFXML.decode(ProjectExtension.self, from: projectBytes, file: BCFFiles.project).project.map(BCFProject.init)
+            case .v3_0: project = BCFProject(try BCFXML.decode(ProjectInfo.self, from: projectBytes, file: BCFFiles.project).project)
+            }
+        } else {
+            project = nil
+        }
+        var topics: [BCFTopic] = []
+        for folder in reader.topicFolders {
+            let path = folder + "/" + BCFFiles.markup
+            guard let markup = try reader.read(path) else { continue }
+            var topic: BCFTopic
+            var snapshots: [String?]
+            var snippet: String?
+            switch version {
+            case .v2_1:
+                let parsed = try BCFXML.decode(BCFMarkup21.self, from: markup, file: path)
+                (topic, snapshots, snippet) = parsed.topic(file: path)
+            case .v3_0:
+                let parsed = try BCFXML.decode(BCFMarkup30.self, from: markup, file: path)
+                (topic, snapshots, snippet) = parsed.topic(file: path)
+            }
+            for index in topic.viewpoints.indices {
+                guard let name = snapshots[index] else { continue }
+                let bytes = try reader.read(try Self.inFolder(folder, name))
+                topic.viewpoints[index].snapshot = bytes.flatMap { $0.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? $0 : nil }
+            }
+            if let snippet, let bytes = try reader.read(try Self.inFolder(folder, snippet)) {
+                topic.placement = BCFPlacement(json: bytes)
+            }
+            topics.append(topic)
+        }
+        self.topics = topics
+    }
+
+    /// `name` (a file a topic's markup names) in `folder`: a plain name, or refused.
+    static func inFolder(_ folder: String, _ name: String) throws(BCFError) -> String {
+        let path = folder + "/" + name
+        guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != "..", name != "." else { throw .unsafePath(path) }
+        return path
+    }
+}
+
+/// Reads a zip's entries by path, under the limits.
+struct EntryReader {
+    let archive: Archive
+    let limits: BCFLimits
+    var entries: [String: Entry] = [:]
+    /// Folders (one level deep) holding a `markup.bcf`, in the zip's order.
+    var topicFolders: [String] = []
+    var inflated = 0
+
+    init(archive: Archive, limits: BCFLimits) {
+        self.archive = archive
+        self.limits = limits
+    }
+
+    /// Lists the entries: every path checked, every declared size and ratio checked, in one pass over the central
+    /// directory.
+    /// - Complexity: O(entries).
+    mutating func index() throws(BCFError) {
+        var count = 0
+        var declared = 0
+        for entry in archive {
+            count += 1
+            guard count <= limits.entries else { throw .tooLarge("more than \(limits.entries) entries in the zip") }
+            let path = entry.path
+            try Self.checkPath(path)
+            guard entry.type != .symlink else { throw .unsafePath(path) }
+            guard entry.type == .file else { continue }
+            let size = entry.uncompressedSize, packed = max(1, entry.compressedSize)
+            guard size <= UInt64(limits.entryBytes) else {
+                throw .tooLarge("\(path) inflates to \(size) bytes; at most \(limits.entryBytes) an entry")
+            }
+            declared += Int(size)
+            if size > 1 << 20 && size / packed > UInt64(limits.ratio) {
+                throw .tooLarge("\(path) inflates \(size / packed) times its size; at most \(limits.ratio)")
+            }
+            entries[path] = entry
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count == 2 && parts[1] == Substring(BCFFiles.markup) { topicFolders.append(String(parts[0])) }
+        }
+        guard declared <= limits.totalBytes else { throw .tooLarge("the entries inflate to \(declared) bytes; at most \(limits.totalBytes)") }
+    }
+
+    /// Refuses a path that leaves the zip's folder: absolute, with a `..` part, a backslash, a drive or a NUL.
+    static func checkPath(_ path: String) throws(BCFError) {
+        if path.isEmpty || path.hasPrefix("/") || path.contains("\\") || path.contains("\0") || path.contains(":") {
+            throw .unsafePath(path)
+        }
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) where part == ".." {
+            throw .unsafePath(path)
+        }
+    }
+
+    /// The entry's bytes, inflated; nil when there is no such entry. What it inflates to is counted while inflating and
+    /// refused past its declared size or the limits.
+    mutating func read(_ path: String) throws(BCFError) -> [UInt8]? {
+        guard let entry = entries[path] else { return nil }
+        let declared = Int(entry.uncompressedSize)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(declared)
+        let ceiling = min(declared, limits.entryBytes)
+        do {
+            let checksum = try archive.extract(entry) { chunk in
+                guard bytes.count + chunk.count <= ceiling else {
+                    throw BCFError.tooLarge("\(path) inflates to more than the \(declared) bytes it declares")
+                }
+                bytes.append(contentsOf: chunk)
+            }
+            guard checksum == entry.checksum else { throw BCFError.notBCF("\(path) is damaged (its CRC-32 does not match)") }
+        } catch let error as BCFError {
+            throw error
+        } catch {
+            throw .notBCF("\(path) cannot be read (\(error))")
+        }
+        guard bytes.count == declared else { throw .notBCF("\(path) is \(bytes.count) bytes, not the \(declared) it declares") }
+        inflated += bytes.count
+        guard inflated <= limits.totalBytes else { throw .tooLarge("the entries read inflate to more than \(limits.totalBytes) bytes") }
+        return bytes
+    }
+}
+
+// MARK: The small documents
+
+struct Version21: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    var versionID: String?
+    var detailedVersion: String?
+
+    enum CodingKeys: String, CodingKey { case versionID = "VersionId", detailedVersion = "DetailedVersion" }
+
+    static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "VersionId" ? .attribute : .element }
+    static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "VersionId" ? .attribute : .element }
+}
+
+struct Version30: Codable, DynamicNodeEncoding {
+    var versionID: String
+
+    enum CodingKeys: String, CodingKey { case versionID = "VersionId" }
+
+    static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { .attribute }
+}
+
+struct ProjectElement: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    var projectID: String
+    var name: String?
+
+    enum CodingKeys: String, CodingKey { case projectID = "ProjectId", name = "Name" }
+
+    static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "ProjectId" ? .attribute : .element }
+    static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "ProjectId" ? .attribute : .element }
+}
+
+struct ProjectExtension: Codable {
+    var project: ProjectElement?
+    var extensionSchema: String?
+
+    enum CodingKeys: String, CodingKey { case project = "Project", extensionSchema = "ExtensionSchema" }
+}
+
+struct ProjectInfo: Codable {
+    var project: ProjectElement
+
+    enum CodingKeys: String, CodingKey { case project = "Project" }
+}
+
+extension BCFProject {
+    init(_ element: ProjectElement) { self.init(id: element.projectID, name: element.name) }
+}

@@ -1,0 +1,148 @@
+import XMLCoder
+
+/// `markup.bcf` of BCF 2.1 (buildingSMART's markup.xsd), element for element in the schema's order: XMLCoder writes a
+/// struct's properties in declaration order, and the schema's sequences are ordered.
+struct BCFMarkup21: Codable {
+    var topic: Topic
+    var comments: [Comment]?
+    var viewpoints: [ViewPoint]?
+
+    enum CodingKeys: String, CodingKey {
+        case topic = "Topic", comments = "Comment", viewpoints = "Viewpoints"
+    }
+
+    struct Topic: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+        var guid: String
+        var topicType: String?
+        var topicStatus: String?
+        var referenceLinks: [String]?
+        var title: String
+        var priority: String?
+        var index: Int?
+        var labels: [String]?
+        var creationDate: String
+        var creationAuthor: String
+        var modifiedDate: String?
+        var modifiedAuthor: String?
+        var dueDate: String?
+        var assignedTo: String?
+        var description: String?
+        var bimSnippet: BimSnippet?
+        var documentReferences: [DocumentReference]?
+
+        enum CodingKeys: String, CodingKey {
+            case guid = "Guid", topicType = "TopicType", topicStatus = "TopicStatus", referenceLinks = "ReferenceLink", title = "Title"
+            case priority = "Priority", index = "Index", labels = "Labels", creationDate = "CreationDate", creationAuthor = "CreationAuthor"
+            case modifiedDate = "ModifiedDate", modifiedAuthor = "ModifiedAuthor", dueDate = "DueDate", assignedTo = "AssignedTo"
+            case description = "Description", bimSnippet = "BimSnippet", documentReferences = "DocumentReference"
+        }
+
+        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding {
+            [CodingKeys.guid.rawValue, CodingKeys.topicType.rawValue, CodingKeys.topicStatus.rawValue].contains(key.stringValue) ? .attribute : .element
+        }
+
+        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding {
+            [CodingKeys.guid.rawValue, CodingKeys.topicType.rawValue, CodingKeys.topicStatus.rawValue].contains(key.stringValue) ? .attribute : .element
+        }
+    }
+
+    struct BimSnippet: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+        var snippetType: String
+        var isExternal: Bool?
+        var reference: String
+        var referenceSchema: String
+
+        enum CodingKeys: String, CodingKey {
+            case snippetType = "SnippetType", isExternal = "isExternal", reference = "Reference", referenceSchema = "ReferenceSchema"
+        }
+
+        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding {
+            key.stringValue == "SnippetType" || key.stringValue == "isExternal" ? .attribute : .element
+        }
+
+        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding {
+            key.stringValue == "SnippetType" || key.stringValue == "isExternal" ? .attribute : .element
+        }
+    }
+
+    struct DocumentReference: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+        var guid: String?
+        var isExternal: Bool?
+        var referencedDocument: String?
+        var description: String?
+
+        enum CodingKeys: String, CodingKey {
+            case guid = "Guid", isExternal = "isExternal", referencedDocument = "ReferencedDocument", description = "Description"
+        }
+
+        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding {
+            key.stringValue == "Guid" || key.stringValue == "isExternal" ? .attribute : .element
+        }
+
+        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding {
+            key.stringValue == "Guid" || key.stringValue == "isExternal" ? .attribute : .element
+        }
+    }
+
+    struct Comment: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+        var guid: String
+        var date: String
+        var author: String
+        var comment: String?
+        var viewpoint: CommentViewpoint?
+
+        enum CodingKeys: String, CodingKey {
+            case guid = "Guid", date = "Date", author = "Author", comment = "Comment", viewpoint = "Viewpoint"
+        }
+
+        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "Guid" ? .attribute : .element }
+        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "Guid" ? .attribute : .element }
+    }
+
+    /// A comment's viewpoint, and a version file's or visualization's root: an element with a `Guid` attribute only.
+    struct CommentViewpoint: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+        var guid: String
+
+        enum CodingKeys: String, CodingKey { case guid = "Guid" }
+
+        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { .attribute }
+        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { .attribute }
+    }
+
+    struct ViewPoint: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+        var guid: String
+        var viewpoint: String?
+        var snapshot: String?
+        var index: Int?
+
+        enum CodingKeys: String, CodingKey { case guid = "Guid", viewpoint = "Viewpoint", snapshot = "Snapshot", index = "Index" }
+
+        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "Guid" ? .attribute : .element }
+        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "Guid" ? .attribute : .element }
+    }
+}
+
+extension BCFMarkup21 {
+    /// The markup of `topic`, with its viewpoints named `viewpoint.bcfv` / `snapshot.png` for the first and
+    /// `viewpoint-<guid>.bcfv` / `snapshot-<guid>.png` for the others.
+    init(_ topic: BCFTopic) {
+        self.topic = Topic(
+            guid: topic.guid, topicType: topic.type, topicStatus: topic.status, referenceLinks: nil, title: topic.title, priority: topic.priority,
+            index: topic.index, labels: topic.labels.isEmpty ? nil : topic.labels, creationDate: topic.creationDate,
+            creationAuthor: topic.creationAuthor, modifiedDate: topic.modifiedDate, modifiedAuthor: topic.modifiedAuthor, dueDate: topic.dueDate,
+            assignedTo: topic.assignedTo, description: topic.description,
+            bimSnippet: topic.placement == nil ? nil : BimSnippet(snippetType: BCFPlacement.snippetType, isExternal: nil,
+                                                                  reference: BCFPlacement.fileName, referenceSchema: BCFPlacement.schema),
+            documentReferences: topic.documentReferences.isEmpty ? nil : topic.documentReferences.map {
+                DocumentReference(guid: $0.guid, isExternal: $0.url == nil ? nil : true, referencedDocument: $0.url, description: $0.description)
+            })
+        comments = topic.comments.isEmpty ? nil : topic.comments.map {
+            Comment(guid: $0.guid, date: $0.date, author: $0.author, comment: $0.text, viewpoint: $0.viewpoint.map(CommentViewpoint.init))
+        }
+        viewpoints = topic.viewpoints.isEmpty ? nil : topic.viewpoints.enumerated().map { index, viewpoint in
+            let files = BCFFiles.viewpoint(index, guid: viewpoint.guid)
+            return ViewPoint(guid: viewpoint.guid, viewpoint: files.visualization, snapshot: viewpoint.snapshot == nil ? nil : files.snapshot,
+                             index: nil)
+        }
+    }
+}
