@@ -16,12 +16,12 @@ extension BCFMarkup21 {
                 BCFComment(guid: $0.guid, date: $0.date, author: $0.author, text: $0.comment ?? "", viewpoint: $0.viewpoint?.guid)
             },
             viewpoints: points.map { BCFViewpoint(guid: $0.guid, snapshot: nil) })
-        return (topic, points.map(\.snapshot), Self.snippetFile(self.topic.bimSnippet.map { ($0.snippetType, $0.isExternal, $0.reference) }))
+        return (topic, points.map(\.snapshot), Self.snippetFile(self.topic.bimSnippet))
     }
 
     /// The snippet's file when it is PlanMark's placement inside the file.
-    static func snippetFile(_ snippet: (type: String, isExternal: Bool?, reference: String)?) -> String? {
-        guard let snippet, snippet.type == BCFPlacement.snippetType, snippet.isExternal != true else { return nil }
+    static func snippetFile(_ snippet: BimSnippet?) -> String? {
+        guard let snippet, snippet.snippetType == BCFPlacement.snippetType, !snippet.isExternal else { return nil }
         return snippet.reference
     }
 }
@@ -43,6 +43,6 @@ extension BCFMarkup30 {
             },
             viewpoints: points.map { BCFViewpoint(guid: $0.guid, snapshot: nil) })
         return (result, points.map(\.snapshot),
-                BCFMarkup21.snippetFile(topic.bimSnippet.map { ($0.snippetType, $0.isExternal, $0.reference) }))
+                BCFMarkup21.snippetFile(topic.bimSnippet))
     }
 }

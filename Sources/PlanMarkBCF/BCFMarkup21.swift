@@ -46,23 +46,30 @@ struct BCFMarkup21: Codable {
         }
     }
 
+    /// A topic's BIM snippet, in both versions: 2.1 spells its attribute `isExternal`, 3.0 `IsExternal`; both are read,
+    /// neither is written (PlanMark's snippet is in the file: not external, the default).
     struct BimSnippet: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
         var snippetType: String
-        var isExternal: Bool?
+        var isExternal21: Bool?
+        var isExternal30: Bool?
         var reference: String
         var referenceSchema: String
 
         enum CodingKeys: String, CodingKey {
-            case snippetType = "SnippetType", isExternal = "isExternal", reference = "Reference", referenceSchema = "ReferenceSchema"
+            case snippetType = "SnippetType", isExternal21 = "isExternal", isExternal30 = "IsExternal", reference = "Reference"
+            case referenceSchema = "ReferenceSchema"
         }
 
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding {
-            key.stringValue == "SnippetType" || key.stringValue == "isExternal" ? .attribute : .element
-        }
+        /// PlanMark's placement snippet.
+        static let placement = BimSnippet(snippetType: BCFPlacement.snippetType, reference: BCFPlacement.fileName,
+                                          referenceSchema: BCFPlacement.schema)
 
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding {
-            key.stringValue == "SnippetType" || key.stringValue == "isExternal" ? .attribute : .element
-        }
+        /// Whether the snippet is a file outside the BCF file.
+        var isExternal: Bool { isExternal21 == true || isExternal30 == true }
+
+        static let attributes: Set<String> = ["SnippetType", "isExternal", "IsExternal"]
+        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { attributes.contains(key.stringValue) ? .attribute : .element }
+        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { attributes.contains(key.stringValue) ? .attribute : .element }
     }
 
     struct DocumentReference: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
@@ -131,8 +138,7 @@ extension BCFMarkup21 {
             index: topic.index, labels: topic.labels.isEmpty ? nil : topic.labels, creationDate: topic.creationDate,
             creationAuthor: topic.creationAuthor, modifiedDate: topic.modifiedDate, modifiedAuthor: topic.modifiedAuthor, dueDate: topic.dueDate,
             assignedTo: topic.assignedTo, description: topic.description,
-            bimSnippet: topic.placement == nil ? nil : BimSnippet(snippetType: BCFPlacement.snippetType, isExternal: nil,
-                                                                  reference: BCFPlacement.fileName, referenceSchema: BCFPlacement.schema),
+            bimSnippet: topic.placement == nil ? nil : .placement,
             documentReferences: topic.documentReferences.isEmpty ? nil : topic.documentReferences.map {
                 DocumentReference(guid: $0.guid, isExternal: $0.url == nil ? nil : true, referencedDocument: $0.url, description: $0.description)
             })

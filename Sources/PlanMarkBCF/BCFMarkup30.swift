@@ -23,7 +23,7 @@ struct BCFMarkup30: Codable {
         var dueDate: String?
         var assignedTo: String?
         var description: String?
-        var bimSnippet: BimSnippet?
+        var bimSnippet: BCFMarkup21.BimSnippet?
         var documentReferences: DocumentReferences?
         var comments: Comments?
         var viewpoints: Viewpoints?
@@ -47,25 +47,6 @@ struct BCFMarkup30: Codable {
     struct Labels: Codable {
         var label: [String]
         enum CodingKeys: String, CodingKey { case label = "Label" }
-    }
-
-    struct BimSnippet: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
-        var snippetType: String
-        var isExternal: Bool?
-        var reference: String
-        var referenceSchema: String
-
-        enum CodingKeys: String, CodingKey {
-            case snippetType = "SnippetType", isExternal = "IsExternal", reference = "Reference", referenceSchema = "ReferenceSchema"
-        }
-
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding {
-            key.stringValue == "SnippetType" || key.stringValue == "IsExternal" ? .attribute : .element
-        }
-
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding {
-            key.stringValue == "SnippetType" || key.stringValue == "IsExternal" ? .attribute : .element
-        }
     }
 
     struct DocumentReferences: Codable {
@@ -105,8 +86,7 @@ extension BCFMarkup30 {
             index: topic.index, labels: topic.labels.isEmpty ? nil : Labels(label: topic.labels), creationDate: topic.creationDate,
             creationAuthor: topic.creationAuthor, modifiedDate: topic.modifiedDate, modifiedAuthor: topic.modifiedAuthor, dueDate: topic.dueDate,
             assignedTo: topic.assignedTo, description: topic.description,
-            bimSnippet: topic.placement == nil ? nil : BimSnippet(snippetType: BCFPlacement.snippetType, isExternal: nil,
-                                                                  reference: BCFPlacement.fileName, referenceSchema: BCFPlacement.schema),
+            bimSnippet: topic.placement == nil ? nil : .placement,
             documentReferences: topic.documentReferences.isEmpty ? nil : DocumentReferences(documentReference: topic.documentReferences.map {
                 DocumentReference(guid: $0.guid, documentGuid: nil, url: $0.url, description: $0.description)
             }),

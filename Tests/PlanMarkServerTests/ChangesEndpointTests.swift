@@ -61,13 +61,7 @@ import Testing
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let store = fixture.store
-        _ = try await store.addProject(named: "Elsewhere")
-        _ = try await store.addUser(User(name: "sam", email: "sam@example.com", company: "Acme", createdAt: .now()))
-        _ = try await store.grant(.subcontractor, in: Project.defaultName, to: "sam")
-        _ = try await store.addUser(User(name: "eve", email: "eve@example.com", company: nil, createdAt: .now()))
-        _ = try await store.grant(.manager, in: "Elsewhere", to: "eve")
-        let sam = try await store.addToken(for: "sam", label: nil, expires: nil).secret
-        let eve = try await store.addToken(for: "eve", label: nil, expires: nil).secret
+        let (sam, eve) = try await fixture.subcontractorAndOutsider()
         var theirs = NewMarker(position: PixelPoint(x: 450, y: 400))
         theirs.assignee = "Acme"
         _ = try await store.addMarker(to: "plan", theirs, author: nil)                                       // 1: Acme's

@@ -147,3 +147,16 @@ enum BuiltProducts {
     /// The path of executable `name`.
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 }
+
+extension ServerFixture {
+    /// Two users and their tokens: sam, a subcontractor of Acme in the default project (he sees the markers assigned to
+    /// Acme), and eve, a manager of another project ("Elsewhere": the default project's drawings are 404 to her).
+    func subcontractorAndOutsider() async throws -> (sam: String, eve: String) {
+        _ = try await store.addProject(named: "Elsewhere")
+        _ = try await store.addUser(User(name: "sam", email: "sam@example.com", company: "Acme", createdAt: .now()))
+        _ = try await store.grant(.subcontractor, in: Project.defaultName, to: "sam")
+        _ = try await store.addUser(User(name: "eve", email: "eve@example.com", company: nil, createdAt: .now()))
+        _ = try await store.grant(.manager, in: "Elsewhere", to: "eve")
+        return (try await store.addToken(for: "sam", label: nil, expires: nil).secret, try await store.addToken(for: "eve", label: nil, expires: nil).secret)
+    }
+}
