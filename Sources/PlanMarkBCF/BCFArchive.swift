@@ -241,32 +241,30 @@ struct EntryReader {
 
 // MARK: The small documents
 
-struct Version21: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+struct Version21: BCFElement {
     var versionID: String?
     var detailedVersion: String?
 
     enum CodingKeys: String, CodingKey { case versionID = "VersionId", detailedVersion = "DetailedVersion" }
 
-    static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "VersionId" ? .attribute : .element }
-    static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "VersionId" ? .attribute : .element }
+    static let attributes: Set<String> = ["VersionId"]
 }
 
-struct Version30: Codable, DynamicNodeEncoding {
+struct Version30: BCFElement {
     var versionID: String
 
     enum CodingKeys: String, CodingKey { case versionID = "VersionId" }
 
-    static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { .attribute }
+    static let attributes: Set<String> = ["VersionId"]
 }
 
-struct ProjectElement: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+struct ProjectElement: BCFElement {
     var projectID: String
     var name: String?
 
     enum CodingKeys: String, CodingKey { case projectID = "ProjectId", name = "Name" }
 
-    static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "ProjectId" ? .attribute : .element }
-    static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "ProjectId" ? .attribute : .element }
+    static let attributes: Set<String> = ["ProjectId"]
 }
 
 struct ProjectExtension: Codable {

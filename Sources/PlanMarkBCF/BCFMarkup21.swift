@@ -11,7 +11,7 @@ struct BCFMarkup21: Codable {
         case topic = "Topic", comments = "Comment", viewpoints = "Viewpoints"
     }
 
-    struct Topic: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    struct Topic: BCFElement {
         var guid: String
         var topicType: String?
         var topicStatus: String?
@@ -37,18 +37,12 @@ struct BCFMarkup21: Codable {
             case description = "Description", bimSnippet = "BimSnippet", documentReferences = "DocumentReference"
         }
 
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding {
-            [CodingKeys.guid.rawValue, CodingKeys.topicType.rawValue, CodingKeys.topicStatus.rawValue].contains(key.stringValue) ? .attribute : .element
-        }
-
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding {
-            [CodingKeys.guid.rawValue, CodingKeys.topicType.rawValue, CodingKeys.topicStatus.rawValue].contains(key.stringValue) ? .attribute : .element
-        }
+        static let attributes: Set<String> = ["Guid", "TopicType", "TopicStatus"]
     }
 
     /// A topic's BIM snippet, in both versions: 2.1 spells its attribute `isExternal`, 3.0 `IsExternal`; both are read,
     /// neither is written (PlanMark's snippet is in the file: not external, the default).
-    struct BimSnippet: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    struct BimSnippet: BCFElement {
         var snippetType: String
         var isExternal21: Bool?
         var isExternal30: Bool?
@@ -68,11 +62,9 @@ struct BCFMarkup21: Codable {
         var isExternal: Bool { isExternal21 == true || isExternal30 == true }
 
         static let attributes: Set<String> = ["SnippetType", "isExternal", "IsExternal"]
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { attributes.contains(key.stringValue) ? .attribute : .element }
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { attributes.contains(key.stringValue) ? .attribute : .element }
     }
 
-    struct DocumentReference: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    struct DocumentReference: BCFElement {
         var guid: String?
         var isExternal: Bool?
         var referencedDocument: String?
@@ -82,16 +74,10 @@ struct BCFMarkup21: Codable {
             case guid = "Guid", isExternal = "isExternal", referencedDocument = "ReferencedDocument", description = "Description"
         }
 
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding {
-            key.stringValue == "Guid" || key.stringValue == "isExternal" ? .attribute : .element
-        }
-
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding {
-            key.stringValue == "Guid" || key.stringValue == "isExternal" ? .attribute : .element
-        }
+        static let attributes: Set<String> = ["Guid", "isExternal"]
     }
 
-    struct Comment: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    struct Comment: BCFElement {
         var guid: String
         var date: String
         var author: String
@@ -102,21 +88,19 @@ struct BCFMarkup21: Codable {
             case guid = "Guid", date = "Date", author = "Author", comment = "Comment", viewpoint = "Viewpoint"
         }
 
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "Guid" ? .attribute : .element }
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "Guid" ? .attribute : .element }
+        static let attributes: Set<String> = ["Guid"]
     }
 
     /// A comment's viewpoint, and a version file's or visualization's root: an element with a `Guid` attribute only.
-    struct CommentViewpoint: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    struct CommentViewpoint: BCFElement {
         var guid: String
 
         enum CodingKeys: String, CodingKey { case guid = "Guid" }
 
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { .attribute }
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { .attribute }
+        static let attributes: Set<String> = ["Guid"]
     }
 
-    struct ViewPoint: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    struct ViewPoint: BCFElement {
         var guid: String
         var viewpoint: String?
         var snapshot: String?
@@ -124,8 +108,7 @@ struct BCFMarkup21: Codable {
 
         enum CodingKeys: String, CodingKey { case guid = "Guid", viewpoint = "Viewpoint", snapshot = "Snapshot", index = "Index" }
 
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "Guid" ? .attribute : .element }
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "Guid" ? .attribute : .element }
+        static let attributes: Set<String> = ["Guid"]
     }
 }
 

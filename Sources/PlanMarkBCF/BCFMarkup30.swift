@@ -8,7 +8,7 @@ struct BCFMarkup30: Codable {
 
     enum CodingKeys: String, CodingKey { case topic = "Topic" }
 
-    struct Topic: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    struct Topic: BCFElement {
         var guid: String
         var topicType: String
         var topicStatus: String
@@ -35,13 +35,7 @@ struct BCFMarkup30: Codable {
             case bimSnippet = "BimSnippet", documentReferences = "DocumentReferences", comments = "Comments", viewpoints = "Viewpoints"
         }
 
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding {
-            ["Guid", "TopicType", "TopicStatus"].contains(key.stringValue) ? .attribute : .element
-        }
-
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding {
-            ["Guid", "TopicType", "TopicStatus"].contains(key.stringValue) ? .attribute : .element
-        }
+        static let attributes: Set<String> = ["Guid", "TopicType", "TopicStatus"]
     }
 
     struct Labels: Codable {
@@ -54,7 +48,7 @@ struct BCFMarkup30: Codable {
         enum CodingKeys: String, CodingKey { case documentReference = "DocumentReference" }
     }
 
-    struct DocumentReference: Codable, DynamicNodeEncoding, DynamicNodeDecoding {
+    struct DocumentReference: BCFElement {
         var guid: String
         var documentGuid: String?
         var url: String?
@@ -62,8 +56,7 @@ struct BCFMarkup30: Codable {
 
         enum CodingKeys: String, CodingKey { case guid = "Guid", documentGuid = "DocumentGuid", url = "Url", description = "Description" }
 
-        static func nodeEncoding(for key: CodingKey) -> XMLEncoder.NodeEncoding { key.stringValue == "Guid" ? .attribute : .element }
-        static func nodeDecoding(for key: CodingKey) -> XMLDecoder.NodeDecoding { key.stringValue == "Guid" ? .attribute : .element }
+        static let attributes: Set<String> = ["Guid"]
     }
 
     struct Comments: Codable {

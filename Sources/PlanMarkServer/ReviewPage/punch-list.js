@@ -78,7 +78,12 @@ export function createPunchList(state, { changed, choose }) {
     for (const key of ['assignee', 'category', 'room']) fillMenu(menus[key], choices(markers, key), state.conditions[key]);
     fillMenu(menus.priority, PRIORITIES, state.conditions.priority);
     const rows = listRows(markers, state.visible, state.conditions);
-    byId('punch-list').replaceChildren(...rows.map((marker) => row(marker, choose)));
+    // A row that has the focus keeps it: the list is built anew whenever a marker changes (live, or the reader's own
+    // save), and the focus would otherwise fall to the page's body under the reader's keyboard.
+    const list = byId('punch-list');
+    const focused = list.contains(document.activeElement) ? document.activeElement.dataset.number : undefined;
+    list.replaceChildren(...rows.map((marker) => row(marker, choose)));
+    if (focused !== undefined) list.querySelector(`.row[data-number="${focused}"]`)?.focus({ preventScroll: true });
     byId('list-count').textContent = listCount(rows.length, markers.length);
     shown = { rows: rows.length, total: markers.length };
   }

@@ -709,6 +709,14 @@ def check_keyboard_and_screen_readers(driver, args):
     press(driver, Keys.ESCAPE)
     wait(driver, 10, lambda d: not d.find_elements(By.CSS_SELECTOR, popup), "Escape to close the popup")
     wait(driver, 10, lambda d: focused(d)[2] == number, f"the focus back on the row of marker {number} (it is on {focused(driver)})")
+    # A change that arrives live while the row has the focus builds the list anew: the new row has the focus.
+    row_selector = f'#punch-list .row[data-number="{number}"]'
+    driver.execute_script("document.querySelector(arguments[0]).dataset.before = 'yes'", row_selector)
+    subprocess.run([args.planmark, "update", args.drawing, str(number), "--priority", "low", "--store", args.store], check=True,
+                   capture_output=True)
+    wait(driver, 20, lambda d: d.execute_script("return document.querySelector(arguments[0])?.dataset.before === undefined", row_selector),
+         f"the list built anew after marker {number} changed")
+    check(focused(driver)[2] == number, f"the focus left the row of marker {number} when the list was built anew: {focused(driver)}")
 
     # Colour is never the only sign: two markers of different statuses (the API's) differ in their pins' glyphs, an
     # overdue one carries a mark a marker not overdue lacks, and the legend shows each status's glyph as its pins do.
