@@ -11,15 +11,7 @@ extension ReviewMarker {
     /// `Marker.isOverdue(today:)` says.
     /// - Complexity: one point location, O(log n + k) (see `MarkerValidator.validate`).
     public init(stored marker: Marker, validator: MarkerValidator, today: DueDate = .today) {
-        let status: ReviewMarkerStatus
-        switch marker.status {
-        case .open: status = .open
-        case .inProgress: status = .inProgress
-        case .ready: status = .ready
-        case .closed: status = .closed
-        case .void: status = .void
-        }
-        var state = ReviewMarkerState.status(status)
+        var state = ReviewMarkerState.status(marker.status)
         if marker.status.isActive, let reason = validator.validate(marker.position).reason { state = .invalid(reason) }
         self.init(label: String(marker.number), position: marker.position, state: state, overdue: marker.isOverdue(today: today))
     }

@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import PlanMarkGeometry
 
 /// What a marker's colour on the review image says about it.
@@ -7,7 +8,7 @@ public enum ReviewMarkerState: Hashable, Sendable {
     /// Refused by validation, for this reason.
     case invalid(InvalidReason)
     /// A stored marker, drawn in its status's colour.
-    case status(ReviewMarkerStatus)
+    case status(MarkerStatus)
 }
 
 /// One marker to draw: its label (number or id), where it is, its state, and whether it is overdue.

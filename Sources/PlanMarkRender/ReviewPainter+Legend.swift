@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import PlanMarkGeometry
 
 /// One line of the legend: a swatch and its text.
@@ -38,7 +39,7 @@ public struct ReviewLegendEntry: Hashable, Sendable {
         roomAreas: [ReviewRoomArea] = [], squareMetres: String = "m²", stacks: Int = 0, around: String? = nil
     ) -> [ReviewLegendEntry] {
         var valid = 0, overdue = 0
-        var statuses: [ReviewMarkerStatus: Int] = [:]
+        var statuses: [MarkerStatus: Int] = [:]
         var invalid: [InvalidReason: Int] = [:]
         for marker in markers {
             switch marker.state {
@@ -57,7 +58,7 @@ public struct ReviewLegendEntry: Hashable, Sendable {
                                  text: "\(room.title)  \(Quantity.squareMetres.text(room.squareMetres)) \(squareMetres)"))
         }
         if allowed > 0 { entries.append(.init(swatch: .outline(style.allowedOutline), text: "Allowed area (\(allowed))")) }
-        for status in ReviewMarkerStatus.allCases {
+        for status in MarkerStatus.allCases {
             guard let count = statuses[status] else { continue }
             entries.append(.init(swatch: .marker(style.colour(for: status)), text: "\(status.title) (\(count))"))
         }

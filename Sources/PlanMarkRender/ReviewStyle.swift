@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import PlanMarkGeometry
 
 /// Colours and sizes of the review drawing. Sizes are in output pixels; a nil marker radius is chosen from
@@ -16,16 +17,8 @@ public struct ReviewStyle: Hashable, Sendable {
     public var invalid: [InvalidReason: Colour]
     /// Marker colour for invalid markers whose reason has no colour in `invalid`.
     public var invalidFallback: Colour
-    /// Marker colour for stored markers with status `open`.
-    public var open: Colour
-    /// Marker colour for stored markers with status `in-progress`.
-    public var inProgress: Colour
-    /// Marker colour for stored markers with status `ready` (ready for inspection).
-    public var ready: Colour
-    /// Marker colour for stored markers with status `closed`.
-    public var closed: Colour
-    /// Marker colour for stored markers with status `void`.
-    public var void: Colour
+    /// Marker colours for stored markers, by status (by default each status's own, `MarkerStatus.colour`).
+    public var statuses: [MarkerStatus: Colour]
     /// The ring around an overdue marker's halo.
     public var overdue: Colour
     /// The ring around the marker an `around` view is centred on (`planmark render --around N`): wider than
@@ -67,9 +60,7 @@ public struct ReviewStyle: Hashable, Sendable {
     public init(
         roomFill: Colour, roomOutline: Colour, allowedOutline: Colour, valid: Colour,
         invalid: [InvalidReason: Colour], invalidFallback: Colour,
-        open: Colour = Colour(rgb: 0x0072B2), inProgress: Colour = Colour(rgb: 0xAA4499),
-        ready: Colour = Colour(rgb: 0x009E73), closed: Colour = Colour(rgb: 0x4B5563),
-        void: Colour = Colour(rgb: 0xA8AEB8), overdue: Colour = Colour(rgb: 0xE11D48),
+        statuses: [MarkerStatus: Colour] = ReviewStyle.statusColours, overdue: Colour = Colour(rgb: Overdue.colour),
         aroundRing: Colour = Colour(rgb: 0xFFB000),
         label: Colour = .white, halo: Colour = .white, haloEdge: Colour = Colour(rgb: 0x000000, opacity: 0.45),
         outlineWidth: Double? = nil, markerRadius: Double? = nil,
@@ -81,11 +72,7 @@ public struct ReviewStyle: Hashable, Sendable {
         self.valid = valid
         self.invalid = invalid
         self.invalidFallback = invalidFallback
-        self.open = open
-        self.inProgress = inProgress
-        self.ready = ready
-        self.closed = closed
-        self.void = void
+        self.statuses = statuses
         self.overdue = overdue
         self.aroundRing = aroundRing
         self.label = label
@@ -97,10 +84,8 @@ public struct ReviewStyle: Hashable, Sendable {
         self.stack = stack
     }
 
-    /// Blue rooms, purple allowed areas; green valid, red/orange invalid markers. The statuses take hues
-    /// from the Okabe–Ito and Tol colour-blind-safe palettes and differ in lightness too: open blue,
-    /// in-progress reddish purple, ready bluish green, closed dark grey, void light grey (greyed out);
-    /// an overdue marker gets a crimson ring (a shape cue as well as a colour); the marker an `around` view is
+    /// Blue rooms, purple allowed areas; green valid, red/orange invalid markers. The statuses take their own
+    /// colours (`MarkerStatus.colour`); an overdue marker gets a crimson ring (`Overdue.colour`) (a shape cue as well as a colour); the marker an `around` view is
     /// centred on a wide gold ring (0xFFB000, from IBM's colour-blind-safe palette) with a dark edge.
     public static let standard = ReviewStyle(
         roomFill: Colour(rgb: 0x3B82F6, opacity: 0.18),
@@ -125,13 +110,10 @@ public struct ReviewStyle: Hashable, Sendable {
     }
 
     /// The fill colour of a stored marker with `status`.
-    public func colour(for status: ReviewMarkerStatus) -> Colour {
-        switch status {
-        case .open: return open
-        case .inProgress: return inProgress
-        case .ready: return ready
-        case .closed: return closed
-        case .void: return void
-        }
+    public func colour(for status: MarkerStatus) -> Colour {
+        statuses[status] ?? Colour(rgb: status.colour)
     }
+
+    /// Each status's own colour (`MarkerStatus.colour`).
+    public static let statusColours = Dictionary(uniqueKeysWithValues: MarkerStatus.allCases.map { ($0, Colour(rgb: $0.colour)) })
 }

@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import PlanMarkStore
 import Foundation
 import GRDB

@@ -38,13 +38,13 @@ enum OpenAPIDocument {
                         "zoom", "Answer in latLng at this zoom ([lng, lat] in GeoJSON) in the drawing's CRS flavour; without it, pixels.",
                         zoomSchema),
                     "Status": queryParameter(
-                        "status", "Only markers with any of these statuses: a comma-separated list of open, in-progress, ready, closed, void (resolved is read as closed).",
+                        "status", "Only markers with any of these statuses: a comma-separated list of \(MarkerStatus.names()) (\(MarkerStatus.closedFormerly) is read as closed).",
                         ["type": "string", "pattern": .string(statusListPattern)]),
                     "Category": queryParameter("category", "Only markers of this category (the whole text, any case).", ["type": "string"]),
                     "Assignee": queryParameter("assignee", "Only markers assigned to this person (the whole text, any case).", ["type": "string"]),
                     "Priority": queryParameter(
-                        "priority", "Only markers with any of these priorities: a comma-separated list of low, normal, high, critical.",
-                        ["type": "string", "pattern": "^((low|normal|high|critical)(,(low|normal|high|critical))*)?$"]),
+                        "priority", "Only markers with any of these priorities: a comma-separated list of \(MarkerPriority.names()).",
+                        ["type": "string", "pattern": .string("^(" + list(priorityNames) + ")?$")]),
                     "Room": queryParameter("room", "Only markers in the room with this id.", ["type": "string"]),
                     "Overdue": queryParameter("overdue", "Only overdue markers (due before today, UTC, and not closed or void).", ["type": "boolean"]),
                     "NeedsPlacement": queryParameter("needsPlacement", "Only markers that need placing again after a new revision of the sheet.", ["type": "boolean"]),
@@ -89,6 +89,25 @@ enum OpenAPIDocument {
                     ], required: ["name", "role", "permissions"], closed: true)],
                     "operator": ["const": true],
                 ], required: ["name", "email", "company", "projects"], closed: true))))),
+            ("/vocabulary", getAndHead(
+                id: "vocabulary",
+                summary: "The workflow's words, signs and colours (no token needed): each status with its title, glyph, colour and the ink on it, whether it still needs work, and the changes it may make (each with its button's words, whether it needs a reason and whether it is work on the item or an inspection); the priorities; the overdue flag. Made from the service's own definition; the review page reads it instead of keeping a copy.",
+                security: false, storeAccess: false,
+                success: ok("The vocabulary.", jsonContent(object([
+                    "statuses": ["type": "array", "items": object([
+                        "name": enumeration(statusNames), "title": ["type": "string"], "glyph": ["type": "string"],
+                        "colour": ["type": "string", "pattern": "^#[0-9A-F]{6}$"], "ink": ["type": "string", "pattern": "^#[0-9A-F]{6}$"],
+                        "active": ["type": "boolean"],
+                        "next": ["type": "array", "items": object([
+                            "to": enumeration(statusNames), "action": ["type": "string"], "needsReason": ["type": "boolean"],
+                            "advances": ["type": "boolean"],
+                        ], required: ["to", "action", "needsReason", "advances"], closed: true)],
+                    ], required: ["name", "title", "glyph", "colour", "ink", "active", "next"], closed: true)],
+                    "priorities": ["type": "array", "items": enumeration(priorityNames)],
+                    "overdue": object(["glyph": ["type": "string"], "colour": ["type": "string", "pattern": "^#[0-9A-F]{6}$"]],
+                                      required: ["glyph", "colour"], closed: true),
+                    "formerly": ["type": "object", "additionalProperties": enumeration(statusNames)],
+                ], required: ["statuses", "priorities", "overdue", "formerly"], closed: true))))),
             ("/openapi.json", getAndHead(
                 id: "openapi", summary: "This document.", storeAccess: false,
                 success: ok("The OpenAPI 3.1 document.", jsonContent(["type": "object"])))),
@@ -473,17 +492,17 @@ enum OpenAPIDocument {
             ("NewMarker", object(positionFields + [("note", nullableString), ("author", nullableString)] + punchItemFields + [
                 ("uuid", ["type": ["string", "null"], "pattern": .string(uuidPattern),
                           "description": "The client's identifier (RFC 4122 text, any case; kept in lower case); the server makes one when none is given. Unique in the store: resending the same item is answered 200, other content under the same uuid 409."]),
-                ("status", ["enum": ["open", "in-progress", "ready", "closed", "void", "resolved", nil], "description": "The status it starts in (default open); resolved is closed."]),
-                ("priority", ["enum": ["low", "normal", "high", "critical", nil], "description": "Default normal."]),
+                ("status", nullableEnumeration(statusWords, "The status it starts in (default open); " + MarkerStatus.closedFormerly + " is closed.")),
+                ("priority", nullableEnumeration(priorityNames, "Default normal.")),
                 ("due", nullableDate),
                 ("capturedAt", ["type": ["string", "null"], "format": "date-time", "description": "The client's time of capture, RFC 3339 with an offset, kept as sent."]),
             ], closed: true, description: "x and y in pixels, or lat and lng at zoom (default: the drawing's zoom). null is the same as leaving a field out.")
                 .adding("oneOf", [pixelPosition, latLngPosition])),
             ("MarkerChange", object(positionFields + punchItemFields + [
-                ("status", ["enum": ["open", "in-progress", "ready", "closed", "void", "resolved"],
-                            "description": "As the workflow allows: open to in-progress, ready, closed, void; in-progress to open, ready, closed, void; ready to closed, open (a reason is required), void; closed to open; void to open. resolved is closed. Anything else is 409 transition-refused."]),
+                ("status", ["enum": .array(statusWords.map(Doc.string)),
+                            "description": .string("As the workflow allows (GET /vocabulary): " + workflowWords + ". \(MarkerStatus.closedFormerly) is closed. Anything else is 409 transition-refused.")]),
                 ("reason", ["type": "string", "description": "Why the status changes; required from ready to open; kept in the history."]),
-                ("priority", enumeration(["low", "normal", "high", "critical"])),
+                ("priority", enumeration(priorityNames)),
                 ("due", nullableDate),
                 ("note", nullableString), ("author", nullableString),
             ], closed: true, description: "At least one of a position (x and y, or lat and lng with optional zoom), status, note, category, priority, assignee or due; applied all at once or not at all. null clears note, category, assignee and due.")
@@ -496,7 +515,7 @@ enum OpenAPIDocument {
                 "status": enumeration(statusNames), "rooms": ["type": "array", "items": ["type": "string"]],
                 "note": ["type": ["string", "null"]], "author": ["type": ["string", "null"]], "createdAt": dateTime, "updatedAt": dateTime,
                 "uuid": ["type": "string", "pattern": .string(uuidPattern)], "id": ["type": ["string", "null"], "description": "The markers file's id (ref), when imported."],
-                "category": nullableString, "priority": enumeration(["low", "normal", "high", "critical"]), "assignee": nullableString,
+                "category": nullableString, "priority": enumeration(priorityNames), "assignee": nullableString,
                 "due": nullableDate, "capturedAt": ["type": ["string", "null"], "format": "date-time"],
                 "overdue": ["type": "boolean", "description": "Due before today (UTC) and not closed or void."],
                 "needsPlacement": ["type": ["string", "null"],
@@ -526,7 +545,7 @@ enum OpenAPIDocument {
             ("Summary", object([
                 "drawing": ["type": "string"], "total": count,
                 "byStatus": object(statusNames.map { ($0, count) }, required: statusNames),
-                "byPriority": object(["low", "normal", "high", "critical"].map { ($0, count) }, required: ["low", "normal", "high", "critical"]),
+                "byPriority": object(priorityNames.map { ($0, count) }, required: priorityNames),
                 "byRoom": ["type": "object", "additionalProperties": count, "description": "A marker on a shared wall counts for both rooms."],
                 "withoutRoom": count,
                 "byAssignee": ["type": "object", "additionalProperties": count],
@@ -616,10 +635,25 @@ enum OpenAPIDocument {
     }
 
     /// A comma-separated list of statuses (empty: any).
-    static let statusList = "(open|in-progress|ready|closed|void|resolved)(,(open|in-progress|ready|closed|void|resolved))*"
+    static let statusList = list(statusWords)
     static let statusListPattern = "^(" + statusList + ")?$"
-    /// The five statuses, in workflow order.
+    /// The statuses, in workflow order.
     static let statusNames = MarkerStatus.allCases.map(\.rawValue)
+    /// The statuses and the word older clients send for closed (`resolved`).
+    static let statusWords = statusNames + [MarkerStatus.closedFormerly]
+    /// The priorities, lowest first.
+    static let priorityNames = MarkerPriority.allCases.map(\.rawValue)
+    /// The workflow in words: "open to in-progress, ready, closed, void; ...; ready to closed, open (a reason is
+    /// required), void; ...".
+    static let workflowWords = MarkerStatus.allCases.map { from in
+        from.rawValue + " to " + from.next.map { $0.rawValue + (from.needsReason(toChangeTo: $0) ? " (a reason is required)" : "") }.joined(separator: ", ")
+    }.joined(separator: "; ")
+
+    /// A regular expression for a comma-separated list of `words` (one at least).
+    static func list(_ words: [String]) -> String {
+        let one = "(" + words.joined(separator: "|") + ")"
+        return one + "(," + one + ")*"
+    }
     /// RFC 4122 text.
     static let uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
     static let nullableString: Doc = ["type": ["string", "null"]]
@@ -695,6 +729,12 @@ enum OpenAPIDocument {
     static let permissionCodes = [TeamPermission.always, .onTheirMarkers, .never].map(\.code)
 
     static func enumeration(_ values: [String]) -> Doc { ["type": "string", "enum": .array(values.map(Doc.string))] }
+
+    /// One of `values`, or null.
+    static func nullableEnumeration(_ values: [String], _ description: String) -> Doc {
+        let choices: [Doc] = values.map(Doc.string) + [.null]
+        return ["enum": .array(choices), "description": .string(description)]
+    }
 
     static func ok(_ description: String, _ content: Doc) -> [(String, Doc)] { [("200", response(description, content: content))] }
 

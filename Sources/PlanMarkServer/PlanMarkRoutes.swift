@@ -32,7 +32,7 @@ struct PlanMarkRoutes: Sendable {
     static let table: RouteTable = {
         let get: [HTTPRequest.Method] = [.get]
         let routes: [(String, [HTTPRequest.Method])] = [
-            ("/health", get), ("/me", get), ("/openapi.json", get), ("/metrics", get), ("/validate", [.post]), ("/drawings", get), ("/changes", get),
+            ("/health", get), ("/vocabulary", get), ("/me", get), ("/openapi.json", get), ("/metrics", get), ("/validate", [.post]), ("/drawings", get), ("/changes", get),
             ("/drawings/:name", [.get, .patch, .delete]), ("/drawings/:name/image", get), ("/drawings/:name/regions", get),
             ("/drawings/:name/review.png", get), ("/drawings/:name/summary", get), ("/drawings/:name/markers", [.get, .post]),
             ("/drawings/:name/markers/:number", [.get, .patch, .delete]), ("/drawings/:name/markers/:number/history", get),
@@ -48,9 +48,17 @@ struct PlanMarkRoutes: Sendable {
         return RouteTable(routes)
     }()
 
+    /// `GET /vocabulary`'s answer, made once (`MarkerVocabulary.current`).
+    static let vocabulary: [UInt8] = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try! encoder.encode(MarkerVocabulary.current)) + [0x0A]
+    }()
+
     /// Adds every endpoint to `router`.
     func add(to router: Router<PlanMarkRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make("{\"status\":\"ok\"}\n") }
+        router.get("/vocabulary") { _, _ in JSONResponse.make(Self.vocabulary) }
         router.get("/me") { request, context in try await me(request, identity: context.identity) }
         router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
         router.get("/metrics") { request, _ in try metricsText(request) }

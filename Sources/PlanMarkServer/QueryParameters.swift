@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import Hummingbird
 import PlanMarkGeometry
 import PlanMarkStore

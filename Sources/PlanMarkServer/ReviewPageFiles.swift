@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlanMarkFormats
 import PlanMarkStore
 
 /// The review page's files (the project's own HTML, CSS and ES modules), Leaflet's and Leaflet.markercluster's,
@@ -63,6 +64,8 @@ public struct ReviewPageFiles: Sendable {
         guard let index = page["index.html"] else { throw .missingPage(webRoot) }
         files["/"] = index
         for (relative, file) in page { files["/app/" + relative] = file }
+        let style = Array(Self.vocabularyStyle(MarkerVocabulary.current).utf8)
+        files[Self.vocabularyStylePath] = File(bytes: style, contentType: "text/css; charset=utf-8", etag: "\"\(SHA256.hexDigest(of: style))\"")
         let leaflet = Self.read(folder: leafletDirectory)
         if leaflet["leaflet.js"] == nil || leaflet["leaflet.css"] == nil {
             leafletProblem = "\(leafletDirectory): Leaflet not found (install Debian's libjs-leaflet or give --leaflet-dir); "
@@ -80,6 +83,22 @@ public struct ReviewPageFiles: Sendable {
             for (relative, file) in plugin { files["/leaflet.markercluster/" + relative] = file }
         }
         self.files = files
+    }
+
+    /// The statuses' colours as the page's style sheet, made from the vocabulary when the server starts (the page's own
+    /// style sheet names no status).
+    static let vocabularyStylePath = "/app/vocabulary.css"
+
+    /// `vocabulary`'s colours as CSS: each status's pins, list badges and legend swatches (`.pin-STATUS`,
+    /// `.swatch-STATUS`) in its colour with its ink, and `--overdue`.
+    /// - Complexity: O(statuses).
+    static func vocabularyStyle(_ vocabulary: MarkerVocabulary) -> String {
+        var lines = ["/* Made by the server from its vocabulary (GET /vocabulary, MarkerStatus.swift): the statuses' colours. */",
+                     ":root { --overdue: \(vocabulary.overdue.colour); }"]
+        for status in vocabulary.statuses {
+            lines.append(".pin-\(status.name), .swatch-\(status.name) { background: \(status.colour); color: \(status.ink); }")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The file served at `path`, nil when none is.

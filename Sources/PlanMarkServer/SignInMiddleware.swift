@@ -3,7 +3,7 @@ import PlanMarkFormats
 import PlanMarkStore
 import Synchronization
 
-/// Signs every request in but `GET /health` (the review page's files are answered before this middleware) and sets
+/// Signs every request in but `GET /health` and `GET /vocabulary` (the review page's files are answered before this middleware) and sets
 /// `context.identity`:
 /// - `Authorization: Bearer TOKEN` with the server's `--token` (compared in constant time): the operator;
 /// - with a user's token (`planmark user token`): that user, looked up in the store on every request, so a revoked or
@@ -29,7 +29,7 @@ struct SignInMiddleware: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path == "/health" { return try await next(request, context) }
+        if request.uri.path == "/health" || request.uri.path == "/vocabulary" { return try await next(request, context) }
         let address = context.remoteAddress?.ipAddress ?? "unknown"
         if let seconds = throttle.retryAfter(address) { throw APIError.tooManySignIns(retryAfter: seconds) }
         var context = context

@@ -1,3 +1,4 @@
+import PlanMarkFormats
 /// How the marker table stores statuses and priorities since migration v9: small integers.
 ///
 /// Why: SQLite stores the integers 0 and 1 with no payload bytes (only the record header's type byte), so a

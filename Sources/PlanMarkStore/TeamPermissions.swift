@@ -1,3 +1,4 @@
+import PlanMarkFormats
 /// What a user may do to a drawing and its markers: the actions of the team's role table, each a role may take
 /// always, on the markers assigned to them, or never. The table is defined here once; docs/team.md shows it, the
 /// service enforces it, and the role tests check every cell.
@@ -33,10 +34,7 @@ public enum TeamAction: String, CaseIterable, Hashable, Sendable {
     /// The status action of a change from `from` to `to`: open -> in-progress -> ready is work on the item
     /// (`advanceStatus`); anything else (verify ready -> closed, reject ready -> open, void, reopen) is a manager's.
     public static func statusChange(from: MarkerStatus, to: MarkerStatus) -> TeamAction {
-        switch (from, to) {
-        case (.open, .inProgress), (.open, .ready), (.inProgress, .ready): .advanceStatus
-        default: .verifyStatus
-        }
+        from.advances(to: to) ? .advanceStatus : .verifyStatus
     }
 }
 

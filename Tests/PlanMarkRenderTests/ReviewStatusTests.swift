@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import PlanMarkGeometry
 import Testing
 @testable import PlanMarkRender
@@ -26,14 +27,14 @@ struct ReviewStatusTests {
 
     static func rgb(_ image: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] { Array(RasterTesting.pixel(image, x, y).prefix(3)) }
 
-    /// The palette as documented on `ReviewStyle.standard`, written out by hand from its hex values.
-    static let documented: [(ReviewMarkerStatus, [UInt8])] = [
+    /// The palette as documented on `MarkerStatus.colour`, written out by hand from its hex values.
+    static let documented: [(MarkerStatus, [UInt8])] = [
         (.open, [0x00, 0x72, 0xB2]), (.inProgress, [0xAA, 0x44, 0x99]), (.ready, [0x00, 0x9E, 0x73]),
         (.closed, [0x4B, 0x55, 0x63]), (.void, [0xA8, 0xAE, 0xB8]),
     ]
 
     @Test("each status is drawn in its own colour at the marker's centre", arguments: documented.map(\.0))
-    func statusColourAtCentre(_ status: ReviewMarkerStatus) async throws {
+    func statusColourAtCentre(_ status: MarkerStatus) async throws {
         let expected = Self.documented.first { $0.0 == status }!.1
         let image = try Self.render([ReviewMarker(label: "1", position: PixelPoint(x: 40, y: 40), state: .status(status))])
         // The body is a disc of radius 12 around (40, 40): pixels (38..41, 38..41) are wholly inside it.
@@ -43,21 +44,22 @@ struct ReviewStatusTests {
     @Test("the five status colours differ from each other and from the valid and invalid colours")
     func statusColoursDistinct() async {
         let style = ReviewStyle.standard
-        let statuses = ReviewMarkerStatus.allCases.map { style.colour(for: $0) }
+        let statuses = MarkerStatus.allCases.map { style.colour(for: $0) }
         #expect(Set(statuses).count == 5)
         let fileColours = [style.valid, style.invalidFallback] + Array(style.invalid.values)
         #expect(Set(statuses).isDisjoint(with: fileColours))
         #expect(!statuses.contains(style.overdue) && !fileColours.contains(style.overdue))
         // Colour-blind aware also means apart in lightness: closed and void differ by more than a third
         // of the range in every channel (0x4B..0xA8 = 75..168).
-        #expect(Int(style.void.red) - Int(style.closed.red) > 85 && Int(style.void.green) - Int(style.closed.green) > 85)
+        let void = style.colour(for: .void), closed = style.colour(for: .closed)
+        #expect(Int(void.red) - Int(closed.red) > 85 && Int(void.green) - Int(closed.green) > 85)
     }
 
     @Test("status raw values and legend words")
     func statusNames() async {
-        #expect(ReviewMarkerStatus.allCases.map(\.rawValue) == ["open", "in-progress", "ready", "closed", "void"])
-        #expect(ReviewMarkerStatus(rawValue: "in-progress") == .inProgress)
-        #expect(ReviewMarkerStatus.allCases.map(\.title) == ["Open", "In progress", "Ready for inspection", "Closed", "Void"])
+        #expect(MarkerStatus.allCases.map(\.rawValue) == ["open", "in-progress", "ready", "closed", "void"])
+        #expect(MarkerStatus(rawValue: "in-progress") == .inProgress)
+        #expect(MarkerStatus.allCases.map(\.title) == ["Open", "In progress", "Ready for inspection", "Closed", "Void"])
     }
 
     /// Ring geometry at radius 12: halo max(1.5, 12 × 0.15) = 1.8, ring max(2, 12 × 0.25) = 3, so around

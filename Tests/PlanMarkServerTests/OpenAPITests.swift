@@ -8,7 +8,7 @@ import PlanMarkTestSupport
 @Suite struct OpenAPITests {
     /// The endpoints the router serves (method, path template), written out independently of the document.
     static let endpoints: [(String, String)] = [
-        ("get", "/health"), ("get", "/me"), ("head", "/me"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"),
+        ("get", "/health"), ("get", "/vocabulary"), ("head", "/vocabulary"), ("get", "/me"), ("head", "/me"), ("get", "/openapi.json"), ("get", "/metrics"), ("head", "/metrics"),
         ("post", "/validate"), ("get", "/drawings"), ("get", "/drawings/{name}"), ("get", "/changes"), ("head", "/changes"),
         ("get", "/drawings/{name}/events"), ("head", "/drawings/{name}/events"),
         ("get", "/drawings/{name}/image"), ("get", "/drawings/{name}/regions"), ("get", "/drawings/{name}/markers"),

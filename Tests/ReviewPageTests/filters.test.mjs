@@ -1,5 +1,6 @@
 // The status filter, the legend's counts, a drawing's open and resolved counts, and the regions split;
 // expected values counted by hand.
+import './vocabulary-fixture.mjs';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {

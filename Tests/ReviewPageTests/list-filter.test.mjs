@@ -1,5 +1,6 @@
 // The punch list's filter: which markers pass (as GET /drawings/NAME/markers filters them), the rows' order, the
 // menus' choices, and the filter in the address. Expected values worked out by hand from the markers below.
+import './vocabulary-fixture.mjs';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { choices, emptyConditions, filterQuery, listCount, listCountWords, listRows, parseFilterQuery, passes } from '../../Sources/PlanMarkServer/ReviewPage/list-filter.js';

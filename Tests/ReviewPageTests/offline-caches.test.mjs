@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { CACHES, cacheRule, keptAddress, sizeText, tileAddresses } from '../../Sources/PlanMarkServer/ReviewPage/offline-caches.js';
 
 test('the page, Leaflet and the JSON the page reads come from the network first', () => {
-  for (const path of ['/', '/app/review.js', '/leaflet/leaflet.css']) assert.deepEqual(cacheRule('GET', path), { cache: CACHES.page, strategy: 'network-first' });
+  for (const path of ['/', '/vocabulary', '/app/review.js', '/leaflet/leaflet.css']) assert.deepEqual(cacheRule('GET', path), { cache: CACHES.page, strategy: 'network-first' });
   for (const path of ['/me', '/drawings', '/drawings/plan', '/drawings/A%201/markers', '/drawings/plan/regions', '/drawings/plan/summary',
     '/drawings/plan/markers/12/history', '/drawings/plan/markers/12/comments', '/drawings/plan/markers/12/attachments/3']) {
     assert.deepEqual(cacheRule('GET', path), { cache: CACHES.data, strategy: 'network-first' }, path);

@@ -1,5 +1,6 @@
 // What the page offers each role on a marker. The GET /me answers and every expected value are written out here
 // by hand from the role table (docs/team.md), not computed.
+import './vocabulary-fixture.mjs';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {

@@ -1,4 +1,5 @@
 // The page's state object: every field declared, nothing else settable, and what opening a drawing resets.
+import './vocabulary-fixture.mjs';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createState, openDrawingState } from '../../Sources/PlanMarkServer/ReviewPage/state.js';

@@ -1,5 +1,6 @@
 // Colour is never the only sign of a status: each status has its own glyph and its words, and overdue its mark.
 // Expected values written out by hand (the glyphs the docs describe: empty, half, full, tick, cross).
+import './vocabulary-fixture.mjs';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OVERDUE_GLYPH, STATUSES, STATUS_GLYPHS, statusGlyph, statusWords } from '../../Sources/PlanMarkServer/ReviewPage/workflow.js';
@@ -21,7 +22,7 @@ test('the overdue mark is none of the statuses\' glyphs', () => {
 });
 
 test('a status in words: its name, or the service\'s word for one the page does not know', () => {
-  assert.deepEqual(STATUSES.map(statusWords), ['Open', 'In progress', 'Ready for inspection', 'Closed (resolved)', 'Void']);
+  assert.deepEqual(STATUSES.map(statusWords), ['Open', 'In progress', 'Ready for inspection', 'Closed', 'Void']);
   assert.equal(statusWords('archived'), 'archived');
   assert.equal(statusWords('toString'), 'toString');
 });

@@ -1,5 +1,6 @@
 // The workflow buttons a marker's popup shows, by the marker's status; expected values from the table in
 // docs/punch-items.md (the workflow) and the labels the page has always used, written out by hand.
+import './vocabulary-fixture.mjs';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { STATUSES, actionLabel, reasonLabel, reasonText, statusChange, workflowButtons } from '../../Sources/PlanMarkServer/ReviewPage/workflow.js';
@@ -64,4 +65,24 @@ test("the service's refusal codes in words, and its message for any other", () =
   assert.equal(reasonText('invalid-coordinate', 'x'), 'not a valid position');
   assert.equal(reasonText('not-found', 'drawing "A" has no marker 9'), 'drawing "A" has no marker 9');
   assert.equal(reasonText('http-500', ''), 'http-500');
+});
+
+test('the buttons follow the vocabulary the service answers: a status added there is offered with no change here', async () => {
+  const { vocabulary } = await import('./vocabulary-fixture.mjs');
+  const { setVocabulary } = await import('../../Sources/PlanMarkServer/ReviewPage/workflow.js');
+  const added = structuredClone(vocabulary);
+  added.statuses.push({ name: 'on-hold', title: 'On hold', glyph: '‖', colour: '#886600', ink: '#FFFFFF', active: true,
+    next: [{ to: 'open', action: 'Resume', needsReason: false, advances: false }] });
+  added.statuses[0].next.push({ to: 'on-hold', action: 'Put on hold', needsReason: true, advances: false });
+  try {
+    setVocabulary(added);
+    assert.deepEqual(buttons('open').at(-1), ['on-hold', 'Put on hold', 'status-on-hold']);
+    assert.deepEqual(buttons('on-hold'), [['open', 'Resume', 'status-open']]);
+    assert.equal(reasonLabel('open'), 'Reason (needed to reject)');
+    assert.ok(STATUSES.includes('on-hold'));
+  } finally {
+    setVocabulary(vocabulary);
+  }
+  assert.ok(!STATUSES.includes('on-hold'));
+  assert.equal(reasonLabel('open'), 'Reason (optional)');
 });

@@ -1,7 +1,7 @@
 // Which markers the page shows and how it counts them: the status filter, the legend's counts, a
 // drawing's open and resolved counts, and the split of a drawing's regions into rooms and allowed areas.
 // Plain logic: no page, no Leaflet (Tests/ReviewPageTests/filters.test.mjs runs it under node).
-import { STATUSES } from './workflow.js';
+import { ACTIVE_STATUSES, STATUSES } from './workflow.js';
 
 /** The markers of each status: every status of STATUSES, 0 when none has it (a status the page does not know is counted too). */
 export function countByStatus(markers) {
@@ -12,11 +12,14 @@ export function countByStatus(markers) {
 
 /**
  * Open and resolved counts from counts by status (the legend's, or `byStatus` of GET /drawings/NAME/summary,
- * which leaves out statuses no marker has): open is open, in progress and ready; resolved is closed and void.
+ * which leaves out statuses no marker has): open is every status that still needs work (the vocabulary's `active`:
+ * open, in progress and ready); resolved is the others (closed and void).
  */
 export function openAndResolved(counts) {
   const n = (status) => counts[status] || 0;
-  return { open: n('open') + n('in-progress') + n('ready'), resolved: n('closed') + n('void') };
+  const open = ACTIVE_STATUSES.reduce((sum, status) => sum + n(status), 0);
+  const resolved = STATUSES.filter((status) => !ACTIVE_STATUSES.includes(status)).reduce((sum, status) => sum + n(status), 0);
+  return { open, resolved };
 }
 
 /** The drawing list's counts line: `3 open · 1 resolved`. */

@@ -34,7 +34,10 @@ const TILE_PATH = /^\/drawings\/[^/]+\/tiles\/-?\d+\/\d+\/\d+\.png$/;
 export function cacheRule(method, path, search = '') {
   if (method !== 'GET') return null;
   if (path === '/app/sw.js') return null;
-  if (path === '/' || path.startsWith('/app/') || path.startsWith('/leaflet/')) return { cache: CACHES.page, strategy: 'network-first' };
+  // The vocabulary (GET /vocabulary) is part of the page: it opens without a network only with it.
+  if (path === '/' || path === '/vocabulary' || path.startsWith('/app/') || path.startsWith('/leaflet/')) {
+    return { cache: CACHES.page, strategy: 'network-first' };
+  }
   if (TILE_PATH.test(path)) {
     // Without its revision a tile's address may name another image later: asked of the network first.
     const revised = new URLSearchParams(search).has('v');

@@ -3,7 +3,7 @@
 // code to "always", "on-their-markers" or "never" (the service's TeamPermissions.swift, docs/team.md); the
 // operator ("operator": true) may do everything. The service still checks every request.
 // Plain logic: no page, no Leaflet (Tests/ReviewPageTests/permissions.test.mjs runs it under node).
-import { TRANSITIONS } from './workflow.js';
+import { TRANSITIONS, change } from './workflow.js';
 
 /**
  * The access of `me` (GET /me's answer) to a drawing of project `project`: `{ operator: true }` for the operator;
@@ -22,12 +22,11 @@ export function accessTo(me, project) {
 }
 
 /**
- * The action a status change from `from` to `to` is (TeamAction.statusChange): open -> in-progress, open -> ready
- * and in-progress -> ready are work on the item ("advance-status"); any other change is "verify-status".
+ * The action a status change from `from` to `to` is (TeamAction.statusChange): work on the item ("advance-status",
+ * the vocabulary's `advances`: open -> in-progress -> ready) or an inspection ("verify-status": anything else).
  */
 export function statusAction(from, to) {
-  const advance = (from === 'open' && (to === 'in-progress' || to === 'ready')) || (from === 'in-progress' && to === 'ready');
-  return advance ? 'advance-status' : 'verify-status';
+  return change(from, to)?.advances ? 'advance-status' : 'verify-status';
 }
 
 /** Whether `marker` is the user's: its assignee is their name or their company, in any case. */

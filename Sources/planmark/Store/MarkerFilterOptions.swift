@@ -6,7 +6,7 @@ import PlanMarkStore
 /// commands take exactly the same filters, as the service's `GET .../markers` and `review.png` do).
 struct MarkerFilterOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Only markers with one of these statuses: open, in-progress, ready, closed, void (comma-separated; resolved = closed, all = any).",
+        "Only markers with one of these statuses: \(MarkerStatus.names()) (comma-separated; \(MarkerStatus.closedFormerly) = closed, all = any).",
         valueName: "S[,S...]"))
     var status: String?
 
@@ -16,7 +16,7 @@ struct MarkerFilterOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Only markers assigned to this person (case-insensitive).", valueName: "A"))
     var assignee: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only markers with one of these priorities: low, normal, high, critical (comma-separated).", valueName: "P[,P...]"))
+    @Option(name: .long, help: ArgumentHelp("Only markers with one of these priorities: \(MarkerPriority.names()) (comma-separated).", valueName: "P[,P...]"))
     var priority: String?
 
     @Option(name: .long, help: ArgumentHelp("Only markers in the room with this id.", valueName: "ID"))
@@ -66,9 +66,9 @@ struct MarkerFilterOptions: ParsableArguments {
     }
 
     /// `open, in-progress, ready, closed, void`.
-    static let statusNames = MarkerStatus.allCases.map(\.rawValue).joined(separator: ", ")
+    static let statusNames = MarkerStatus.names()
     /// `low, normal, high, critical`.
-    static let priorityNames = MarkerPriority.allCases.map(\.rawValue).joined(separator: ", ")
+    static let priorityNames = MarkerPriority.names()
 }
 
 extension Substring {

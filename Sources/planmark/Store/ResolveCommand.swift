@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import ArgumentParser
 import PlanMarkStore
 
@@ -5,7 +6,7 @@ import PlanMarkStore
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Move a marker through the workflow: open, in-progress, ready, closed or void.",
+        abstract: "Move a marker through the workflow: \(MarkerStatus.names()).",
         discussion: """
         Allowed changes: open -> in-progress, ready, closed, void; in-progress -> open, ready, closed, void; \
         ready -> closed, open (a rejection: --reason is required and kept in the history), void; \
@@ -17,7 +18,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The drawing's name.") var name: String
     @Argument(help: "The marker's number.") var number: Int
-    @Argument(help: ArgumentHelp("The new status: open, in-progress, ready, closed or void.", valueName: "status")) var status: String
+    @Argument(help: ArgumentHelp("The new status: \(MarkerStatus.names()).", valueName: "status")) var status: String
     @Option(name: .long, help: ArgumentHelp("Why (required from ready back to open; kept in the history).", valueName: "text"))
     var reason: String?
     @OptionGroup var author: AuthorOption

@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import ArgumentParser
 import PlanMarkExport
 import PlanMarkStore

@@ -18,13 +18,13 @@ struct UpdateCommand: AsyncParsableCommand {
     @Argument(help: "The drawing's name.") var name: String
     @Argument(help: ArgumentHelp("The markers' numbers.", valueName: "number")) var numbers: [Int] = []
 
-    @Option(name: .long, help: ArgumentHelp("The new status: open, in-progress, ready, closed or void (as the workflow allows).", valueName: "S"))
+    @Option(name: .long, help: ArgumentHelp("The new status: \(MarkerStatus.names()) (as the workflow allows).", valueName: "S"))
     var status: String?
     @Option(name: .long, help: ArgumentHelp("Why the status changes (required from ready back to open).", valueName: "text"))
     var reason: String?
     @Option(name: .long, help: ArgumentHelp("The category (at most 100 characters; empty clears it).", valueName: "C"))
     var category: String?
-    @Option(name: .long, help: ArgumentHelp("The priority: low, normal, high or critical.", valueName: "P"))
+    @Option(name: .long, help: ArgumentHelp("The priority: \(MarkerPriority.names()).", valueName: "P"))
     var priority: String?
     @Option(name: .long, help: ArgumentHelp("Who it is assigned to (empty clears it).", valueName: "A"))
     var assignee: String?
