@@ -18,7 +18,7 @@ extension PostgresStore {
     /// - Complexity: O(log n) for the lookup and the insert, plus O(region vertices) when the regions changed since
     ///   this process last validated on the drawing.
     public func addMarker(to name: String, _ new: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation {
-        try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
+        try StoreRules.checkFields(note: Update(new.note), category: Update(new.category), assignee: Update(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
         return try await additions.submit(MarkerAddition(new: new, author: author), key: name) { take in
             await self.addMarkers(to: name, take: take)

@@ -11,8 +11,8 @@ extension PlanMarkRoutes {
         let bytes = try await bodies.jsonBytes(of: request)
         let body = try RequestBodyReader.jsonObject(bytes)
         try body.onlyKeys(["text", "author"])
-        guard let text = try body.string("text") ?? nil else { throw APIError.invalidField(body.path("text"), "required") }
-        let author = try identity.author(given: try body.string("author") ?? nil)
+        guard let text = try body.string("text") else { throw APIError.invalidField(body.path("text"), "required") }
+        let author = try identity.author(given: try body.string("author"))
         return try await answering(request, body: bytes, identity: identity, "comment") { store throws(StoreError) in
             try await store.comment(text, onMarker: number, in: name, author: author)
         } answer: { comment in

@@ -38,14 +38,20 @@ struct JSONObject {
         }
     }
 
-    /// A string, nil when absent; `null` gives `.some(nil)` when `allowNull`; 400 otherwise.
-    func string(_ key: String, allowNull: Bool = false) throws(APIError) -> String?? {
+    /// What a member says of a text field: absent `.keep`, `null` `.clear` (when `allowNull`), a string `.set`; 400
+    /// otherwise.
+    func update(_ key: String, allowNull: Bool = true) throws(APIError) -> Update<String> {
         switch value[key] {
-        case nil: return nil
-        case .null? where allowNull: return .some(nil)
-        case .string(let text)?: return .some(text)
+        case nil: return .keep
+        case .null? where allowNull: return .clear
+        case .string(let text)?: return .set(text)
         case let other?: throw .invalidField(path(key), "expected a string\(allowNull ? " or null" : ""), found \(other.typeName)")
         }
+    }
+
+    /// A string, nil when absent (or `null`, when `allowNull`); 400 otherwise.
+    func string(_ key: String, allowNull: Bool = false) throws(APIError) -> String? {
+        try update(key, allowNull: allowNull).applied(to: nil)
     }
 
     /// A boolean, nil when absent; 400 when present but not a boolean.

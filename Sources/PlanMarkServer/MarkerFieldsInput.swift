@@ -21,11 +21,11 @@ enum MarkerFieldsInput {
             position: position,
             uuid: try uuid(body),
             status: try status(body) ?? .open,
-            note: try text(body, "note") ?? nil,
-            category: try category(body) ?? nil,
+            note: try text(body, "note").applied(to: nil),
+            category: try category(body).applied(to: nil),
             priority: try priority(body, allowNull: true) ?? .normal,
-            assignee: try text(body, "assignee") ?? nil,
-            due: try due(body) ?? nil,
+            assignee: try text(body, "assignee").applied(to: nil),
+            due: try due(body).applied(to: nil),
             capturedAt: try capturedAt(body))
     }
 
@@ -33,21 +33,21 @@ enum MarkerFieldsInput {
     /// note, category, assignee and due; priority and status cannot be null.
     static func change(_ body: JSONObject) throws(APIError) -> MarkerChange {
         let status = try status(body)
-        let reason = try body.string("reason") ?? nil
+        let reason = try body.string("reason")
         if reason != nil && status == nil { throw .invalidField(body.path("reason"), "only meaningful with status") }
         return MarkerChange(
             status: status, reason: reason, note: try text(body, "note"), category: try category(body),
             priority: try priority(body, allowNull: false), assignee: try text(body, "assignee"), due: try due(body))
     }
 
-    /// A string member: nil when absent, `.some(nil)` for null.
-    static func text(_ body: JSONObject, _ key: String) throws(APIError) -> String?? {
-        try body.string(key, allowNull: true)
+    /// A string member: `.keep` when absent, `.clear` for null.
+    static func text(_ body: JSONObject, _ key: String) throws(APIError) -> Update<String> {
+        try body.update(key)
     }
 
     /// `uuid`: RFC 4122 text (any case; kept in lower case).
     static func uuid(_ body: JSONObject) throws(APIError) -> MarkerUUID? {
-        guard let text = try body.string("uuid", allowNull: true) ?? nil else { return nil }
+        guard let text = try body.string("uuid", allowNull: true) else { return nil }
         guard let uuid = MarkerUUID(text: text) else {
             throw .invalidField(body.path("uuid"), "expected a UUID, 8-4-4-4-12 hexadecimal digits, found \"\(text)\"")
         }
@@ -56,7 +56,7 @@ enum MarkerFieldsInput {
 
     /// `status`: one of the five (`resolved` is read as `closed`); nil when absent.
     static func status(_ body: JSONObject) throws(APIError) -> MarkerStatus? {
-        guard let text = try body.string("status") ?? nil else { return nil }
+        guard let text = try body.string("status") else { return nil }
         guard let status = MarkerStatus(text: text) else {
             throw .invalidField(body.path("status"), "expected one of \(quotedList(MarkerStatus.allCases.map(\.rawValue))), found \"\(text)\"")
         }
@@ -64,9 +64,9 @@ enum MarkerFieldsInput {
     }
 
     /// `category`: at most `Marker.maxCategoryLength` characters.
-    static func category(_ body: JSONObject) throws(APIError) -> String?? {
+    static func category(_ body: JSONObject) throws(APIError) -> Update<String> {
         let value = try text(body, "category")
-        if case .some(.some(let text)) = value, text.count > Marker.maxCategoryLength {
+        if case .set(let text) = value, text.count > Marker.maxCategoryLength {
             throw .invalidField(body.path("category"), "longer than \(Marker.maxCategoryLength) characters (\(text.count))")
         }
         return value
@@ -74,7 +74,7 @@ enum MarkerFieldsInput {
 
     /// `priority`: low, normal, high or critical.
     static func priority(_ body: JSONObject, allowNull: Bool) throws(APIError) -> MarkerPriority? {
-        guard let text = try body.string("priority", allowNull: allowNull) ?? nil else { return nil }
+        guard let text = try body.string("priority", allowNull: allowNull) else { return nil }
         guard let priority = MarkerPriority(rawValue: text) else {
             throw .invalidField(body.path("priority"), "expected one of \(quotedList(MarkerPriority.allCases.map(\.rawValue))), found \"\(text)\"")
         }
@@ -82,19 +82,19 @@ enum MarkerFieldsInput {
     }
 
     /// `due`: `YYYY-MM-DD`, a day that exists; null clears.
-    static func due(_ body: JSONObject) throws(APIError) -> DueDate?? {
+    static func due(_ body: JSONObject) throws(APIError) -> Update<DueDate> {
         switch try text(body, "due") {
-        case nil: return nil
-        case .some(nil): return .some(nil)
-        case .some(.some(let text)):
+        case .keep: return .keep
+        case .clear: return .clear
+        case .set(let text):
             guard let date = DueDate(text: text) else { throw .invalidField(body.path("due"), "expected a date YYYY-MM-DD, found \"\(text)\"") }
-            return .some(date)
+            return .set(date)
         }
     }
 
     /// `capturedAt`: RFC 3339 date-time with an offset, kept as sent.
     static func capturedAt(_ body: JSONObject) throws(APIError) -> CaptureTime? {
-        guard let text = try body.string("capturedAt", allowNull: true) ?? nil else { return nil }
+        guard let text = try body.string("capturedAt", allowNull: true) else { return nil }
         guard let time = CaptureTime(text: text) else {
             throw .invalidField(body.path("capturedAt"), "expected an RFC 3339 date-time with an offset (2026-11-20T09:41:07+01:00), found \"\(text)\"")
         }

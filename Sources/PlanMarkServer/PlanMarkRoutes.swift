@@ -424,7 +424,7 @@ struct PlanMarkRoutes: Sendable {
         try body.onlyKeys(MarkerFieldsInput.newMarkerKeys)
         guard let position = try MarkerPositionInput.read(body, required: true) else { throw APIError.invalidField("$", "no position") }
         let fields = try MarkerFieldsInput.newMarker(body, at: PixelPoint(x: 0, y: 0))
-        let author = try identity.author(given: try body.string("author", allowNull: true) ?? nil)
+        let author = try identity.author(given: try body.string("author", allowNull: true))
         // A signed-in user is told that a uuid is taken, not where: it may be on a drawing they cannot see.
         let result: (MarkerCreation, LatLngConversion?)
         do {
@@ -471,7 +471,7 @@ struct PlanMarkRoutes: Sendable {
         let position = try MarkerPositionInput.read(body, required: false)
         var fields = try MarkerFieldsInput.change(body)
         fields.ifVersion = try EntityTag.ifMatchVersion(request)
-        let author = try identity.author(given: try body.string("author", allowNull: true) ?? nil)
+        let author = try identity.author(given: try body.string("author", allowNull: true))
         guard position != nil || !fields.isEmpty else {
             throw APIError.invalidField("$", "nothing to change: give a position (x, y or lat, lng), status, note, category, priority, assignee or due")
         }
@@ -520,7 +520,7 @@ struct PlanMarkRoutes: Sendable {
         try QueryParameters(request).onlyKeys([])
         let body = try await bodies.jsonObject(of: request)
         try body.onlyKeys(["name"])
-        guard let newName = try body.string("name") ?? nil else { throw APIError.invalidField(body.path("name"), "required") }
+        guard let newName = try body.string("name") else { throw APIError.invalidField(body.path("name"), "required") }
         let summary = try await store.run("renameDrawing") { store throws(StoreError) -> DrawingSummary in
             let drawing = try await store.renameDrawing(name, to: newName)
             return try await store.drawing(named: drawing.name)

@@ -100,7 +100,7 @@ struct ValidateEndpoint: Sendable {
             throw .invalidField(subPath(error.path, of: body.path("regions")), error.message)
         }
         var boundary = BoundaryRule.include
-        if let text = try body.string("boundary") ?? nil {
+        if let text = try body.string("boundary") {
             guard let rule = BoundaryRule(rawValue: text) else { throw .invalidField(body.path("boundary"), "expected \"include\" or \"exclude\"") }
             boundary = rule
         }

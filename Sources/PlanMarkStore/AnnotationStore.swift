@@ -190,7 +190,7 @@ extension AnnotationStore {
     /// Changes a marker's note (nil clears it).
     /// - Complexity: as `updateMarker`.
     public func setNote(_ note: String?, ofMarker number: Int, in drawing: String, author: String?) async throws(StoreError) -> Marker {
-        try await updateMarker(number, in: drawing, MarkerChange(note: .some(note)), author: author)
+        try await updateMarker(number, in: drawing, MarkerChange(note: Update(note)), author: author)
     }
 
     /// Validates and stores a new marker with only a position and a note; returns it with its number.

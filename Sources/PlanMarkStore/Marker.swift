@@ -98,9 +98,9 @@ public struct Marker: Hashable, Sendable {
 
     /// The whole state, as the history records a created or removed marker.
     public var state: MarkerState {
-        MarkerState(x: position.x, y: position.y, status: status, note: .some(note), rooms: rooms, uuid: uuid, ref: .some(ref),
-                    category: .some(category), priority: priority, assignee: .some(assignee), due: .some(due),
-                    capturedAt: .some(capturedAt))
+        MarkerState(x: position.x, y: position.y, status: status, note: Update(note), rooms: rooms, uuid: uuid, ref: Update(ref),
+                    category: Update(category), priority: priority, assignee: Update(assignee), due: Update(due),
+                    capturedAt: Update(capturedAt))
     }
 }
 

@@ -1,7 +1,7 @@
 import PlanMarkFormats
 import PlanMarkGeometry
 
-/// The fields one request changes on a marker; nil fields stay as they are. Applied all at once or
+/// The fields one request changes on a marker; nil (or `.keep`) fields stay as they are. Applied all at once or
 /// not at all (`AnnotationStore.updateMarker`, `updateMarkers`).
 public struct MarkerChange: Hashable, Sendable {
     /// A new position (validated like a new marker's; the rooms follow it).
@@ -10,16 +10,16 @@ public struct MarkerChange: Hashable, Sendable {
     public var status: MarkerStatus?
     /// Why the status changes; required to send ready work back to open, kept in the history.
     public var reason: String?
-    /// A new note: nil leaves it, `.some(nil)` clears it.
-    public var note: String??
-    /// A new category: nil leaves it, `.some(nil)` clears it.
-    public var category: String??
+    /// A new note: `.keep` leaves it, `.clear` clears it.
+    public var note: Update<String>
+    /// A new category: `.keep` leaves it, `.clear` clears it.
+    public var category: Update<String>
     /// A new priority.
     public var priority: MarkerPriority?
-    /// A new assignee: nil leaves it, `.some(nil)` clears it.
-    public var assignee: String??
-    /// A new due date: nil leaves it, `.some(nil)` clears it.
-    public var due: DueDate??
+    /// A new assignee: `.keep` leaves it, `.clear` clears it.
+    public var assignee: Update<String>
+    /// A new due date: `.keep` leaves it, `.clear` clears it.
+    public var due: Update<DueDate>
     /// Whether setting the status the marker has already is refused (`already-in-status`, as `setStatus` asks)
     /// rather than no change.
     package var refusesSameStatus = false
@@ -28,8 +28,9 @@ public struct MarkerChange: Hashable, Sendable {
     public var ifVersion: Int?
 
     /// Describes a change.
-    public init(position: PixelPoint? = nil, status: MarkerStatus? = nil, reason: String? = nil, note: String?? = nil,
-                category: String?? = nil, priority: MarkerPriority? = nil, assignee: String?? = nil, due: DueDate?? = nil) {
+    public init(position: PixelPoint? = nil, status: MarkerStatus? = nil, reason: String? = nil, note: Update<String> = .keep,
+                category: Update<String> = .keep, priority: MarkerPriority? = nil, assignee: Update<String> = .keep,
+                due: Update<DueDate> = .keep) {
         self.position = position
         self.status = status
         self.reason = reason
@@ -42,6 +43,6 @@ public struct MarkerChange: Hashable, Sendable {
 
     /// True when the change names no field (`ifVersion` is a condition, not a field).
     public var isEmpty: Bool {
-        position == nil && status == nil && note == nil && category == nil && priority == nil && assignee == nil && due == nil
+        position == nil && status == nil && note.keeps && category.keeps && priority == nil && assignee.keeps && due.keeps
     }
 }

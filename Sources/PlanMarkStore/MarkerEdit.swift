@@ -1,3 +1,4 @@
+import PlanMarkFormats
 import PlanMarkGeometry
 
 /// One `MarkerChange` applied to one marker, worked out without a store: the marker's new values, the old and new
@@ -38,7 +39,7 @@ package struct MarkerEdit: Sendable {
             let rooms = StoreRules.rooms(verdict.hits, validator: validator)
             old.x = marker.position.x; old.y = marker.position.y; old.rooms = marker.rooms
             new.x = position.x; new.y = position.y; new.rooms = rooms
-            if let reason = marker.needsPlacement { old.needsPlacement = .some(reason); new.needsPlacement = .some(nil) }
+            if let reason = marker.needsPlacement { old.needsPlacement = .set(reason); new.needsPlacement = .clear }
             marker.position = position
             marker.rooms = rooms
             marker.needsPlacement = nil
@@ -62,20 +63,20 @@ package struct MarkerEdit: Sendable {
                 marker.status = status
             }
         }
-        if case .some(let note) = change.note, note != marker.note {
-            old.note = .some(marker.note); new.note = .some(note); marker.note = note
+        if !change.note.keeps, case let note = change.note.applied(to: marker.note), note != marker.note {
+            old.note = Update(marker.note); new.note = Update(note); marker.note = note
         }
-        if case .some(let category) = change.category, category != marker.category {
-            old.category = .some(marker.category); new.category = .some(category); marker.category = category
+        if !change.category.keeps, case let category = change.category.applied(to: marker.category), category != marker.category {
+            old.category = Update(marker.category); new.category = Update(category); marker.category = category
         }
         if let priority = change.priority, priority != marker.priority {
             old.priority = marker.priority; new.priority = priority; marker.priority = priority
         }
-        if case .some(let assignee) = change.assignee, assignee != marker.assignee {
-            old.assignee = .some(marker.assignee); new.assignee = .some(assignee); marker.assignee = assignee
+        if !change.assignee.keeps, case let assignee = change.assignee.applied(to: marker.assignee), assignee != marker.assignee {
+            old.assignee = Update(marker.assignee); new.assignee = Update(assignee); marker.assignee = assignee
         }
-        if case .some(let due) = change.due, due != marker.due {
-            old.due = .some(marker.due); new.due = .some(due); marker.due = due
+        if !change.due.keeps, case let due = change.due.applied(to: marker.due), due != marker.due {
+            old.due = Update(marker.due); new.due = Update(due); marker.due = due
         }
         guard old != MarkerState() else { return nil }
         marker.updatedAt = now

@@ -2,7 +2,8 @@ import PlanMarkFormats
 
 /// The values of a marker before or after a change, as kept in its history. Only the fields the change
 /// touched are set (a move sets `x`, `y` and `rooms`; a status change sets `status`). A text field that was
-/// absent is recorded as such (`note == .some(nil)`, `"note":null`), so old values are exact.
+/// absent is recorded as such (`note == .clear`, `"note":null`), so old values are exact; one the change did not touch
+/// is `.keep` (no member).
 public struct MarkerState: Hashable, Sendable {
     /// Pixel x.
     public var x: Double?
@@ -10,8 +11,8 @@ public struct MarkerState: Hashable, Sendable {
     public var y: Double?
     /// The workflow status.
     public var status: MarkerStatus?
-    /// The note: nil when the change did not touch it, `.some(nil)` when there was no note.
-    public var note: String??
+    /// The note: `.keep` when the change did not touch it, `.clear` when there was no note.
+    public var note: Update<String>
     /// The covering rooms.
     public var rooms: [String]?
     /// For a marker removed because a single-marker drawing got a new one: that marker's number.
@@ -19,34 +20,34 @@ public struct MarkerState: Hashable, Sendable {
     /// The uuid (set in a created or removed marker's whole state).
     public var uuid: MarkerUUID?
     /// The markers file's id (whole state only).
-    public var ref: String??
+    public var ref: Update<String>
     /// The category.
-    public var category: String??
+    public var category: Update<String>
     /// The priority.
     public var priority: MarkerPriority?
     /// The assignee.
-    public var assignee: String??
+    public var assignee: Update<String>
     /// The due date.
-    public var due: DueDate??
+    public var due: Update<DueDate>
     /// The client's capture time (whole state only).
-    public var capturedAt: CaptureTime??
+    public var capturedAt: Update<CaptureTime>
     /// Why a status changed (required when work that was ready is rejected back to open).
     public var reason: String?
     /// The attachment an `attached` or `detached` entry is about.
     public var attachment: Attachment?
-    /// Why the marker needs placing again (`Marker.needsPlacement`): nil when the change did not touch it,
-    /// `.some(nil)` when it was (or became) placed.
-    public var needsPlacement: String?? = nil
+    /// Why the marker needs placing again (`Marker.needsPlacement`): `.keep` when the change did not touch it,
+    /// `.clear` when it was (or became) placed.
+    public var needsPlacement: Update<String> = .keep
     /// The drawing's revision number the position belongs to (a `revised` entry's old and new revision).
     public var revision: Int? = nil
     /// A `commented` entry's text.
     public var comment: String? = nil
 
     /// Creates a state; unset fields were not part of the change.
-    public init(x: Double? = nil, y: Double? = nil, status: MarkerStatus? = nil, note: String?? = nil,
-                rooms: [String]? = nil, replacedBy: Int? = nil, uuid: MarkerUUID? = nil, ref: String?? = nil,
-                category: String?? = nil, priority: MarkerPriority? = nil, assignee: String?? = nil, due: DueDate?? = nil,
-                capturedAt: CaptureTime?? = nil, reason: String? = nil, attachment: Attachment? = nil) {
+    public init(x: Double? = nil, y: Double? = nil, status: MarkerStatus? = nil, note: Update<String> = .keep,
+                rooms: [String]? = nil, replacedBy: Int? = nil, uuid: MarkerUUID? = nil, ref: Update<String> = .keep,
+                category: Update<String> = .keep, priority: MarkerPriority? = nil, assignee: Update<String> = .keep,
+                due: Update<DueDate> = .keep, capturedAt: Update<CaptureTime> = .keep, reason: String? = nil, attachment: Attachment? = nil) {
         self.x = x
         self.y = y
         self.status = status
@@ -70,15 +71,15 @@ public struct MarkerState: Hashable, Sendable {
         if let x = later.x { state.x = x }
         if let y = later.y { state.y = y }
         if let status = later.status { state.status = status }
-        if let note = later.note { state.note = note }
+        if !later.note.keeps { state.note = later.note }
         if let rooms = later.rooms { state.rooms = rooms }
         if let uuid = later.uuid { state.uuid = uuid }
-        if let ref = later.ref { state.ref = ref }
-        if let category = later.category { state.category = category }
+        if !later.ref.keeps { state.ref = later.ref }
+        if !later.category.keeps { state.category = later.category }
         if let priority = later.priority { state.priority = priority }
-        if let assignee = later.assignee { state.assignee = assignee }
-        if let due = later.due { state.due = due }
-        if let capturedAt = later.capturedAt { state.capturedAt = capturedAt }
+        if !later.assignee.keeps { state.assignee = later.assignee }
+        if !later.due.keeps { state.due = later.due }
+        if !later.capturedAt.keeps { state.capturedAt = later.capturedAt }
         return state
     }
 
@@ -90,10 +91,12 @@ public struct MarkerState: Hashable, Sendable {
             if out.count > 1 { out += "," }
             out += "\"\(name)\":"
         }
-        func text(_ name: String, _ value: String??) {
-            guard let value else { return }
-            key(name)
-            out += value.map(JSONString.quoted) ?? "null"
+        func text(_ name: String, _ value: Update<String>) {
+            switch value {
+            case .keep: return
+            case .clear: key(name); out += "null"
+            case .set(let text): key(name); out += JSONString.quoted(text)
+            }
         }
         if let x { key("x"); out += JSONNumber.text(x) }
         if let y { key("y"); out += JSONNumber.text(y) }
@@ -106,8 +109,8 @@ public struct MarkerState: Hashable, Sendable {
         text("category", category)
         if let priority { key("priority"); out += "\"\(priority.rawValue)\"" }
         text("assignee", assignee)
-        if let due { key("due"); out += due.map { "\"\($0.text)\"" } ?? "null" }
-        text("capturedAt", capturedAt.map { $0?.text })
+        text("due", due.map(\.text))
+        text("capturedAt", capturedAt.map(\.text))
         if let reason { key("reason"); out += JSONString.quoted(reason) }
         if let attachment { key("attachment"); out += attachment.historyJSON }
         text("needsPlacement", needsPlacement)
@@ -121,11 +124,11 @@ public struct MarkerState: Hashable, Sendable {
     public init?(jsonText: String) {
         guard case .object(let members)? = try? JSONParser.parse(Array(jsonText.utf8)) else { return nil }
         self.init()
-        func text(_ value: JSONValue) -> String?? {
+        func text(_ value: JSONValue) -> Update<String> {
             switch value {
-            case .string(let s): return .some(s)
-            case .null: return .some(nil)
-            default: return nil
+            case .string(let s): return .set(s)
+            case .null: return .clear
+            default: return .keep
             }
         }
         for (name, value) in members {
@@ -141,10 +144,10 @@ public struct MarkerState: Hashable, Sendable {
             case ("category", _): category = text(value)
             case ("priority", .string(let s)): priority = MarkerPriority(rawValue: s)
             case ("assignee", _): assignee = text(value)
-            case ("due", .string(let s)): due = .some(DueDate(text: s))
-            case ("due", .null): due = .some(nil)
-            case ("capturedAt", .string(let s)): capturedAt = .some(CaptureTime(text: s))
-            case ("capturedAt", .null): capturedAt = .some(nil)
+            case ("due", .string(let s)): due = Update(DueDate(text: s))
+            case ("due", .null): due = .clear
+            case ("capturedAt", .string(let s)): capturedAt = Update(CaptureTime(text: s))
+            case ("capturedAt", .null): capturedAt = .clear
             case ("reason", .string(let s)): reason = s
             case ("attachment", _): attachment = Attachment(historyJSON: value)
             case ("needsPlacement", _): needsPlacement = text(value)

@@ -17,7 +17,7 @@ extension StoreBackend {
         for item in items {
             guard item.marker.uuid != nil else { throw StoreError.invalidArgument("an imported item needs a uuid") }
             let new = item.marker
-            try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
+            try StoreRules.checkFields(note: Update(new.note), category: Update(new.category), assignee: Update(new.assignee), ref: new.ref)
             try TextField.check(item.author, field: "author")
             try TextField.check(item.needsPlacement, field: "needsPlacement")
             for comment in item.comments { try StoreRules.comment(comment.text, author: comment.author) }
@@ -60,7 +60,7 @@ extension StoreBackend {
                     throw try await Self.uuidConflict(transaction, uuid: uuid, stored: stored)
                 }
                 var created = marker.state
-                created.needsPlacement = .some(item.needsPlacement)
+                created.needsPlacement = Update(item.needsPlacement)
                 var entries = [HistoryEntry(sequence: 0, drawingID: drawingID, number: marker.number, action: .created, at: now,
                                             author: author ?? item.author, old: nil, new: created)]
                 for comment in item.comments {

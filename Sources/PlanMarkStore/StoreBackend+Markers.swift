@@ -5,7 +5,7 @@ extension StoreBackend {
     /// Validates `new.position` against the drawing and stores a new marker with the next number, in a transaction of
     /// its own (see `placeMarker`).
     public func addMarker(to name: String, _ new: NewMarker, author: String?) async throws(StoreError) -> MarkerCreation {
-        try StoreRules.checkFields(note: .some(new.note), category: .some(new.category), assignee: .some(new.assignee), ref: new.ref)
+        try StoreRules.checkFields(note: Update(new.note), category: Update(new.category), assignee: Update(new.assignee), ref: new.ref)
         try TextField.check(author, field: "author")
         return try await placeMarker(in: name, new, author: author)
     }

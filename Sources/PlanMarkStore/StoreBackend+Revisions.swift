@@ -120,12 +120,12 @@ public struct Placement: Sendable {
     /// The `revised` history entry's old value: position, rooms and revision `previous`, and `needsPlacement` when
     /// either side has one.
     public func oldState(revision previous: Int) -> String {
-        StoreRules.stateJSON(position, rooms: rooms, reason: flagged ? .some(reason) : nil, revision: previous)
+        StoreRules.stateJSON(position, rooms: rooms, reason: flagged ? Update(reason) : .keep, revision: previous)
     }
 
     /// The `revised` history entry's new value (as `oldState`, after the revision `next`).
     public func newState(revision next: Int) -> String {
-        StoreRules.stateJSON(newPosition, rooms: newRooms, reason: flagged ? .some(newReason) : nil, revision: next)
+        StoreRules.stateJSON(newPosition, rooms: newRooms, reason: flagged ? Update(newReason) : .keep, revision: next)
     }
 
     /// Whether the placement needs placement before or after the revision.

@@ -10,11 +10,11 @@ import PlanMarkGeometry
 /// marker's rooms and its state at creation are worked out, how a drawing's image file is read.
 package enum StoreRules {
     /// Refuses text that cannot be stored exactly and a category over 100 characters.
-    package static func checkFields(note: String??, category: String??, assignee: String??, ref: String?) throws(StoreError) {
-        if case .some(let note) = note { try TextField.check(note, field: "note") }
-        if case .some(let assignee) = assignee { try TextField.check(assignee, field: "assignee") }
+    package static func checkFields(note: Update<String>, category: Update<String>, assignee: Update<String>, ref: String?) throws(StoreError) {
+        if case .set(let note) = note { try TextField.check(note, field: "note") }
+        if case .set(let assignee) = assignee { try TextField.check(assignee, field: "assignee") }
         try TextField.check(ref, field: "ref")
-        if case .some(let category?) = category {
+        if case .set(let category) = category {
             try TextField.check(category, field: "category")
             if category.count > Marker.maxCategoryLength {
                 throw StoreError.invalidText(field: "category", problem: "is \(category.count) characters long; at most \(Marker.maxCategoryLength)")
@@ -43,8 +43,8 @@ package enum StoreRules {
 
     /// Whether `new` describes the marker whose state at creation was `state` (author and time aside).
     package static func sameContent(_ new: NewMarker, _ state: MarkerState) -> Bool {
-        let note: String? = state.note ?? nil, category: String? = state.category ?? nil, assignee: String? = state.assignee ?? nil
-        let due: DueDate? = state.due ?? nil, capturedAt: CaptureTime? = state.capturedAt ?? nil, ref: String? = state.ref ?? nil
+        let note = state.note.applied(to: nil), category = state.category.applied(to: nil), assignee = state.assignee.applied(to: nil)
+        let due = state.due.applied(to: nil), capturedAt = state.capturedAt.applied(to: nil), ref = state.ref.applied(to: nil)
         let status: MarkerStatus = state.status ?? .open, priority: MarkerPriority = state.priority ?? .normal
         guard state.x == new.position.x, state.y == new.position.y, status == new.status, priority == new.priority else { return false }
         return note == new.note && category == new.category && assignee == new.assignee && due == new.due
@@ -108,9 +108,13 @@ package enum StoreRules {
     /// `MarkerState(x:y:rooms:needsPlacement:revision:).jsonText`, written directly: the rooms are the stored JSON
     /// array (`RoomList.jsonText`'s bytes already), so they are not parsed and written again for each of m markers.
     /// - Complexity: O(length of the text).
-    package static func stateJSON(_ position: PixelPoint, rooms: String, reason: String??, revision: Int) -> String {
+    package static func stateJSON(_ position: PixelPoint, rooms: String, reason: Update<String>, revision: Int) -> String {
         var out = "{\"x\":" + JSONNumber.text(position.x) + ",\"y\":" + JSONNumber.text(position.y) + ",\"rooms\":" + rooms
-        if let reason { out += ",\"needsPlacement\":" + (reason.map(JSONString.quoted) ?? "null") }
+        switch reason {
+        case .keep: break
+        case .clear: out += ",\"needsPlacement\":null"
+        case .set(let text): out += ",\"needsPlacement\":" + JSONString.quoted(text)
+        }
         return out + ",\"revision\":" + String(revision) + "}"
     }
 

@@ -146,9 +146,7 @@ extension CRSCommand {
         var size: DrawingSize
 
         @Option(name: .long, help: "text (two lines 'southWest LAT LNG', 'northEast LAT LNG') or json.")
-        var format: BoundsFormat = .text
-
-        enum BoundsFormat: String, ExpressibleByArgument { case text, json }
+        var format: TextOrJSON = .text
 
         func run() throws {
             let crs = SimpleCRS(options.crs)

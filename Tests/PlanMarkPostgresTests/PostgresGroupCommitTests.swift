@@ -112,7 +112,7 @@ struct PostgresGroupCommitTests {
             if let uuid = item.uuid { #expect(stored.uuid == uuid) }
             let entry = try #require(try await store.history(of: "A", number: marker.number).first)
             #expect(entry.action == .created && entry.author == awkward)
-            if let note = item.note { #expect(entry.new?.note == .some(.some(note))) }
+            if let note = item.note { #expect(entry.new?.note == .set((note))) }
         }
     }
 

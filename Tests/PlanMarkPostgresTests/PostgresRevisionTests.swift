@@ -215,7 +215,7 @@ struct PostgresRevisionTests {
         // R2 went through the shift too (250...440): marker 3 keeps its room though it is off the 400 px sheet.
         #expect(try await Self.markers(store) == ["1 100 50 [\"R1\"] -", "2 350 100 [\"R2\"] -", "3 430 280 [\"R2\"] outside-drawing"])
         var entries = try await Self.history(store)
-        #expect(entries[2].3?.needsPlacement == .some(nil) && entries[2].4?.needsPlacement == .some("outside-drawing"))
+        #expect(entries[2].3?.needsPlacement == .clear && entries[2].4?.needsPlacement == .set("outside-drawing"))
         #expect(entries[0].3?.needsPlacement == nil && entries[0].4?.needsPlacement == nil)
         let back = Alignment(transform: .translation(dx: -50, dy: 0), residuals: [])
         let third = try await store.reviseDrawing("A", NewRevision(imagePath: "/nowhere/r3.png", imageBytes: Self.png(width: 400, height: 300, tag: 3),
@@ -223,7 +223,7 @@ struct PostgresRevisionTests {
         #expect(third.revision.number == 3 && third.unplaced.isEmpty)
         #expect(try await Self.markers(store) == ["1 50 50 [\"R1\"] -", "2 300 100 [\"R2\"] -", "3 380 280 [\"R2\"] -"])
         entries = try await Self.history(store)
-        #expect(entries.count == 6 && entries[5].3?.needsPlacement == .some("outside-drawing") && entries[5].4?.needsPlacement == .some(nil))
+        #expect(entries.count == 6 && entries[5].3?.needsPlacement == .set("outside-drawing") && entries[5].4?.needsPlacement == .clear)
         #expect(try await store.markerPositions(of: "A", onRevision: 2)[3] == PixelPoint(x: 430, y: 280))
         #expect(try await Self.texts(store, "SELECT count(*)::text FROM image") == ["3"])
     }

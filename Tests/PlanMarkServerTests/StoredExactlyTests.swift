@@ -42,11 +42,11 @@ import Testing
             let k = try #require(entry.author.flatMap { Int($0.dropFirst()) })
             #expect(k % 2 == 0)
             #expect(entry.new?.x == Double(460 + k) && entry.new?.y == 410)
-            #expect(entry.new?.note == .some("client \(k)"))
+            #expect(entry.new?.note == .set("client \(k)"))
         }
         let last = try #require(history.last)
         let marker = try await fixture.store.marker(1, in: "plan")
-        #expect(marker.position.x == last.new?.x && marker.note == last.new?.note ?? nil)
+        #expect(marker.position.x == last.new?.x && marker.note == (last.new?.note ?? .keep).applied(to: nil))
     }
 
     /// A refused move in a PATCH that also changes status and note changes nothing.

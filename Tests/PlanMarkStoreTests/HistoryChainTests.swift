@@ -77,7 +77,7 @@ import Testing
             }
             try await group.waitForAll()
         }
-        _ = try await store.updateMarkers([2, 3], in: "A", MarkerChange(assignee: .some("Acme")), author: nil)
+        _ = try await store.updateMarkers([2, 3], in: "A", MarkerChange(assignee: .set("Acme")), author: nil)
         _ = try await store.replaceRegions(of: "A", with: [StoreFixtures.rectangle("A", .allowed, 10, 10, 390, 290),
                                                      StoreFixtures.rectangle("R1", .room, 200, 10, 390, 290),
                                                      StoreFixtures.rectangle("R2", .room, 10, 10, 200, 290)], force: false, author: nil)

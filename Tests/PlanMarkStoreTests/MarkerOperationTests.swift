@@ -66,7 +66,7 @@ import Testing
         #expect(history.map(\.author) == ["ana", "bo", "cy", "cy", "di", "ed"])
         #expect(history[0].old == nil)
         #expect(StoreFixtures.basic(history[0].new) == MarkerState(x: 50, y: 60, status: .open, note: "n", rooms: ["R1"]))
-        #expect(history[0].new?.priority == .normal && history[0].new?.uuid != nil && history[0].new?.category == .some(nil))
+        #expect(history[0].new?.priority == .normal && history[0].new?.uuid != nil && history[0].new?.category == .clear)
         #expect(history[1].old == MarkerState(x: 50, y: 60, rooms: ["R1"]))
         #expect(history[1].new == MarkerState(x: 300, y: 100, rooms: ["R2"]))
         #expect(history[2].old == MarkerState(status: .open) && history[2].new == MarkerState(status: .closed))

@@ -66,7 +66,7 @@ import Testing
         _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 50), note: "first", author: "ana")
         _ = try await store.setNote("second", ofMarker: 1, in: "A", author: "ana")  // version 2
         let history = try await store.history(of: "A", number: 1).count
-        var stale = MarkerChange(note: .some("from an old copy"))
+        var stale = MarkerChange(note: .set("from an old copy"))
         stale.ifVersion = 1
         do {
             _ = try await store.updateMarker(1, in: "A", stale, author: "bo")
@@ -79,7 +79,7 @@ import Testing
         #expect(after.note == "second" && after.version == 2)
         #expect(try await store.history(of: "A", number: 1).count == history)
 
-        var current = MarkerChange(note: .some("third"))
+        var current = MarkerChange(note: .set("third"))
         current.ifVersion = 2
         let changed = try await store.updateMarker(1, in: "A", current, author: "bo")
         #expect(changed.note == "third" && changed.version == 3)

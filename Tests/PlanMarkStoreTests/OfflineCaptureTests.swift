@@ -119,7 +119,7 @@ import Testing
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         _ = try await store.addMarker(to: "A", at: PixelPoint(x: 20, y: 20), note: nil, author: nil)
         _ = try await store.addMarker(to: "A", Self.item, author: nil)
-        _ = try await store.updateMarker(1, in: "A", MarkerChange(note: .some("changed")), author: nil)
+        _ = try await store.updateMarker(1, in: "A", MarkerChange(note: .set("changed")), author: nil)
         let stored = try await StoreFixtures.texts(store, "SELECT uuid FROM marker ORDER BY number")
         #expect(stored == [nil, "5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b"])
     }

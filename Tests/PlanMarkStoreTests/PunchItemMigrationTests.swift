@@ -54,7 +54,7 @@ import Testing
         let three = try await store.history(of: "Level 2", number: 3)
         #expect(three[0].new?.x == 1300 && three[0].new?.y == 500 && three[0].new?.status == .open && three[0].new?.rooms == ["2.03"])
         // Removed marker 5 keeps its history.
-        #expect(try await store.history(of: "Level 2", number: 5).last?.old == MarkerState(x: 1450, y: 400, status: .open, note: .some(nil), rooms: []))
+        #expect(try await store.history(of: "Level 2", number: 5).last?.old == MarkerState(x: 1450, y: 400, status: .open, note: .clear, rooms: []))
         // The next number continues, and the workflow works on old markers.
         #expect(try await store.addMarker(to: "Level 2", at: PixelPoint(x: 1300, y: 520), note: nil, author: nil).number == 19)
         #expect(try await store.setStatus(.open, ofMarker: 18, in: "Level 2", author: nil).status == .open)

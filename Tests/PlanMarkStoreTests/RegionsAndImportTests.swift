@@ -25,7 +25,7 @@ import Testing
         let history = try await store.history(of: "A", number: 3)
         #expect(history.count == 1 && history[0].action == .created && history[0].author == "bot")
         #expect(history[0].number == 3 && history[0].lastNumber == nil)
-        #expect(StoreFixtures.basic(history[0].new) == MarkerState(x: 200, y: 150, status: .open, note: .some(nil), rooms: ["R1", "R2"]))
+        #expect(StoreFixtures.basic(history[0].new) == MarkerState(x: 200, y: 150, status: .open, note: .clear, rooms: ["R1", "R2"]))
     }
 
     /// An imported marker changed many times (and removed): its history still shows the values it was
@@ -46,8 +46,8 @@ import Testing
         // The whole state: every punch-item field, the file's id as the ref, the uuid the store made.
         let uuid = try #require(history[6].old?.uuid)
         func whole(_ x: Double, _ y: Double, _ status: MarkerStatus, _ note: String?, _ rooms: [String], ref: String?, uuid: MarkerUUID?) -> MarkerState {
-            MarkerState(x: x, y: y, status: status, note: .some(note), rooms: rooms, uuid: uuid, ref: .some(ref), category: .some(nil),
-                        priority: .normal, assignee: .some(nil), due: .some(nil), capturedAt: .some(nil))
+            MarkerState(x: x, y: y, status: status, note: Update(note), rooms: rooms, uuid: uuid, ref: Update(ref), category: .clear,
+                        priority: .normal, assignee: .clear, due: .clear, capturedAt: .clear)
         }
         #expect(history[0].new == whole(30, 30, .open, nil, ["R1"], ref: nil, uuid: uuid))
         #expect(history[0].author == "bot")

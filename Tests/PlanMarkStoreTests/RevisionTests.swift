@@ -85,13 +85,13 @@ import Testing
         #expect(try await store.marker(1, in: "A").position == PixelPoint(x: 100, y: 50))
         #expect(try await store.marker(1, in: "A").needsPlacement == nil)
         let revised = try await store.history(of: "A", number: 3).last!
-        #expect(revised.action == .revised && revised.new?.needsPlacement == .some("outside-drawing") && revised.old?.needsPlacement == .some(nil))
+        #expect(revised.action == .revised && revised.new?.needsPlacement == .set("outside-drawing") && revised.old?.needsPlacement == .clear)
         // Moving it (R2 is now x 250...440) places it again.
         let moved = try await store.moveMarker(3, in: "A", to: PixelPoint(x: 300, y: 200), author: nil)
         #expect(moved.needsPlacement == nil && moved.rooms == ["R2"])
         #expect(try await store.marker(3, in: "A").needsPlacement == nil)
         let entry = try await store.history(of: "A", number: 3).last!
-        #expect(entry.action == .moved && entry.old?.needsPlacement == .some("outside-drawing") && entry.new?.needsPlacement == .some(nil))
+        #expect(entry.action == .moved && entry.old?.needsPlacement == .set("outside-drawing") && entry.new?.needsPlacement == .clear)
     }
 
     /// New regions given: rooms are reassigned from them; a marker that had a room and lands in none is outside-rooms.
@@ -112,11 +112,11 @@ import Testing
     func revisedEntryTextIsMarkerStateText(reason: String?, other: String?) async throws {
         let rooms = ["2.04", "a\"b"]
         let flagged = reason != nil || other != nil
-        let direct = StoreRules.stateJSON(PixelPoint(x: 12.5, y: -3), rooms: RoomList.jsonText(rooms), reason: flagged ? .some(reason) : nil,
+        let direct = StoreRules.stateJSON(PixelPoint(x: 12.5, y: -3), rooms: RoomList.jsonText(rooms), reason: flagged ? Update(reason) : .keep,
                                            revision: 4)
         var state = MarkerState(x: 12.5, y: -3, rooms: rooms)
         state.revision = 4
-        if flagged { state.needsPlacement = .some(reason) }
+        if flagged { state.needsPlacement = Update(reason) }
         #expect(direct == state.jsonText)
         #expect(MarkerState(jsonText: direct) == state)
     }

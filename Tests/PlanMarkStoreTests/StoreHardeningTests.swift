@@ -16,7 +16,7 @@ import Testing
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "crack", author: "ana")
         let before = try await StoreFixtures.counts(store)
-        let change = MarkerChange(position: PixelPoint(x: 5, y: 5), status: .closed, note: .some("fixed"))
+        let change = MarkerChange(position: PixelPoint(x: 5, y: 5), status: .closed, note: .set("fixed"))
         await #expect(throws: StoreError.invalidMarker(reason: .outsideAllowedArea, position: PixelPoint(x: 5, y: 5))) {
             try await store.updateMarker(1, in: "A", change, author: "bo")
         }
@@ -30,7 +30,7 @@ import Testing
     @Test(arguments: StoreFixtures.kinds) func oneChangeIsOneHistoryEntry(kind: StoreKind) async throws {
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: "ana")
-        let change = MarkerChange(position: PixelPoint(x: 300, y: 100), status: .closed, note: .some("done"))
+        let change = MarkerChange(position: PixelPoint(x: 300, y: 100), status: .closed, note: .set("done"))
         let marker = try await store.updateMarker(1, in: "A", change, author: "bo")
         #expect(marker.position == PixelPoint(x: 300, y: 100) && marker.rooms == ["R2"])
         #expect(marker.status == .closed && marker.note == "done")
@@ -47,7 +47,7 @@ import Testing
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: nil)
         let before = try await StoreFixtures.counts(store)
-        _ = try await store.updateMarker(1, in: "A", MarkerChange(position: PixelPoint(x: 50, y: 60), status: .open, note: .some("n")), author: nil)
+        _ = try await store.updateMarker(1, in: "A", MarkerChange(position: PixelPoint(x: 50, y: 60), status: .open, note: .set("n")), author: nil)
         #expect(try await StoreFixtures.counts(store) == before)
     }
 
@@ -62,7 +62,7 @@ import Testing
         #expect(history[1].old?.jsonText == #"{"note":null}"# && history[1].new?.jsonText == #"{"note":"first"}"#)
         #expect(history[2].old?.jsonText == #"{"note":"first"}"# && history[2].new?.jsonText == #"{"note":null}"#)
         // Read back from its JSON text, a null note stays a null note (not "no note recorded").
-        #expect(MarkerState(jsonText: #"{"note":null}"#)?.note == .some(nil))
+        #expect(MarkerState(jsonText: #"{"note":null}"#)?.note == .clear)
         #expect(MarkerState(jsonText: #"{"x":1}"#)?.note == nil)
     }
 
@@ -76,7 +76,7 @@ import Testing
             for worker in 0..<8 {
                 group.addTask {
                     let position = worker % 2 == 0 ? PixelPoint(x: 20 + Double(worker), y: 30) : PixelPoint(x: 1, y: 1)
-                    let change = MarkerChange(position: position, status: worker % 4 == 0 ? .closed : .open, note: .some("w\(worker)"))
+                    let change = MarkerChange(position: position, status: worker % 4 == 0 ? .closed : .open, note: .set("w\(worker)"))
                     return (try? await store.updateMarker(1, in: "A", change, author: "w\(worker)")) != nil
                 }
             }
@@ -90,7 +90,7 @@ import Testing
             let worker = try #require(Int(author.dropFirst()))
             #expect(worker % 2 == 0, "a refused change wrote history: \(author)")
             #expect(entry.new?.x == nil || entry.new?.x == 20 + Double(worker))
-            #expect(entry.new?.note == nil || entry.new?.note == .some("w\(worker)"))
+            #expect(entry.new?.note == nil || entry.new?.note == .set("w\(worker)"))
         }
         let marker = try await store.marker(1, in: "A")
         #expect(marker.position.y == 30 && [20, 22, 24, 26].contains(marker.position.x))

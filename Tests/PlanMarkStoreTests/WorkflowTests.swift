@@ -79,15 +79,15 @@ import Testing
     @Test(arguments: StoreFixtures.kinds) func fieldsChangeTogetherOrNotAtAll(kind: StoreKind) async throws {
         let store = try await Self.marker(in: "closed", kind)
         let before = try await StoreFixtures.counts(store)
-        let refused = MarkerChange(status: .ready, category: .some("Tiling"), priority: .high, assignee: .some("Ben"),
-                                   due: .some(DueDate(text: "2026-12-01")!))
+        let refused = MarkerChange(status: .ready, category: .set("Tiling"), priority: .high, assignee: .set("Ben"),
+                                   due: .set(DueDate(text: "2026-12-01")!))
         await #expect(throws: StoreError.self) { try await store.updateMarker(1, in: "A", refused, author: "bo") }
         #expect(try await StoreFixtures.counts(store) == before)
         let marker = try await store.marker(1, in: "A")
         #expect(marker.category == nil && marker.priority == .normal && marker.assignee == nil && marker.due == nil)
 
-        let change = MarkerChange(status: .open, category: .some("Tiling"), priority: .high, assignee: .some("Ben"),
-                                  due: .some(DueDate(text: "2026-12-01")!))
+        let change = MarkerChange(status: .open, category: .set("Tiling"), priority: .high, assignee: .set("Ben"),
+                                  due: .set(DueDate(text: "2026-12-01")!))
         let changed = try await store.updateMarker(1, in: "A", change, author: "bo")
         #expect(changed.status == .open && changed.category == "Tiling" && changed.priority == .high)
         #expect(changed.assignee == "Ben" && changed.due?.text == "2026-12-01")
@@ -96,7 +96,7 @@ import Testing
         #expect(entry.old?.jsonText == #"{"status":"closed","category":null,"priority":"normal","assignee":null,"due":null}"#)
         #expect(entry.new?.jsonText == #"{"status":"open","category":"Tiling","priority":"high","assignee":"Ben","due":"2026-12-01"}"#)
         // Clearing: `.some(nil)`.
-        let cleared = try await store.updateMarker(1, in: "A", MarkerChange(category: .some(nil), assignee: .some(nil), due: .some(nil)), author: "bo")
+        let cleared = try await store.updateMarker(1, in: "A", MarkerChange(category: .clear, assignee: .clear, due: .clear), author: "bo")
         #expect(cleared.category == nil && cleared.assignee == nil && cleared.due == nil)
         #expect(try await store.history(of: "A", number: 1).last?.action == .edited)
     }
@@ -105,9 +105,9 @@ import Testing
     @Test(arguments: StoreFixtures.kinds) func categoryLength(kind: StoreKind) async throws {
         let store = try await Self.marker(in: "open", kind)
         let hundred = String(repeating: "é", count: 100)
-        #expect(try await store.updateMarker(1, in: "A", MarkerChange(category: .some(hundred)), author: nil).category == hundred)
+        #expect(try await store.updateMarker(1, in: "A", MarkerChange(category: .set(hundred)), author: nil).category == hundred)
         await #expect(throws: StoreError.invalidText(field: "category", problem: "is 101 characters long; at most 100")) {
-            try await store.updateMarker(1, in: "A", MarkerChange(category: .some(hundred + "x")), author: nil)
+            try await store.updateMarker(1, in: "A", MarkerChange(category: .set(hundred + "x")), author: nil)
         }
     }
 
@@ -120,14 +120,14 @@ import Testing
         let before = try await StoreFixtures.counts(store)
         // 3 is closed: closed -> ready is refused, so 1 and 2 stay as they were.
         await #expect(throws: StoreError.transitionRefused(drawing: "A", number: 3, from: .closed, to: .ready)) {
-            try await store.updateMarkers([1, 2, 3], in: "A", MarkerChange(status: .ready, assignee: .some("Ben")), author: nil)
+            try await store.updateMarkers([1, 2, 3], in: "A", MarkerChange(status: .ready, assignee: .set("Ben")), author: nil)
         }
         await #expect(throws: StoreError.unknownMarker(drawing: "A", number: 9)) {
-            try await store.updateMarkers([1, 9], in: "A", MarkerChange(assignee: .some("Ben")), author: nil)
+            try await store.updateMarkers([1, 9], in: "A", MarkerChange(assignee: .set("Ben")), author: nil)
         }
         #expect(try await StoreFixtures.counts(store) == before)
         for number in [1, 2, 3] { #expect(try await store.marker(number, in: "A").assignee == nil) }
-        let updated = try await store.updateMarkers([1, 2], in: "A", MarkerChange(status: .ready, assignee: .some("Ben")), author: nil)
+        let updated = try await store.updateMarkers([1, 2], in: "A", MarkerChange(status: .ready, assignee: .set("Ben")), author: nil)
         #expect(updated.map(\.number) == [1, 2] && updated.allSatisfy { $0.status == .ready && $0.assignee == "Ben" })
     }
 }

@@ -41,7 +41,7 @@ enum SheetSet {
     /// (`worse`). A failure that concerns one
     /// page (`skipsThePage`, or code 0 for a page only listed) becomes its line's reason; any other stops the command.
     /// - Complexity: O(pages) besides `work`.
-    static func forEachPage(of pages: PDFPages, prefix: String, format: DrawingFormat,
+    static func forEachPage(of pages: PDFPages, prefix: String, format: TextOrJSON,
                             _ work: (PDFPageInfo, inout SheetLine) async throws -> Void) async throws {
         let out = StandardOutput()
         var lines: [SheetLine] = []

@@ -43,7 +43,7 @@ struct SheetsAddCommand: AsyncParsableCommand {
     var project: String?
 
     @Option(name: .long, help: "text or json.")
-    var format: DrawingFormat = .text
+    var format: TextOrJSON = .text
 
     @Option(name: .long, help: "Refuse pages with more pixels than this at --dpi, as render refuses images.")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels

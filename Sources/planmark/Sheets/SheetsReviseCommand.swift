@@ -36,7 +36,7 @@ struct SheetsReviseCommand: AsyncParsableCommand {
     var prefix = ""
 
     @Option(name: .long, help: "text or json.")
-    var format: DrawingFormat = .text
+    var format: TextOrJSON = .text
 
     @Option(name: .long, help: "Refuse pages with more pixels than this, as render refuses images.")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels

@@ -43,12 +43,11 @@ struct CommentsCommand: AsyncParsableCommand {
         """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The drawing's name.") var name: String
     @Argument(help: "The marker's number.") var number: Int
-    @Option(name: .long, help: "text or json.") var format: Format = .text
+    @Option(name: .long, help: "text or json.") var format: TextOrJSON = .text
 
     func run() async throws {
         try await storeCommand {

@@ -4,7 +4,6 @@ import PlanMarkFormats
 import PlanMarkStore
 
 /// Output formats of `drawing list` and `drawing show`.
-enum DrawingFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
 /// `planmark drawing list`.
 struct DrawingListCommand: AsyncParsableCommand {
@@ -13,7 +12,7 @@ struct DrawingListCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     @Option(name: .long, help: "text or json.")
-    var format: DrawingFormat = .text
+    var format: TextOrJSON = .text
 
     func run() async throws {
         try await storeCommand {

@@ -53,7 +53,7 @@ struct DrawingReviseCommand: AsyncParsableCommand {
     var dryRun = false
 
     @Option(name: .long, help: "text or json.")
-    var format: DrawingFormat = .text
+    var format: TextOrJSON = .text
 
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding), as render does.")
     var maxPixels: Int = PNGDecoder.defaultMaxPixels

@@ -14,7 +14,7 @@ struct DrawingShowCommand: AsyncParsableCommand {
     var name: String
 
     @Option(name: .long, help: "text or json.")
-    var format: DrawingFormat = .text
+    var format: TextOrJSON = .text
 
     func run() async throws {
         try await storeCommand {

@@ -4,7 +4,6 @@ import PlanMarkGeometry
 import PlanMarkStore
 
 /// Text or JSON.
-enum MeasureFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
 /// `planmark measure NAME X1,Y1 X2,Y2 [--format text|json]`: a distance on a calibrated drawing.
 struct MeasureCommand: AsyncParsableCommand {
@@ -33,7 +32,7 @@ struct MeasureCommand: AsyncParsableCommand {
     var to: PixelArgument
 
     @Option(name: .long, help: "text or json.")
-    var format: MeasureFormat = .text
+    var format: TextOrJSON = .text
 
     func run() async throws {
         try await storeCommand {

@@ -15,11 +15,10 @@ struct SummaryCommand: AsyncParsableCommand {
         """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The drawing's name.") var name: String
-    @Option(name: .long, help: "text or json.") var format: Format = .text
+    @Option(name: .long, help: "text or json.") var format: TextOrJSON = .text
     @OptionGroup var filterOptions: MarkerFilterOptions
 
     func run() async throws {

@@ -51,11 +51,11 @@ struct UpdateCommand: AsyncParsableCommand {
         if let status { change.status = try PunchItemArgument.status(status, place: "--status") }
         change.reason = reason
         if let priority { change.priority = try PunchItemArgument.priority(priority) }
-        if let due { change.due = .some(try PunchItemArgument.due(due)) }
-        if noDue { change.due = .some(nil) }
-        if let category { change.category = .some(category.isEmpty ? nil : category) }
-        if let assignee { change.assignee = .some(assignee.isEmpty ? nil : assignee) }
-        if let note { change.note = .some(note.isEmpty ? nil : note) }
+        if let due { change.due = Update(try PunchItemArgument.due(due)) }
+        if noDue { change.due = .clear }
+        if let category { change.category = category.isEmpty ? .clear : .set(category) }
+        if let assignee { change.assignee = assignee.isEmpty ? .clear : .set(assignee) }
+        if let note { change.note = note.isEmpty ? .clear : .set(note) }
         return change
     }
 

@@ -38,7 +38,7 @@ struct ProjectListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the projects.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(name: .long, help: "text or json.") var format: TeamFormat = .text
+    @Option(name: .long, help: "text or json.") var format: TextOrJSON = .text
 
     func run() async throws {
         try await storeCommand {
@@ -94,7 +94,7 @@ struct ProjectMembersCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The project's name.") var project: String
-    @Option(name: .long, help: "text or json.") var format: TeamFormat = .text
+    @Option(name: .long, help: "text or json.") var format: TextOrJSON = .text
 
     func run() async throws {
         try await storeCommand {

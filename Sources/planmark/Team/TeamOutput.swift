@@ -2,7 +2,6 @@ import Foundation
 import PlanMarkStore
 
 /// Output formats of the team commands' listings.
-enum TeamFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
 import ArgumentParser
 
@@ -16,7 +15,7 @@ enum TeamJSON {
     }
 }
 
-extension TeamFormat {
+extension TextOrJSON {
     /// Writes `values` to stdout: a line each (`line`, tab-separated fields) as text, or `{"KEY":[...]}` as JSON.
     func write<T: Encodable>(_ values: [T], key: String, line: (T) -> String) throws {
         let out = StandardOutput()

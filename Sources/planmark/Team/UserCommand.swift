@@ -41,7 +41,7 @@ struct UserListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the users: name, e-mail, company.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(name: .long, help: "text or json.") var format: TeamFormat = .text
+    @Option(name: .long, help: "text or json.") var format: TextOrJSON = .text
 
     func run() async throws {
         try await storeCommand {
@@ -109,7 +109,7 @@ struct UserTokensCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The user's name.") var name: String
-    @Option(name: .long, help: "text or json.") var format: TeamFormat = .text
+    @Option(name: .long, help: "text or json.") var format: TextOrJSON = .text
 
     func run() async throws {
         try await storeCommand {
