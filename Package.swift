@@ -142,17 +142,26 @@ let package = Package(
                 .product(name: "XMLCoder", package: "XMLCoder"),
             ]
         ),
+        // What both front doors share: where the store is (`StoreLocation`), how it is opened (`StoreOpener`, either back
+        // end), and the exit status of each error (`ExitStatus`, `StoreError.exitStatus`).
+        .target(
+            name: "PlanMarkFrontDoor",
+            dependencies: [
+                "PlanMarkFormats", "PlanMarkStore", "PlanMarkSQLite",
+                .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
         // The `planmark` command-line front door.
         .executableTarget(
             name: "planmark",
             dependencies: [
-                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkRender", "PlanMarkExport",
+                "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport",
                 "PlanMarkReport",  // ReportCommand.swift only
                 "PlanMarkBCF",  // export --format bcf, import of a .bcf file
+                "PlanMarkFrontDoor",  // the store's location and opener, the exit statuses
                 // PDF drawings and sheet sets: measured and drawn by the child process planmark-pdf (no poppler here).
                 "PlanMarkPDFCore", "PlanMarkPDFProcess", "PlanMarkSheets",
-                .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),  // StoreOptions.logger
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -186,8 +195,7 @@ let package = Package(
         .executableTarget(
             name: "planmark-server",
             dependencies: [
-                "PlanMarkServer", "PlanMarkExport", "PlanMarkStore", "PlanMarkSQLite",
-                .target(name: "PlanMarkPostgres", condition: .when(traits: ["PostgreSQL"])),
+                "PlanMarkServer", "PlanMarkExport", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkFrontDoor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,12 +1,10 @@
 import ArgumentParser
+import PlanMarkFrontDoor
 import Logging
 import PlanMarkExport
 import PlanMarkServer
 import PlanMarkStore
 import PlanMarkSQLite
-#if PostgreSQL
-import PlanMarkPostgres
-#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -172,19 +170,14 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
             if case .unreadableTokenFile = error { throw ExitCode(66) }
             throw ExitCode(64)
         }
-        let path = store ?? environment("PLANMARK_STORE") ?? "planmark.sqlite"
         let access: StoreAccess
         let storeName: String
         do {
-            (access, storeName) = try await openStore(path, source: store != nil ? "--store" : "$PLANMARK_STORE")
+            let opened = try await StoreOpener.open(StoreLocation(option: store), create: false, busyTimeout: busyTimeout, logsToStderr: false)
+            (access, storeName) = (StoreAccess(opened.store), opened.name)
         } catch {
             printError("planmark-server: \(error.description)")
-            switch error {
-            case .missingStore: throw ExitCode(66)
-            case .newerSchema, .refused: throw ExitCode(1)
-            case .invalidArgument: throw ExitCode(64)
-            default: throw ExitCode(74)
-            }
+            throw ExitCode(error.exitStatus)
         }
         let page: ReviewPageFiles
         do throws(ReviewPageError) {
@@ -209,21 +202,6 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         logger.info("stopped; store closed")
     }
 
-    /// The store `text` names (a PostgreSQL store for a `postgres://` URL, else the SQLite file) and its name for
-    /// logs, which never has the password. A URL that cannot be used is `invalidArgument` naming the part.
-    func openStore(_ text: String, source: String) async throws(StoreError) -> (StoreAccess, String) {
-        if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
-            #if PostgreSQL
-            let url: PostgresURL
-            do { url = try PostgresURL(text) } catch { throw .invalidArgument("\(source): \(error.message)") }
-            return (StoreAccess(try await PostgresStore(url: url, create: false)), url.description)
-            #else
-            throw .invalidArgument("\(source): this planmark-server was built without PostgreSQL support (the PostgreSQL package trait)")
-            #endif
-        }
-        return (StoreAccess(try SQLiteStore(path: text, create: false, busyTimeout: busyTimeout)), text)
-    }
-
     /// `--token`, else the first line of `--token-file`, else nil.
     func resolvedToken() throws(ServerConfigurationError) -> String? {
         if let token { return token }
@@ -244,12 +222,6 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         guard !token.isEmpty else { throw .unreadableTokenFile(path: tokenFile, detail: "the file is empty") }
         return token
     }
-}
-
-/// The value of environment variable `name`, nil when unset or empty.
-func environment(_ name: String) -> String? {
-    guard let value = getenv(name), value.pointee != 0 else { return nil }
-    return String(cString: value)
 }
 
 /// Writes `line` to stderr.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlanMarkFormats
+import PlanMarkFrontDoor
 import PlanMarkGeometry
 import PlanMarkPDFProcess
 import PlanMarkRender
@@ -10,16 +11,8 @@ import PlanMarkStore
 import Glibc
 #endif
 
-/// Exit codes (sysexits), the only place where errors become numbers.
-enum Exit {
-    static let invalid: Int32 = 1
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let noInput: Int32 = 66
-    static let unavailable: Int32 = 69
-    static let cannotCreate: Int32 = 73
-    static let ioError: Int32 = 74
-}
+/// Exit codes (sysexits): the front doors' one table (`ExitStatus`, PlanMarkFrontDoor).
+typealias Exit = ExitStatus
 
 /// One failure as the command line reports it: the line `planmark: WHERE: what` on stderr and an exit
 /// code. Every error of every module becomes one of these here (`init(_:)`), so the same fault reads the
@@ -59,64 +52,57 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// `FILE[:LINE]: [$.path: ]what`: 66 missing, 74 unreadable, 65 malformed, 64 an option is needed.
     init(format error: FormatError) {
-        let code: Int32
-        switch error.kind {
-        case .missingInput: code = Exit.noInput
-        case .unreadable: code = Exit.ioError
-        case .malformed: code = Exit.dataError
-        case .usage: code = Exit.usage
-        }
         self.init(place: error.source + (error.line.map { ":\($0)" } ?? ""),
-                  message: (error.path.map { "\($0): " } ?? "") + error.message, code: code)
+                  message: (error.path.map { "\($0): " } ?? "") + error.message, code: error.exitStatus)
     }
 
-    /// 1 refused or invalid, 64 usage, 65 bad input data, 66 missing input / unknown drawing or marker /
-    /// no store, 74 store I/O.
+    /// The store's error in the CLI's words, with the exit status both front doors give it (`StoreError.exitStatus`).
     init(store error: StoreError) {
+        let code = error.exitStatus
         switch error {
         case .input(let formatError):
             self.init(format: formatError)
         case .missingStore(let path):
-            self.init(place: path, message: "no such store (create one with 'planmark drawing add')", code: Exit.noInput)
+            self.init(place: path, message: "no such store (create one with 'planmark drawing add')", code: code)
         case .unknownDrawing(let name):
-            self.init(place: Self.drawing(name), message: "no such drawing", code: Exit.noInput)
+            self.init(place: Self.drawing(name), message: "no such drawing", code: code)
         case .unknownMarker(let drawing, let number):
-            self.init(place: Self.drawing(drawing), message: "no marker \(number)", code: Exit.noInput)
+            self.init(place: Self.drawing(drawing), message: "no marker \(number)", code: code)
         case .missingImage(let path):
-            self.init(place: path, message: "no such file", code: Exit.noInput)
+            self.init(place: path, message: "no such file", code: code)
         case .duplicateDrawing(let name):
-            self.init(place: Self.drawing(name), message: "a drawing with this name already exists", code: Exit.invalid)
+            self.init(place: Self.drawing(name), message: "a drawing with this name already exists", code: code)
         case .invalidMarker(let reason, let position):
-            self.init(place: "marker at \(position)", message: "refused: \(reason.rawValue)", code: Exit.invalid)
+            self.init(place: "marker at \(position)", message: "refused: \(reason.rawValue)", code: code)
         case .uuidConflict(let uuid, let drawing, let number):
             self.init(place: Self.drawing(drawing), message: "uuid \(uuid.text) is stored already, with other content, as marker \(number)",
-                      code: Exit.invalid)
+                      code: code)
         case .refused, .newerSchema, .transitionRefused, .versionConflict, .idempotencyKeyReused, .replayed:
-            self.init(text: error.description, code: Exit.invalid)
+            self.init(text: error.description, code: code)
         case .unknownAttachment(let drawing, let number, let id):
-            self.init(place: Self.drawing(drawing), message: "marker \(number) has no attachment \(id)", code: Exit.noInput)
+            self.init(place: Self.drawing(drawing), message: "marker \(number) has no attachment \(id)", code: code)
         case .unsupportedMediaType, .photoTooLarge:
-            self.init(text: error.description, code: Exit.dataError)
+            self.init(text: error.description, code: code)
         case .notPNG, .notPDF, .invalidText, .imageChanged:
-            self.init(text: error.description, code: Exit.dataError)
+            self.init(text: error.description, code: code)
         case .invalidArgument:
-            self.init(text: error.description, code: Exit.usage)
+            self.init(text: error.description, code: code)
         case .io, .busy, .unavailable, .storeReplaced:
-            self.init(text: error.description, code: Exit.ioError)
+            self.init(text: error.description, code: code)
         case .unknownRevision(let drawing, let number):
-            self.init(place: Self.drawing(drawing), message: "no revision \(number)", code: Exit.noInput)
+            self.init(place: Self.drawing(drawing), message: "no revision \(number)", code: code)
         case .unknownUser(let name):
-            self.init(place: "user \"\(name)\"", message: "no such user", code: Exit.noInput)
+            self.init(place: "user \"\(name)\"", message: "no such user", code: code)
         case .unknownProject(let name):
-            self.init(place: "project \"\(name)\"", message: "no such project", code: Exit.noInput)
+            self.init(place: "project \"\(name)\"", message: "no such project", code: code)
         case .unknownToken(let user, let id):
-            self.init(place: "user \"\(user)\"", message: "no token \(id)", code: Exit.noInput)
+            self.init(place: "user \"\(user)\"", message: "no token \(id)", code: code)
         case .notAMember(let project, let user):
-            self.init(place: "project \"\(project)\"", message: "user \"\(user)\" has no role here", code: Exit.noInput)
+            self.init(place: "project \"\(project)\"", message: "user \"\(user)\" has no role here", code: code)
         case .duplicateUser(let name):
-            self.init(place: "user \"\(name)\"", message: "a user with this name already exists", code: Exit.invalid)
+            self.init(place: "user \"\(name)\"", message: "a user with this name already exists", code: code)
         case .duplicateProject(let name):
-            self.init(place: "project \"\(name)\"", message: "a project with this name already exists", code: Exit.invalid)
+            self.init(place: "project \"\(name)\"", message: "a project with this name already exists", code: code)
         }
     }
 

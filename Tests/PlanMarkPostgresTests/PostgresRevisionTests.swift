@@ -216,7 +216,7 @@ struct PostgresRevisionTests {
         #expect(try await Self.markers(store) == ["1 100 50 [\"R1\"] -", "2 350 100 [\"R2\"] -", "3 430 280 [\"R2\"] outside-drawing"])
         var entries = try await Self.history(store)
         #expect(entries[2].3?.needsPlacement == .clear && entries[2].4?.needsPlacement == .set("outside-drawing"))
-        #expect(entries[0].3?.needsPlacement == nil && entries[0].4?.needsPlacement == nil)
+        #expect(entries[0].3?.needsPlacement == .keep && entries[0].4?.needsPlacement == .keep)
         let back = Alignment(transform: .translation(dx: -50, dy: 0), residuals: [])
         let third = try await store.reviseDrawing("A", NewRevision(imagePath: "/nowhere/r3.png", imageBytes: Self.png(width: 400, height: 300, tag: 3),
                                                              alignment: back), dryRun: false, author: nil)

@@ -63,7 +63,7 @@ import Testing
         #expect(history[2].old?.jsonText == #"{"note":"first"}"# && history[2].new?.jsonText == #"{"note":null}"#)
         // Read back from its JSON text, a null note stays a null note (not "no note recorded").
         #expect(MarkerState(jsonText: #"{"note":null}"#)?.note == .clear)
-        #expect(MarkerState(jsonText: #"{"x":1}"#)?.note == nil)
+        #expect(MarkerState(jsonText: #"{"x":1}"#)?.note == .keep)
     }
 
     /// Racing changes of one marker from several threads: each either applied whole or not at all, and
@@ -90,7 +90,7 @@ import Testing
             let worker = try #require(Int(author.dropFirst()))
             #expect(worker % 2 == 0, "a refused change wrote history: \(author)")
             #expect(entry.new?.x == nil || entry.new?.x == 20 + Double(worker))
-            #expect(entry.new?.note == nil || entry.new?.note == .set("w\(worker)"))
+            #expect(entry.new?.note == .keep || entry.new?.note == .set("w\(worker)"))
         }
         let marker = try await store.marker(1, in: "A")
         #expect(marker.position.y == 30 && [20, 22, 24, 26].contains(marker.position.x))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlanMarkFrontDoor
 import PlanMarkFormats
 import PlanMarkStore
 
@@ -95,8 +96,7 @@ struct HistoryVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await storeCommand {
-            let (text, source) = storeOptions.location
-            let reader = try await StoreMigrateCommand.reader(text, source: source)
+            let reader = try await StoreOpener.tableReader(storeOptions.location)
             let verification: HistoryVerification
             do {
                 verification = try await verifyHistory(reader, through: head)

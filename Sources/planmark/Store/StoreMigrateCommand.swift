@@ -1,10 +1,7 @@
 import ArgumentParser
 import PlanMarkExport
-import PlanMarkSQLite
+import PlanMarkFrontDoor
 import PlanMarkStore
-#if PostgreSQL
-import PlanMarkPostgres
-#endif
 
 /// `planmark store migrate --from SRC --to DST`: copies a whole store, byte for byte, between SQLite and PostgreSQL.
 struct StoreMigrateCommand: AsyncParsableCommand {
@@ -54,32 +51,13 @@ struct StoreMigrateCommand: AsyncParsableCommand {
     }
 
     /// The store `text` names as messages show it (a URL without its password).
-    static func name(_ text: String) -> String {
-        #if PostgreSQL
-        if StoreOptions.isPostgres(text), let url = try? PostgresURL(text) { return url.description }
-        #endif
-        return text
-    }
+    static func name(_ text: String) -> String { StoreOpener.name(StoreLocation(text: text, source: "--from")) }
 
     static func reader(_ text: String, source: String = "--from") async throws(StoreError) -> any StoreTableReader {
-        if StoreOptions.isPostgres(text) {
-            #if PostgreSQL
-            return try await PostgresTableReader(url: try StoreOptions.postgresURL(text, source: source))
-            #else
-            throw .invalidArgument("\(source): this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
-            #endif
-        }
-        return try SQLiteTableReader(path: text)
+        try await StoreOpener.tableReader(StoreLocation(text: text, source: source))
     }
 
     static func writer(_ text: String) async throws(StoreError) -> any StoreTableWriter {
-        if StoreOptions.isPostgres(text) {
-            #if PostgreSQL
-            return try await PostgresTableWriter(url: try StoreOptions.postgresURL(text, source: "--to"))
-            #else
-            throw .invalidArgument("--to: this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
-            #endif
-        }
-        return try SQLiteTableWriter(path: text)
+        try await StoreOpener.tableWriter(StoreLocation(text: text, source: "--to"))
     }
 }

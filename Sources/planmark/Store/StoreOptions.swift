@@ -1,10 +1,6 @@
 import ArgumentParser
+import PlanMarkFrontDoor
 import PlanMarkStore
-import PlanMarkSQLite
-#if PostgreSQL
-import Logging
-import PlanMarkPostgres
-#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -23,58 +19,15 @@ struct StoreOptions: ParsableArguments {
     var path: String { location.text }
 
     /// The store's path or URL and where it was given (`--store` or `$PLANMARK_STORE`), for messages.
-    var location: (text: String, source: String) {
-        if let store { return (store, "--store") }
-        if let value = getenv("PLANMARK_STORE"), value.pointee != 0 { return (String(cString: value), "$PLANMARK_STORE") }
-        return ("planmark.sqlite", "--store")
-    }
+    var location: StoreLocation { StoreLocation(option: store) }
 
     /// Opens the store (creating it only when `create`), or exits with the error's code.
     func open(create: Bool = false) async throws -> any AnnotationStore {
-        let (text, source) = location
         do {
-            return try await Self.open(text, source: source, create: create)
+            return try await StoreOpener.open(location, create: create).store
         } catch {
             throw fail(error)
         }
-    }
-
-    /// Opens the store `text` names: a PostgreSQL store for a `postgres://` or `postgresql://` URL (a URL that cannot
-    /// be used is `invalidArgument` naming `source` and the part, never the password), else the SQLite file.
-    static func open(_ text: String, source: String, create: Bool) async throws(StoreError) -> any AnnotationStore {
-        if isPostgres(text) {
-            #if PostgreSQL
-            return try await PostgresStore(url: try postgresURL(text, source: source), create: create, logger: logger)
-            #else
-            throw .invalidArgument("\(source): this planmark was built without PostgreSQL support (the PostgreSQL package trait)")
-            #endif
-        }
-        return try SQLiteStore(path: text, create: create)
-    }
-
-    #if PostgreSQL
-    /// The PostgreSQL store's log (stderr): `$PLANMARK_LOG_LEVEL` (`debug`, `info`, `notice`, ...) when it names a level,
-    /// else the store's default (notice and above).
-    static var logger: Logger {
-        var logger = Logger(label: "planmark.postgres")
-        logger.logLevel = .notice
-        if let value = getenv("PLANMARK_LOG_LEVEL"), let level = Logger.Level(rawValue: String(cString: value)) { logger.logLevel = level }
-        return logger
-    }
-
-    /// `text` parsed, or `invalidArgument` naming `source` and the part that is wrong.
-    static func postgresURL(_ text: String, source: String) throws(StoreError) -> PostgresURL {
-        do {
-            return try PostgresURL(text)
-        } catch {
-            throw .invalidArgument("\(source): \(error.message)")
-        }
-    }
-    #endif
-
-    /// Whether `text` names a PostgreSQL store (as `PostgresURL.isPostgres`, which a build without PostgreSQL lacks).
-    static func isPostgres(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 }
 
