@@ -203,6 +203,18 @@ func printError(_ message: String) {
 
 /// Writes to stdout through a buffer; a failed write (closed pipe, full disk) is an I/O error.
 struct StandardOutput {
+    /// Writes `text` and flushes it: a command's whole result at once.
+    static func print(_ text: String) throws(OutputError) {
+        try print(Array(text.utf8))
+    }
+
+    /// Writes `bytes` and flushes them.
+    static func print(_ bytes: [UInt8]) throws(OutputError) {
+        let out = StandardOutput()
+        try out.write(bytes)
+        try out.flush()
+    }
+
     /// Writes `text`.
     func write(_ text: String) throws(OutputError) {
         try write(Array(text.utf8))

@@ -44,9 +44,7 @@ extension ImportCommand {
             printError("planmark: nothing new stored in \"\(name)\" \(counts)")
         }
         try await storeCommand {
-            let out = StandardOutput()
-            try out.write("\(outcome.stored.count)\n")
-            try out.flush()
+            try StandardOutput.print("\(outcome.stored.count)\n")
         }
     }
 

@@ -57,9 +57,7 @@ struct AttachCommand: AsyncParsableCommand {
                 throw CommandFailure(place: file, message: "declares \(size) pixels; photos may have \(PhotoSize.limitsText)", code: Exit.dataError)
             }
             let attachment = try await store.attach(bytes, declaredType: nil, caption: caption, toMarker: number, in: name, author: try await author.resolved(in: store))
-            let out = StandardOutput()
-            try out.write("\(attachment.id)\n")
-            try out.flush()
+            try StandardOutput.print("\(attachment.id)\n")
         }
     }
 }
@@ -123,9 +121,7 @@ struct AttachmentCommand: AsyncParsableCommand {
         try await storeCommand {
             let (_, bytes) = try await storeOptions.open().attachment(id, ofMarker: number, in: name)
             if output == "-" {
-                let out = StandardOutput()
-                try out.write(bytes)
-                try out.flush()
+                try StandardOutput.print(bytes)
             } else {
                 let file = try AtomicFile(path: output)
                 try file.write(bytes)
@@ -153,9 +149,7 @@ struct DetachCommand: AsyncParsableCommand {
         try await storeCommand {
             let store = try await storeOptions.open()
             let attachment = try await store.detach(id, fromMarker: number, in: name, author: try await author.resolved(in: store))
-            let out = StandardOutput()
-            try out.write("detached \(attachment.id)\n")
-            try out.flush()
+            try StandardOutput.print("detached \(attachment.id)\n")
         }
     }
 }

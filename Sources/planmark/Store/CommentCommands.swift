@@ -24,9 +24,7 @@ struct CommentCommand: AsyncParsableCommand {
         try await storeCommand {
             let store = try await storeOptions.open()
             let comment = try await store.comment(text, onMarker: number, in: name, author: try await author.resolved(in: store))
-            let out = StandardOutput()
-            try out.write("\(comment.id)\n")
-            try out.flush()
+            try StandardOutput.print("\(comment.id)\n")
         }
     }
 }

@@ -110,9 +110,7 @@ struct DrawingAddCommand: AsyncParsableCommand {
             if !SimpleCRS(crs).representsWithoutClamping(drawing.size, at: zoom) {
                 printWarning("a \(drawing.width)x\(drawing.height) drawing does not fit flutter_map's CrsSimple at zoom \(zoom): latLng is clamped; use a lower zoom")
             }
-            let out = StandardOutput()
-            try out.write("added drawing \"\(drawing.name)\" (\(drawing.width)x\(drawing.height) px\(drawing.pdf.map { ", \($0)" } ?? ""), zoom \(drawing.zoom), \(drawing.crs.rawValue), \(regionList.count) regions)\n")
-            try out.flush()
+            try StandardOutput.print("added drawing \"\(drawing.name)\" (\(drawing.width)x\(drawing.height) px\(drawing.pdf.map { ", \($0)" } ?? ""), zoom \(drawing.zoom), \(drawing.crs.rawValue), \(regionList.count) regions)\n")
             await tiles.writePyramid(of: drawing, image: bytes, storeFile: store.file)
         }
     }

@@ -16,9 +16,7 @@ struct DrawingRenameCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let drawing = try await storeOptions.open().renameDrawing(old, to: new)
-            let out = StandardOutput()
-            try out.write("renamed \(old) \(drawing.name)\n")
-            try out.flush()
+            try StandardOutput.print("renamed \(old) \(drawing.name)\n")
         }
     }
 }
@@ -46,9 +44,7 @@ struct DrawingRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let removal = try await storeOptions.open().removeDrawing(name, force: force)
-            let out = StandardOutput()
-            try out.write("removed \(removal.name) (\(removal.markers) markers, \(removal.attachments) attachments)\n")
-            try out.flush()
+            try StandardOutput.print("removed \(removal.name) (\(removal.markers) markers, \(removal.attachments) attachments)\n")
         }
     }
 }

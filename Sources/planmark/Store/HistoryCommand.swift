@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlanMarkExport
 import PlanMarkFrontDoor
 import PlanMarkFormats
 import PlanMarkStore
@@ -51,10 +52,7 @@ struct HistoryShowCommand: AsyncParsableCommand {
             for entry in entries {
                 switch format {
                 case .jsonl:
-                    let range = entry.lastNumber.map { ",\"lastNumber\":\($0)" } ?? ""
-                    try out.write("{\"number\":\(entry.number)\(range),\"action\":\"\(entry.action.rawValue)\",\"at\":\"\(entry.at.text)\""
-                        + ",\"author\":" + (entry.author.map(JSONString.quoted) ?? "null")
-                        + ",\"old\":" + (entry.old?.jsonText ?? "null") + ",\"new\":" + (entry.new?.jsonText ?? "null") + "}\n")
+                    try out.write(HistoryJSON.line(entry))
                 case .text:
                     let range = entry.lastNumber.map { "...\($0)" } ?? ""
                     var line = "\(entry.at.text)  #\(entry.number)\(range) \(entry.action.rawValue)"
@@ -142,9 +140,7 @@ struct HistoryHeadCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let head = try await storeOptions.open().historyHead()
-            let out = StandardOutput()
-            try out.write(head + "\n")
-            try out.flush()
+            try StandardOutput.print(head + "\n")
         }
     }
 }

@@ -79,9 +79,7 @@ struct ImportCommand: AsyncParsableCommand {
             printError("planmark: nothing new stored in \"\(name)\" \(counts)")
         }
         try await storeCommand {
-            let out = StandardOutput()
-            try out.write("\(outcome.stored)\n")
-            try out.flush()
+            try StandardOutput.print("\(outcome.stored)\n")
         }
         if !outcome.rejected.isEmpty { throw ExitCode(Exit.invalid) }
     }

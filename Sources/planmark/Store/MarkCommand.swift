@@ -76,9 +76,7 @@ struct MarkCommand: AsyncParsableCommand {
             let drawing = try await store.drawing(named: name).drawing
             let new = try newMarker(at: position.pixel(on: drawing, command: "mark"))
             let creation = try await store.addMarker(to: name, new, author: try await author.resolved(in: store))
-            let out = StandardOutput()
-            try out.write("\(creation.marker.number)\n")
-            try out.flush()
+            try StandardOutput.print("\(creation.marker.number)\n")
         }
     }
 }

@@ -26,9 +26,7 @@ struct MoveCommand: AsyncParsableCommand {
             let store = try await storeOptions.open()
             let drawing = try await store.drawing(named: name).drawing
             let marker = try await store.moveMarker(number, in: name, to: position.pixel(on: drawing, command: "move"), author: try await author.resolved(in: store))
-            let out = StandardOutput()
-            try out.write("moved \(marker.number) to " + JSONNumber.text(marker.position.x) + " " + JSONNumber.text(marker.position.y) + "\n")
-            try out.flush()
+            try StandardOutput.print("moved \(marker.number) to " + JSONNumber.text(marker.position.x) + " " + JSONNumber.text(marker.position.y) + "\n")
         }
     }
 }

@@ -15,9 +15,7 @@ struct NoteCommand: AsyncParsableCommand {
         try await storeCommand {
             let store = try await storeOptions.open()
             let marker = try await store.setNote(text, ofMarker: number, in: name, author: try await author.resolved(in: store))
-            let out = StandardOutput()
-            try out.write("noted \(marker.number)\n")
-            try out.flush()
+            try StandardOutput.print("noted \(marker.number)\n")
         }
     }
 }

@@ -73,9 +73,7 @@ struct RegionsExportCommand: AsyncParsableCommand {
                 for omission in document.omissions { printWarning(omission.description) }
                 text = document.text
             }
-            let out = StandardOutput()
-            try out.write(text)
-            try out.flush()
+            try StandardOutput.print(text)
         }
     }
 }

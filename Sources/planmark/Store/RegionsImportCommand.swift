@@ -44,9 +44,7 @@ struct RegionsImportCommand: AsyncParsableCommand {
             if !result.markersOutside.isEmpty {
                 printWarning("\(result.markersOutside.count) marker(s) now outside the allowed area (kept because of --force)")
             }
-            let out = StandardOutput()
-            try out.write("imported \(result.regionCount) regions; \(result.markersReassigned) markers changed rooms\n")
-            try out.flush()
+            try StandardOutput.print("imported \(result.regionCount) regions; \(result.markersReassigned) markers changed rooms\n")
         }
     }
 }

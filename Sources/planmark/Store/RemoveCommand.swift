@@ -17,9 +17,7 @@ struct RemoveCommand: AsyncParsableCommand {
         try await storeCommand {
             let store = try await storeOptions.open()
             let marker = try await store.removeMarker(number, in: name, author: try await author.resolved(in: store))
-            let out = StandardOutput()
-            try out.write("removed \(marker.number)\n")
-            try out.flush()
+            try StandardOutput.print("removed \(marker.number)\n")
         }
     }
 }

@@ -71,8 +71,6 @@ private func changeStatus(to status: MarkerStatus, saying word: String, reason: 
     try await storeCommand {
         let store = try await storeOptions.open()
         let marker = try await store.setStatus(status, reason: reason, ofMarker: number, in: name, author: try await author.resolved(in: store))
-        let out = StandardOutput()
-        try out.write("\(word) \(marker.number)\n")
-        try out.flush()
+        try StandardOutput.print("\(word) \(marker.number)\n")
     }
 }

@@ -44,9 +44,7 @@ struct StoreMigrateCommand: AsyncParsableCommand {
                 throw error
             }
             await reader.close()
-            let out = StandardOutput()
-            try out.write("copied \(Self.name(from)) to \(Self.name(to)): \(counts.joined(separator: ", "))\n")
-            try out.flush()
+            try StandardOutput.print("copied \(Self.name(from)) to \(Self.name(to)): \(counts.joined(separator: ", "))\n")
         }
     }
 

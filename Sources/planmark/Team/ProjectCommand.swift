@@ -26,9 +26,7 @@ struct ProjectAddCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let project = try await storeOptions.open(create: true).addProject(named: name)
-            let out = StandardOutput()
-            try out.write("added project \"\(project.name)\"\n")
-            try out.flush()
+            try StandardOutput.print("added project \"\(project.name)\"\n")
         }
     }
 }
@@ -61,9 +59,7 @@ struct ProjectGrantCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let member = try await storeOptions.open().grant(try projectRole(role, place: "project grant"), in: project, to: user)
-            let out = StandardOutput()
-            try out.write("\"\(member.user)\" is \(member.role.rawValue) in project \"\(member.project)\"\n")
-            try out.flush()
+            try StandardOutput.print("\"\(member.user)\" is \(member.role.rawValue) in project \"\(member.project)\"\n")
         }
     }
 }
@@ -81,9 +77,7 @@ struct ProjectRevokeCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let member = try await storeOptions.open().revoke(user, from: project)
-            let out = StandardOutput()
-            try out.write("\"\(member.user)\" is no longer \(member.role.rawValue) in project \"\(member.project)\"\n")
-            try out.flush()
+            try StandardOutput.print("\"\(member.user)\" is no longer \(member.role.rawValue) in project \"\(member.project)\"\n")
         }
     }
 }

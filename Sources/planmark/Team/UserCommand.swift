@@ -29,9 +29,7 @@ struct UserAddCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let user = try await storeOptions.open().addUser(User(name: name, email: email, company: company, createdAt: .now()))
-            let out = StandardOutput()
-            try out.write("added user \"\(user.name)\" <\(user.email)>\(user.company.map { " of \($0)" } ?? "")\n")
-            try out.flush()
+            try StandardOutput.print("added user \"\(user.name)\" <\(user.email)>\(user.company.map { " of \($0)" } ?? "")\n")
         }
     }
 }
@@ -62,9 +60,7 @@ struct UserRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let user = try await storeOptions.open().removeUser(named: name)
-            let out = StandardOutput()
-            try out.write("removed user \"\(user.name)\"\n")
-            try out.flush()
+            try StandardOutput.print("removed user \"\(user.name)\"\n")
         }
     }
 }
@@ -94,9 +90,7 @@ struct UserTokenCommand: AsyncParsableCommand {
                 }
             }
             let made = try await storeOptions.open().addToken(for: name, label: label, expires: date)
-            let out = StandardOutput()
-            try out.write(made.secret + "\n")
-            try out.flush()
+            try StandardOutput.print(made.secret + "\n")
             printError("planmark: token \(made.token.id) of user \"\(name)\"\(date.map { ", accepted until \($0.text)" } ?? ""): shown once, the store keeps only its SHA-256")
         }
     }
@@ -139,9 +133,7 @@ struct UserRevokeCommand: AsyncParsableCommand {
     func run() async throws {
         try await storeCommand {
             let revoked = try await storeOptions.open().revokeTokens(all ? nil : id, of: name)
-            let out = StandardOutput()
-            try out.write(all ? "revoked \(revoked.count) tokens of user \"\(name)\"\n" : "revoked token \(id!) of user \"\(name)\"\n")
-            try out.flush()
+            try StandardOutput.print(all ? "revoked \(revoked.count) tokens of user \"\(name)\"\n" : "revoked token \(id!) of user \"\(name)\"\n")
         }
     }
 }
