@@ -93,8 +93,9 @@ extension BCFArchive {
     /// that lies stops the read). Every path is checked before it is used. Topics come in the order of their folders
     /// in the zip; a topic's viewpoints' snapshots are read when they are PNGs, its `planmark.json` when its BIM
     /// snippet names one.
+    /// With `snapshots` false the viewpoints' PNGs are not read (an import does not keep them).
     /// - Complexity: O(size of the parts read), at most `limits.totalBytes`.
-    public init(reading bytes: [UInt8], limits: BCFLimits = BCFLimits()) throws(BCFError) {
+    public init(reading bytes: [UInt8], limits: BCFLimits = BCFLimits(), snapshots readsSnapshots: Bool = true) throws(BCFError) {
         guard bytes.count <= limits.fileBytes else {
             throw .tooLarge("the file is \(bytes.count) bytes; at most \(limits.fileBytes) are read")
         }
@@ -138,7 +139,7 @@ extension BCFArchive {
                 let parsed = try BCFXML.decode(BCFMarkup30.self, from: markup, file: path)
                 (topic, snapshots, snippet) = parsed.topic(file: path)
             }
-            for index in topic.viewpoints.indices {
+            for index in topic.viewpoints.indices where readsSnapshots {
                 guard let name = snapshots[index] else { continue }
                 let bytes = try reader.read(try Self.inFolder(folder, name))
                 topic.viewpoints[index].snapshot = bytes.flatMap { $0.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? $0 : nil }

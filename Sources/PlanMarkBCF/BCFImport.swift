@@ -7,7 +7,7 @@ import PlanMarkStore
 /// A topic PlanMark wrote (it carries a `BCFPlacement`) comes back at its pixel position with its fields and comments
 /// (the thread's status changes become the status, not comments). A topic another tool made has no position: it is
 /// placed at the sheet's centre and flagged `needsPlacement` = `no-position`, its title and description in the note,
-/// its comments as comments. Authors and assignees written as e-mail addresses are the store's users of those
+/// its creation date as the time of capture (`capturedAt`, when the date has an offset), its comments as comments. Authors and assignees written as e-mail addresses are the store's users of those
 /// addresses, else the names the placement recorded, else the addresses.
 public enum BCFImport {
     /// Why a marker needs placing when its topic came without a position.
@@ -50,6 +50,8 @@ public enum BCFImport {
         } else {
             let parts = [topic.title, topic.description].compactMap { $0?.isEmpty == false ? $0 : nil }
             marker.note = parts.isEmpty ? nil : parts.joined(separator: "\n\n")
+            // When the other tool made it, kept as the time of capture (when its date carries an offset, as RFC 3339 asks).
+            marker.capturedAt = CaptureTime(text: topic.creationDate)
         }
         marker.status = status(topic.status)
         marker.priority = priority(topic.priority)

@@ -35,6 +35,8 @@ import Testing
             #expect(marker.uuid.text == topic["guid"] as? String)
             #expect(marker.position == PixelPoint(x: 500, y: 400))
             #expect(marker.needsPlacement == "no-position")
+            // bcf-client writes its dates without an offset: not a time of capture.
+            #expect(marker.capturedAt == nil)
             let description = topic["description"] as! String
             #expect(marker.note == (description.isEmpty ? topic["title"] as! String : "\(topic["title"] as! String)\n\n\(description)"))
             #expect(marker.category == topic["type"] as? String)
@@ -93,6 +95,28 @@ import Testing
             let again = try await Self.importFile(path, into: store)
             #expect(again.stored.isEmpty && again.alreadyStored.count == 3)
         }
+    }
+
+    /// A topic of another tool keeps its creation date as the time of capture when the date has an offset (bcf-client's
+    /// have none: see above); an import reads no snapshot when asked not to.
+    @Test func anotherToolsCreationDateIsTheTimeOfCapture() async throws {
+        let fixture = try await BCFFixture.make(.sqlite)
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let topics = [
+            BCFTopic(guid: "0b7c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3", title: "Duct clash", creationDate: "2026-11-02T09:30:00+01:00",
+                     creationAuthor: "ola@design.example", viewpoints: [BCFViewpoint(guid: "1b7c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3", snapshot: png)]),
+            BCFTopic(guid: "2b7c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3", title: "No offset", creationDate: "2026-11-02T09:30:00",
+                     creationAuthor: "ola@design.example"),
+        ]
+        let bytes = try BCFArchive(version: .v3_0, topics: topics).zip(date: Date())
+        #expect(try BCFArchive(reading: bytes).topics[0].viewpoints.first?.snapshot == png)
+        let archive = try BCFArchive(reading: bytes, snapshots: false)
+        #expect(archive.topics[0].viewpoints.map(\.snapshot) == [nil])
+        let items = try BCFImport.items(of: archive, drawing: try await fixture.store.drawingRecord(named: fixture.drawing), users: [])
+        #expect(items.map { $0.marker.capturedAt?.text } == ["2026-11-02T09:30:00+01:00", nil])
+        let outcome = try await fixture.store.importItems(into: fixture.drawing, items, author: nil)
+        #expect(outcome.stored.map { $0.capturedAt?.text } == ["2026-11-02T09:30:00+01:00", nil])
+        #expect(outcome.stored.map(\.note) == ["Duct clash", "No offset"])
     }
 
     /// A topic whose position is outside the allowed area refuses the whole import: nothing stored.

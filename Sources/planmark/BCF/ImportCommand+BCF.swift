@@ -29,7 +29,7 @@ extension ImportCommand {
             let users = try await store.users()
             let items: [ImportedItem]
             do throws(BCFError) {
-                items = try BCFImport.items(of: try BCFArchive(reading: bytes, limits: limits), drawing: drawing, users: users)
+                items = try BCFImport.items(of: try BCFArchive(reading: bytes, limits: limits, snapshots: false), drawing: drawing, users: users)
             } catch {
                 throw CommandFailure(bcf: error, file: markers)
             }
