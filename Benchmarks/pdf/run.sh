@@ -100,13 +100,7 @@ for job in "${JOBS[@]}"; do
     else
         tiles=0 size=-
     fi
-    awk -v job="$job" -v tiles="$tiles" -v size="$size" '
-        { wall[NR] = $1; cpu[NR] = $2 + $3; peak[NR] = $4 }
-        function median(a, n,   i, j, t) {
-            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        }
-        END { printf "%-10s %8.2f %8.2f %10.0f %7d %10s\n", job, median(wall, NR), median(cpu, NR), median(peak, NR) / 1024, tiles, size }' "$LOG/$job.times"
+    awk -v job="$job" -v tiles="$tiles" -v size="$size" -f Benchmarks/medians.awk "$LOG/$job.times"
 done
 
 # 7. planmark's memory as a whole: planmark tiles and its child planmark-pdf run at once.

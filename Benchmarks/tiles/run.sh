@@ -84,13 +84,7 @@ printf '%-10s %8s %8s %10s %7s %10s\n' job wall_s cpu_s peak_MB tiles MB
 for job in "${JOBS[@]}"; do
     tiles=$(find "$OUT/$job" -name '*.png' ! -name blank.png | wc -l)
     size=$(find "$OUT/$job" -name '*.png' ! -name blank.png -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 1e6}')
-    awk -v job="$job" -v tiles="$tiles" -v size="$size" '
-        { wall[NR] = $1; cpu[NR] = $2 + $3; peak[NR] = $4 }
-        function median(a, n,   i, j, t) {
-            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        }
-        END { printf "%-10s %8.2f %8.2f %10.0f %7d %10s\n", job, median(wall, NR), median(cpu, NR), median(peak, NR) / 1024, tiles, size }' "$LOG/$job.times"
+    awk -v job="$job" -v tiles="$tiles" -v size="$size" -f Benchmarks/medians.awk "$LOG/$job.times"
 done
 echo
 "$PYTHON" -c 'import numpy, PIL' 2>/dev/null || "$PYTHON" -m pip install --quiet numpy pillow
