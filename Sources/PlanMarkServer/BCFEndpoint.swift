@@ -26,6 +26,14 @@ enum BCFEndpoint {
         if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) {
             throw APIError.invalidField("baseUrl", "expected an http:// or https:// address")
         }
+        let file = name.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" } ? name : "issues"
+        let headers: HTTPFields = [.contentType: "application/zip", .cacheControl: "no-store",
+                                   .contentDisposition: "attachment; filename=\"\(file).bcf\""]
+        // HEAD: the drawing exists and the query holds; the file (a snapshot a marker) is made only for GET.
+        if request.method == .head {
+            _ = try await store.run("bcfDrawing") { store throws(StoreError) in try await store.drawingRecord(named: name) }
+            return Response(status: .ok, headers: headers)
+        }
         let bytes = try await heavy.run("BCF export of drawing \"\(name)\"") { () async throws -> [UInt8] in
             do {
                 let file = try await BCFExport(version: version, baseURL: baseURL).file(from: store.store, drawing: name, filter: filter)
@@ -40,9 +48,6 @@ enum BCFEndpoint {
                 }
             }
         }
-        let file = name.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" } ? name : "issues"
-        return Response(status: .ok, headers: [.contentType: "application/zip", .cacheControl: "no-store",
-                                               .contentDisposition: "attachment; filename=\"\(file).bcf\""],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -85,6 +85,10 @@ import Testing
             #expect(base.status == .badRequest && base.errorCode == "invalid-field")
             #expect(try await client.get("/drawings/plan/issues.bcf?colour=red").status == .badRequest)
             #expect(try await client.get("/drawings/nope/issues.bcf").status == .notFound)
+            // HEAD answers the GET's headers without making the file; an unknown drawing is 404 there too.
+            let head = try await client.execute(uri: "/drawings/plan/issues.bcf", method: .head)
+            #expect(head.status == .ok && head.headers[.contentType] == "application/zip" && head.body.readableBytes == 0)
+            #expect(try await client.execute(uri: "/drawings/nope/issues.bcf", method: .head).status == .notFound)
             // No markers: a BCF file with no topic.
             let empty = try await client.get("/drawings/plan/issues.bcf")
             #expect(empty.status == .ok && Array(empty.body.readableBytesView).starts(with: [0x50, 0x4B, 0x03, 0x04]))
