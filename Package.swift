@@ -172,6 +172,7 @@ let package = Package(
             dependencies: [
                 "PlanMarkGeometry", "PlanMarkFormats", "PlanMarkStore", "PlanMarkRender", "PlanMarkExport", "PlanMarkReport", "PlanMarkSheets",
                 "PlanMarkBCF",  // GET /drawings/{name}/issues.bcf
+                "PlanMarkFrontDoor",  // the one map from store errors to HTTP statuses and exit statuses
                 // PDF drawings' tiles: drawn by the child process planmark-pdf (no poppler here).
                 "PlanMarkPDFCore", "PlanMarkPDFProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -195,7 +196,7 @@ let package = Package(
         .executableTarget(
             name: "planmark-server",
             dependencies: [
-                "PlanMarkServer", "PlanMarkExport", "PlanMarkStore", "PlanMarkSQLite", "PlanMarkFrontDoor",
+                "PlanMarkServer", "PlanMarkExport", "PlanMarkStore", "PlanMarkFrontDoor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

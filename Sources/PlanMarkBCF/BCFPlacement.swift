@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkFormats
 
 /// Where a PlanMark marker is, carried in its BCF topic so that PlanMark can read it back: the topic's `BimSnippet`
 /// (`SnippetType="PlanMarkPlacement"`) names `planmark.json` in the topic's folder, this value as JSON. BCF itself has
@@ -50,11 +51,9 @@ public struct BCFPlacement: Codable, Hashable, Sendable {
         self.untyped = untyped ? true : nil
     }
 
-    /// The JSON (sorted keys, so one marker always gives the same bytes).
+    /// The JSON (`JSONDocument`'s, as every shape: one marker always gives the same bytes).
     public func json() throws(BCFError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do { return Array(try encoder.encode(self)) } catch { throw .writeFailed("planmark.json: \(error)") }
+        Array(JSONDocument.text(self).utf8)
     }
 
     /// Reads the JSON; nil when it is not this shape (a snippet of another tool's of the same name is ignored).

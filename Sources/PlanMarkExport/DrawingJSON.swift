@@ -3,99 +3,85 @@ import PlanMarkGeometry
 import PlanMarkStore
 
 /// A drawing as JSON, the one shape of `planmark drawing show|list --format json` and the service's
-/// `GET /drawings[/{name}]`.
-public enum DrawingJSON {
-    /// `{"name","image","sha256","width","height","zoom","crs","project","singleMarker","markers","regions","nextNumber",
-    /// "revision","createdAt","bounds":{"southWest":[lat,lng],"northEast":[lat,lng]}}`, bounds at the drawing's zoom in
-    /// its CRS flavour. A calibrated drawing adds `"metresPerPixel":S,"calibration":{...}` (`CalibrationJSON`)
-    /// after `bounds`; an uncalibrated one has neither key. A drawing whose image is a page of a PDF then adds
-    /// `"pdf":{"page":P,"dpi":D}` (`PDFSourceJSON`); a PNG drawing has no `pdf` key. `image` is where the caller's user gets the image: the service gives its URL path
-    /// (it never names a server file), the CLI the file the drawing was added from.
-    ///
-    /// With `tiles` (the service's), the object ends with `"tiles":{"template":TILES,"minZoom":a,"maxZoom":b,
-    /// "tileSize":256}`, the levels of the drawing's `tileScheme` (`maxZoom` its `topZoom`: for a page of a PDF two above
-    /// its pyramid's, drawn from the page); without it (the CLI's) it has no `tiles`.
-    /// - Complexity: O(length of the text + log(max(width, height))).
-    /// `tilesProgress` (with `tiles`): how much of the tile pyramid is made, 0...1, as `tiles.progress`.
-    public static func object(_ summary: DrawingSummary, image: String, tiles: String? = nil, tilesProgress: Double? = nil) -> String {
-        var out = ReportBuffer(capacity: 320)
-        append(summary, image: image, tiles: tiles, tilesProgress: tilesProgress, to: &out)
-        return out.text
+/// `GET /drawings[/{name}]`: `{"name","image","sha256","width","height","zoom","crs","project","singleMarker","markers",
+/// "regions","nextNumber","revision","createdAt","bounds":{"southWest":[lat,lng],"northEast":[lat,lng]}}` (members in
+/// the order declared below, as `JSONDocument` writes every shape), bounds at the drawing's zoom in its CRS flavour.
+///
+/// A calibrated drawing adds `"metresPerPixel":S,"calibration":{...}` (`CalibrationShape`); an uncalibrated one has
+/// neither key. A drawing whose image is a page of a PDF adds `"pdf":{"page":P,"dpi":D}`; a PNG drawing has no `pdf`
+/// key. `image` is where the caller's user gets the image: the service gives its URL path (it never names a server
+/// file), the CLI the file the drawing was added from. The service's adds `"tiles":{"template":TILES,"minZoom":a,
+/// "maxZoom":b,"tileSize":256}`, the levels of the drawing's `tileScheme` (`maxZoom` its `topZoom`: for a page of a
+/// PDF two above its pyramid's, drawn from the page), and `progress` (0...1, to the hundredth, rounded down: 1 only
+/// once the pyramid is made) when it is asked for. `drawing show` adds `revisions` (`RevisionJSON`).
+public struct DrawingJSON: Encodable, Sendable {
+    public var name: String
+    public var image: String
+    public var sha256: String
+    public var width: Int
+    public var height: Int
+    public var zoom: Double
+    public var crs: String
+    public var project: String
+    public var singleMarker: Bool
+    public var markers: Int
+    public var regions: Int
+    public var nextNumber: Int
+    public var revision: Int
+    public var createdAt: Timestamp
+    public var bounds: LatLngBounds
+    public var metresPerPixel: Double?
+    public var calibration: CalibrationShape?
+    public var pdf: PDFSource?
+    public var tiles: Tiles?
+    public var revisions: [RevisionJSON]?
+
+    /// A drawing's tile pyramid as a map client sets up its tile layer.
+    public struct Tiles: Encodable, Sendable {
+        public var template: String
+        public var minZoom: Int
+        public var maxZoom: Int
+        public var tileSize = TileScheme.tileSize
+        public var progress: Double?
+    }
+
+    /// The drawing of `summary`, its image given as `image`; with `tiles` (the service's URL template) and a tile
+    /// scheme, its `tiles`, and `tilesProgress` as their `progress`.
+    /// - Complexity: O(log(max(width, height))).
+    public init(_ summary: DrawingSummary, image: String, tiles: String? = nil, tilesProgress: Double? = nil) {
+        let d = summary.drawing
+        name = d.name
+        self.image = image
+        sha256 = d.imageSHA256
+        width = d.width
+        height = d.height
+        zoom = d.zoom.value
+        crs = d.crs.rawValue
+        project = summary.project
+        singleMarker = d.singleMarker
+        markers = summary.markerCount
+        regions = summary.regionCount
+        nextNumber = d.nextNumber
+        revision = d.revision
+        createdAt = d.createdAt
+        bounds = d.bounds()
+        // A calibrated drawing's scale and how it was set; both keys absent until it is calibrated.
+        if let scale = d.metresPerPixel, let calibration = d.calibration {
+            metresPerPixel = scale
+            self.calibration = CalibrationShape(calibration)
+        }
+        pdf = d.pdf
+        if let tiles, let scheme = d.tileScheme {
+            self.tiles = Tiles(template: tiles, minZoom: scheme.minZoom, maxZoom: scheme.topZoom,
+                               progress: tilesProgress.map { ($0 * 100).rounded(.down) / 100 })
+        }
     }
 
     /// `{"drawings":[...]}` and a line break, each drawing's `image` given by `image` and its tile URL
     /// template (when `tiles` is given) by `tiles`.
     /// - Complexity: O(length of the text).
     public static func list(_ summaries: [DrawingSummary], image: (Drawing) -> String, tiles: ((Drawing) -> String)? = nil) -> String {
-        var out = ReportBuffer(capacity: 64 + 320 * summaries.count)
-        out.append("{\"drawings\":[")
-        for (index, summary) in summaries.enumerated() {
-            if index > 0 { out.append(",") }
-            append(summary, image: image(summary.drawing), tiles: tiles?(summary.drawing), to: &out)
-        }
-        out.append("]}\n")
-        return out.text
-    }
-
-    /// Appends the object of `object(_:image:tiles:)`.
-    static func append(_ summary: DrawingSummary, image: String, tiles: String?, tilesProgress: Double? = nil, to out: inout ReportBuffer) {
-        let d = summary.drawing
-        let bounds = d.bounds()
-        out.append("{\"name\":"); out.appendJSONString(d.name)
-        out.append(",\"image\":"); out.appendJSONString(image)
-        out.append(",\"sha256\":"); out.appendJSONString(d.imageSHA256)
-        out.append(",\"width\":"); out.appendInteger(Int64(d.width))
-        out.append(",\"height\":"); out.appendInteger(Int64(d.height))
-        out.append(",\"zoom\":"); out.append(JSONNumber.text(d.zoom.value))
-        out.append(",\"crs\":"); out.appendJSONString(d.crs.rawValue)
-        out.append(",\"project\":"); out.appendJSONString(summary.project)
-        out.append(",\"singleMarker\":"); out.append(d.singleMarker ? String("true") : String("false"))
-        out.append(",\"markers\":"); out.appendInteger(Int64(summary.markerCount))
-        out.append(",\"regions\":"); out.appendInteger(Int64(summary.regionCount))
-        out.append(",\"nextNumber\":"); out.appendInteger(Int64(d.nextNumber))
-        out.append(",\"revision\":"); out.appendInteger(Int64(d.revision))
-        out.append(",\"createdAt\":"); out.appendJSONString(d.createdAt.text)
-        out.append(",\"bounds\":{\"southWest\":["); out.append(JSONNumber.text(bounds.southWest.lat))
-        out.append(","); out.append(JSONNumber.text(bounds.southWest.lng))
-        out.append("],\"northEast\":["); out.append(JSONNumber.text(bounds.northEast.lat))
-        out.append(","); out.append(JSONNumber.text(bounds.northEast.lng))
-        out.append("]}")
-        // A calibrated drawing's scale and how it was set; both keys absent until it is calibrated.
-        if let scale = d.metresPerPixel, let calibration = d.calibration {
-            out.append(",\"metresPerPixel\":"); out.append(JSONNumber.text(scale))
-            out.append(",\"calibration\":"); out.append(CalibrationJSON.object(calibration))
-        }
-        if let pdf = d.pdf {
-            out.append(",\"pdf\":"); PDFSourceJSON.append(pdf, to: &out)
-        }
-        if let tiles, let scheme = d.tileScheme {
-            out.append(",\"tiles\":{\"template\":"); out.appendJSONString(tiles)
-            out.append(",\"minZoom\":"); out.appendInteger(Int64(scheme.minZoom))
-            out.append(",\"maxZoom\":"); out.appendInteger(Int64(scheme.topZoom))
-            out.append(",\"tileSize\":"); out.appendInteger(Int64(TileScheme.tileSize))
-            if let tilesProgress {
-                // To the hundredth, rounded down: 1 only once the pyramid is made.
-                out.append(",\"progress\":"); out.append(JSONNumber.text((tilesProgress * 100).rounded(.down) / 100))
-            }
-            out.append("}")
-        }
-        out.append("}")
-    }
-}
-
-/// Where a drawing's or a revision's image comes from when it is a page of a PDF, as JSON: `{"page":P,"dpi":D}`.
-public enum PDFSourceJSON {
-    /// `{"page":P,"dpi":D}`.
-    /// - Complexity: O(1).
-    public static func object(_ source: PDFSource) -> String {
-        var out = ReportBuffer(capacity: 32)
-        append(source, to: &out)
-        return out.text
-    }
-
-    static func append(_ source: PDFSource, to out: inout ReportBuffer) {
-        out.append("{\"page\":"); out.appendInteger(Int64(source.page))
-        out.append(",\"dpi\":"); out.appendInteger(Int64(source.dpi))
-        out.append("}")
+        struct List: Encodable { var drawings: [DrawingJSON] }
+        return JSONDocument.line(List(drawings: summaries.map { DrawingJSON($0, image: image($0.drawing), tiles: tiles?($0.drawing)) }))
     }
 }

@@ -3,20 +3,12 @@ import PlanMarkGeometry
 /// A drawing's calibration as a JSON object, the one shape of the store's `drawing.calibration` column,
 /// `planmark drawing show --format json` and `GET /drawings/{name}`:
 /// `{"method":"two-points","from":[x,y],"to":[x,y],"distance":D,"unit":"m"}` or
-/// `{"method":"paper-scale","scale":"1:100","dpi":300}`.
+/// `{"method":"paper-scale","scale":"1:100","dpi":300}` (`CalibrationShape`).
 public enum CalibrationJSON {
-    /// The calibration as a JSON object (no line break).
+    /// The calibration as a JSON object (no line break): `CalibrationShape`'s.
     /// - Complexity: O(1).
     public static func object(_ calibration: Calibration) -> String {
-        switch calibration {
-        case let .twoPoints(from, to, distance, unit):
-            return "{\"method\":\"two-points\",\"from\":[" + JSONNumber.text(from.x) + "," + JSONNumber.text(from.y)
-                + "],\"to\":[" + JSONNumber.text(to.x) + "," + JSONNumber.text(to.y) + "],\"distance\":" + JSONNumber.text(distance)
-                + ",\"unit\":\"" + unit.rawValue + "\"}"
-        case let .paperScale(paper, reality, dpi):
-            return "{\"method\":\"paper-scale\",\"scale\":\"" + scaleText(paper: paper, reality: reality) + "\",\"dpi\":"
-                + JSONNumber.text(dpi) + "}"
-        }
+        JSONDocument.text(CalibrationShape(calibration))
     }
 
     /// `paper:reality` as written on a sheet, e.g. `1:100`.
@@ -61,5 +53,32 @@ public enum CalibrationJSON {
         var string = String(text)
         guard let value = string.withUTF8({ DecimalParser.parse($0) }), value.isFinite else { return nil }
         return value
+    }
+}
+
+/// A calibration's JSON shape: `method`, and the members of that method (the others absent).
+public struct CalibrationShape: Encodable, Sendable {
+    public var method: String
+    public var from: [Double]?
+    public var to: [Double]?
+    public var distance: Double?
+    public var unit: LengthUnit?
+    public var scale: String?
+    public var dpi: Double?
+
+    /// The shape of `calibration`.
+    public init(_ calibration: Calibration) {
+        switch calibration {
+        case let .twoPoints(from, to, distance, unit):
+            method = "two-points"
+            self.from = [from.x, from.y]
+            self.to = [to.x, to.y]
+            self.distance = distance
+            self.unit = unit
+        case let .paperScale(paper, reality, dpi):
+            method = "paper-scale"
+            scale = CalibrationJSON.scaleText(paper: paper, reality: reality)
+            self.dpi = dpi
+        }
     }
 }

@@ -89,23 +89,71 @@ extension JSONValue {
             out += "\""
             JSONString.append(text, to: &out)
             out += "\""
+        case .array(let items): JSONWriting.array(items, to: &out) { $0.serialize(into: &$1) }
+        case .object(let members): JSONWriting.object(members, to: &out) { $0.serialize(into: &$1) }
+        }
+    }
+}
+
+/// The brackets, commas and member names of JSON text, around values each caller writes its own way (`JSONValue`,
+/// `JSONDocument`'s tree).
+enum JSONWriting {
+    /// `[ITEM,...]`.
+    /// - Complexity: O(n) plus what `write` does for each of the n items.
+    static func array<Item>(_ items: [Item], to out: inout String, _ write: (Item, inout String) -> Void) {
+        out += "["
+        for (index, item) in items.enumerated() {
+            if index > 0 { out += "," }
+            write(item, &out)
+        }
+        out += "]"
+    }
+
+    /// `{"NAME":VALUE,...}`, names escaped as `JSONString` does.
+    /// - Complexity: O(length of the names) plus what `write` does for each value.
+    static func object<Value>(_ members: [(String, Value)], to out: inout String, _ write: (Value, inout String) -> Void) {
+        out += "{"
+        for (index, (name, value)) in members.enumerated() {
+            if index > 0 { out += "," }
+            out += "\""
+            JSONString.append(name, to: &out)
+            out += "\":"
+            write(value, &out)
+        }
+        out += "}"
+    }
+}
+
+extension JSONValue: Encodable {
+    /// A member name of an object being encoded.
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The value as JSON (an object's members in `JSONDocument`'s key order).
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
         case .array(let items):
-            out += "["
-            for (k, item) in items.enumerated() {
-                if k > 0 { out += "," }
-                item.serialize(into: &out)
-            }
-            out += "]"
+            var array = encoder.unkeyedContainer()
+            for item in items { try array.encode(item) }
         case .object(let members):
-            out += "{"
-            for (k, (key, value)) in members.enumerated() {
-                if k > 0 { out += "," }
-                out += "\""
-                JSONString.append(key, to: &out)
-                out += "\":"
-                value.serialize(into: &out)
-            }
-            out += "}"
+            var object = encoder.container(keyedBy: Key.self)
+            for (name, value) in members { try object.encode(value, forKey: Key(stringValue: name)) }
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .number(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .string(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
         }
     }
 }

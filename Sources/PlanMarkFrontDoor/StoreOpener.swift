@@ -13,12 +13,15 @@ import PlanMarkPostgres
 /// Opens the store a `StoreLocation` names, for both front doors: a PostgreSQL store for a URL (one that cannot be used
 /// is `invalidArgument` naming its source and the part, never the password), else the SQLite file.
 public enum StoreOpener {
+    /// How long an SQLite store waits for another writer by default, in seconds (`--busy-timeout`'s default).
+    public static let defaultBusyTimeout = SQLiteStore.busyTimeout
+
     /// The store, and its name for messages and logs (a URL without its password).
     /// - Parameters:
     ///   - create: create the store when it is missing (SQLite) or empty (PostgreSQL).
     ///   - busyTimeout: how long an SQLite store waits for another writer, in seconds.
     ///   - logsToStderr: a PostgreSQL store logs to stderr at `$PLANMARK_LOG_LEVEL` (the CLI); the service keeps its own log.
-    public static func open(_ location: StoreLocation, create: Bool, busyTimeout: Double = SQLiteStore.busyTimeout, logsToStderr: Bool = true)
+    public static func open(_ location: StoreLocation, create: Bool, busyTimeout: Double = defaultBusyTimeout, logsToStderr: Bool = true)
         async throws(StoreError) -> (store: any AnnotationStore, name: String) {
         if location.isPostgres {
             #if PostgreSQL

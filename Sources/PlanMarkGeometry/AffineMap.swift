@@ -1,7 +1,7 @@
 /// A plane affine transform of pixel positions: `x' = a x + b y + c`, `y' = d x + e y + f`.
 ///
 /// Carries a drawing's markers and regions from one revision of its sheet to the next (`Alignment`).
-public struct AffineMap: Hashable, Sendable {
+public struct AffineMap: Encodable, Hashable, Sendable {
     /// Coefficient of `x` in `x'`.
     public var a: Double
     /// Coefficient of `y` in `x'`.

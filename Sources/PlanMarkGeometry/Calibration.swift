@@ -1,5 +1,5 @@
 /// A unit of length a calibration distance is given in.
-public enum LengthUnit: String, Sendable, Hashable, CaseIterable {
+public enum LengthUnit: String, Sendable, Hashable, CaseIterable, Encodable {
     /// Metres.
     case m
     /// Millimetres (0.001 m).

@@ -17,8 +17,8 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var headers: HTTPFields
     /// What the server log gets (paths, SQLite messages ...); never sent to the client.
     public var detail: String?
-    /// More members of the body's object after `error` (`,"marker":{...}` for a version conflict), or nil.
-    public var bodyMembers: String?
+    /// The marker as stored, for a version conflict: `MarkerWriter`'s object (the body's `marker`), or nil.
+    public var marker: String?
 
     /// Creates an error.
     public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], detail: String? = nil) {
@@ -32,9 +32,16 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `STATUS code: message`.
     public var description: String { "\(status.code) \(code): \(message)" }
 
-    /// The JSON body.
+    /// The JSON body: `{"error":{"code","message"}}`, and `marker` for a version conflict.
     public var jsonBody: String {
-        "{\"error\":{\"code\":\(JSONString.quoted(code)),\"message\":\(JSONString.quoted(message))}\(bodyMembers ?? "")}\n"
+        JSONDocument.line(Body(error: Body.Error(code: code, message: message), marker: marker.map(JSONFragment.init)))
+    }
+
+    /// The body's shape.
+    struct Body: Encodable {
+        struct Error: Encodable { var code: String; var message: String }
+        var error: Error
+        var marker: JSONFragment?
     }
 
     /// The response carrying this error.

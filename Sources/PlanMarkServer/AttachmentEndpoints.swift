@@ -28,7 +28,7 @@ extension PlanMarkRoutes {
         return try await answering(request, body: bytes, identity: identity, "attach") { store throws(StoreError) in
             try await store.attach(bytes, declaredType: declared, caption: caption, toMarker: number, in: name, author: author)
         } answer: { attachment in
-            StoredAnswer(status: .created, body: attachment.historyJSON + "\n", location: Self.attachmentPath(name, number, attachment.id))
+            StoredAnswer(status: .created, body: JSONDocument.line(attachment), location: Self.attachmentPath(name, number, attachment.id))
         }
     }
 
@@ -51,7 +51,7 @@ extension PlanMarkRoutes {
         let list = try await store.run("attachments") { store throws(StoreError) in
             try await store.attachments(ofMarker: number, in: name)
         }
-        return JSONResponse.make(AttachmentJSON.list(list))
+        return JSONResponse.make(JSONDocument.line(AttachmentJSON(list)))
     }
 
     /// The attachment's bytes with its stored type, a strong `ETag` (their SHA-256, quoted), `nosniff`, and

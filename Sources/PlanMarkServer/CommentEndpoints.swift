@@ -1,4 +1,5 @@
 import Hummingbird
+import PlanMarkFormats
 import PlanMarkStore
 
 /// `/drawings/{name}/markers/{n}/comments`: a marker's comment thread (`Comment`: history entries, so they cannot be
@@ -16,7 +17,7 @@ extension PlanMarkRoutes {
         return try await answering(request, body: bytes, identity: identity, "comment") { store throws(StoreError) in
             try await store.comment(text, onMarker: number, in: name, author: author)
         } answer: { comment in
-            StoredAnswer(status: .created, body: comment.json + "\n")
+            StoredAnswer(status: .created, body: JSONDocument.line(comment))
         }
     }
 
@@ -26,6 +27,6 @@ extension PlanMarkRoutes {
         let comments = try await store.run("comments") { store throws(StoreError) in
             try await store.comments(ofMarker: number, in: name)
         }
-        return JSONResponse.make("[" + comments.map(\.json).joined(separator: ",") + "]\n")
+        return JSONResponse.make(JSONDocument.line(comments))
     }
 }

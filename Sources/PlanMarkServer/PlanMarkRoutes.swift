@@ -49,15 +49,11 @@ struct PlanMarkRoutes: Sendable {
     }()
 
     /// `GET /vocabulary`'s answer, made once (`MarkerVocabulary.current`).
-    static let vocabulary: [UInt8] = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try! encoder.encode(MarkerVocabulary.current)) + [0x0A]
-    }()
+    static let vocabulary = Array(JSONDocument.line(MarkerVocabulary.current).utf8)
 
     /// Adds every endpoint to `router`.
     func add(to router: Router<PlanMarkRequestContext>) {
-        router.get("/health") { _, _ in JSONResponse.make("{\"status\":\"ok\"}\n") }
+        router.get("/health") { _, _ in JSONResponse.make(JSONDocument.line(["status": "ok"])) }
         router.get("/vocabulary") { _, _ in JSONResponse.make(Self.vocabulary) }
         router.get("/me") { request, context in try await me(request, identity: context.identity) }
         router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
@@ -187,8 +183,6 @@ struct PlanMarkRoutes: Sendable {
     /// null, `projects` is empty and `"operator":true` is added: the operator may do everything.
     func me(_ request: Request, identity: Identity) async throws -> Response {
         try QueryParameters(request).onlyKeys([])
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let me: Me
         switch identity {
         case .operator:
@@ -198,7 +192,7 @@ struct PlanMarkRoutes: Sendable {
                     projects: signedIn.roles.compactMap { id, role in signedIn.projectNames[id].map { Me.Role(name: $0, role: role.rawValue, permissions: role.permissionCodes) } }
                         .sorted { $0.name < $1.name }, operator: nil)
         }
-        return JSONResponse.make(String(decoding: try encoder.encode(me), as: UTF8.self) + "\n", extraHeaders: [.cacheControl: "no-store"])
+        return JSONResponse.make(JSONDocument.line(me), extraHeaders: [.cacheControl: "no-store"])
     }
 
     /// The shape of `GET /me`.
@@ -304,8 +298,8 @@ struct PlanMarkRoutes: Sendable {
         var summary = try await store.run("drawing") { store throws(StoreError) in try await store.drawing(named: name) }
         if let visible { summary.markerCount = try await visibleCount(of: name, visibleTo: visible) }
         let progress = await tiles.warm(summary.drawing, store: store)
-        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing),
-                                                    tilesProgress: progress) + "\n")
+        return JSONResponse.make(JSONDocument.line(DrawingJSON(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing),
+                                                               tilesProgress: progress)))
     }
 
     /// The drawing's image, exactly the bytes it was added with (kept in the store): its PNG, or for a PDF drawing the
@@ -399,7 +393,7 @@ struct PlanMarkRoutes: Sendable {
         var filter = try query.markerFilter()
         filter.assignedToAnyOf = visible
         let summary = try await store.run("summary") { store throws(StoreError) in try await store.summary(of: name, filter: filter) }
-        return JSONResponse.make(SummaryJSON.object(summary, drawing: name, filter: filter))
+        return JSONResponse.make(JSONDocument.line(SummaryJSON(summary, drawing: name, filter: filter)))
     }
 
     func marker(_ request: Request, name: String, number: Int) async throws -> Response {
@@ -508,7 +502,7 @@ struct PlanMarkRoutes: Sendable {
         return try await answering(request, identity: identity, "removeMarker") { store throws(StoreError) in
             try await store.removeMarker(number, in: name, author: author, ifVersion: ifVersion)
         } answer: { marker in
-            StoredAnswer(status: .ok, body: "{\"number\":\(marker.number),\"removed\":true}\n")
+            StoredAnswer(status: .ok, body: JSONDocument.line(RemovedMarker(number: marker.number)))
         }
     }
 
@@ -525,7 +519,7 @@ struct PlanMarkRoutes: Sendable {
             let drawing = try await store.renameDrawing(name, to: newName)
             return try await store.drawing(named: drawing.name)
         }
-        return JSONResponse.make(DrawingJSON.object(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing)) + "\n",
+        return JSONResponse.make(JSONDocument.line(DrawingJSON(summary, image: Self.imagePath(summary.drawing), tiles: Self.tilesTemplate(summary.drawing))),
                                  extraHeaders: [.location: "/drawings/" + PathComponent.encode(summary.drawing.name)])
     }
 
@@ -539,8 +533,8 @@ struct PlanMarkRoutes: Sendable {
         let removal = try await store.run("removeDrawing") { store throws(StoreError) in
             try await store.removeDrawing(name, force: force)
         }
-        return JSONResponse.make("{\"name\":" + JSONString.quoted(removal.name) + ",\"removed\":true,\"markers\":\(removal.markers),"
-                                 + "\"attachments\":\(removal.attachments)}\n")
+        struct Removed: Encodable { var name: String; var removed = true; var markers: Int; var attachments: Int }
+        return JSONResponse.make(JSONDocument.line(Removed(name: removal.name, markers: removal.markers, attachments: removal.attachments)))
     }
 
     /// The marker's changes, oldest first (kept after removal).
@@ -560,4 +554,10 @@ extension Substring {
         while let last = text.last, last == " " || last == "\t" { text.removeLast() }
         return text
     }
+}
+
+/// A removed marker's answer: `{"number":N,"removed":true}`.
+struct RemovedMarker: Encodable {
+    var number: Int
+    var removed = true
 }

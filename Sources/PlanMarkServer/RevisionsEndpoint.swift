@@ -11,7 +11,8 @@ extension PlanMarkRoutes {
         let (drawing, list) = try await store.run("revisions") { store throws(StoreError) in
             (try await store.drawingRecord(named: name), try await store.revisions(of: name))
         }
-        return JSONResponse.make("{\"drawing\":" + JSONString.quoted(drawing.name) + ",\"revision\":\(drawing.revision),\"revisions\":"
-                                 + RevisionJSON.array(list, image: { _ in nil }) + "}\n")
+        struct Revisions: Encodable { var drawing: String; var revision: Int; var revisions: [RevisionJSON] }
+        return JSONResponse.make(JSONDocument.line(Revisions(drawing: drawing.name, revision: drawing.revision,
+                                                             revisions: list.map { RevisionJSON($0, image: nil) })))
     }
 }

@@ -1,7 +1,7 @@
 import PlanMarkFormats
 
 /// A photo or document attached to a marker. The bytes are stored once per SHA-256 inside the store.
-public struct Attachment: Hashable, Sendable {
+public struct Attachment: Hashable, Sendable, Encodable {
     /// The attachment's id in the store (1, 2, 3 ... across the store).
     public var id: Int64
     /// The marker's drawing (store id).
@@ -38,11 +38,21 @@ public struct Attachment: Hashable, Sendable {
     /// The MIME type.
     public var contentType: String { type.contentType }
 
-    /// `{"id","sha256","size","contentType","caption"}`, as the service answers and the history keeps it.
-    public var historyJSON: String {
-        "{\"id\":\(id),\"sha256\":\"\(sha256)\",\"size\":\(size),\"contentType\":\"\(contentType)\",\"caption\":"
-            + (caption.map(JSONString.quoted) ?? "null") + "}"
+    private enum CodingKeys: String, CodingKey { case id, sha256, size, contentType, caption }
+
+    /// `{"id","sha256","size","contentType","caption"}` (`caption` null when there is none), as the service answers,
+    /// `attachments --format json` lists and the history keeps it. The marker, author and time are the entry's.
+    public func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: CodingKeys.self)
+        try object.encode(id, forKey: .id)
+        try object.encode(sha256, forKey: .sha256)
+        try object.encode(size, forKey: .size)
+        try object.encode(contentType, forKey: .contentType)
+        try object.encode(caption, forKey: .caption)
     }
+
+    /// This attachment as JSON (`encode(to:)`'s object).
+    public var historyJSON: String { JSONDocument.text(self) }
 
     /// Reads `historyJSON` back (drawing, number, author and time are not in it); nil for anything else.
     init?(historyJSON value: JSONValue) {

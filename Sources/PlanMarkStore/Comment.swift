@@ -2,7 +2,7 @@ import PlanMarkFormats
 
 /// One comment in a marker's thread. A comment is a history entry (`HistoryAction.commented`, the text in its new
 /// state), so it is in the hash chain like every change and cannot be edited or removed; its id is the entry's.
-public struct Comment: Hashable, Sendable {
+public struct Comment: Hashable, Sendable, Encodable {
     /// The history entry's id (ascending in the order comments were made, across the store).
     public var id: Int64
     /// The marker's drawing (store id).
@@ -29,9 +29,18 @@ public struct Comment: Hashable, Sendable {
     /// a report's page, bounded).
     public static let maxLength = 4000
 
-    /// `{"id","author","createdAt","text"}` (the service's and `comments --format json`'s shape).
-    public var json: String {
-        "{\"id\":\(id),\"author\":" + (author.map(JSONString.quoted) ?? "null") + ",\"createdAt\":\"\(createdAt.text)\",\"text\":"
-            + JSONString.quoted(text) + "}"
+    private enum CodingKeys: String, CodingKey { case id, author, createdAt, text }
+
+    /// `{"id","author","createdAt","text"}` (the service's and `comments --format json`'s shape; `author` null when
+    /// unknown). The drawing and number are the thread's, not repeated.
+    public func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: CodingKeys.self)
+        try object.encode(id, forKey: .id)
+        try object.encode(author, forKey: .author)
+        try object.encode(createdAt, forKey: .createdAt)
+        try object.encode(text, forKey: .text)
     }
+
+    /// This comment as JSON (`encode(to:)`'s object).
+    public var json: String { JSONDocument.text(self) }
 }

@@ -1,7 +1,7 @@
 /// Where a drawing's (or a revision's) image comes from when it is a page of a PDF: which page, drawn at which
 /// resolution. The store keeps the PDF's bytes as the image (once per SHA-256, as a PNG's) and this with it; the
 /// drawing's width and height are the page's size in pixels at `dpi`. nil wherever the image is a PNG.
-public struct PDFSource: Hashable, Sendable, CustomStringConvertible {
+public struct PDFSource: Hashable, Sendable, CustomStringConvertible, Encodable {
     /// The page, counted from 1 as people count them.
     public var page: Int
     /// The resolution the page is drawn at, in dots per inch.

@@ -9,7 +9,7 @@ import Darwin
 ///
 /// Why an integer: a million imported markers carry two times each; as text they were a third of the
 /// row, and of the bytes an import writes.
-public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible, Encodable {
     /// Milliseconds since the Unix epoch (UTC).
     public var milliseconds: Int64
 
@@ -48,4 +48,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The ISO 8601 text.
     public var description: String { text }
+
+    /// Its `text`, as a JSON string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
 }

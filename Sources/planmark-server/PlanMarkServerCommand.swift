@@ -4,7 +4,6 @@ import Logging
 import PlanMarkExport
 import PlanMarkServer
 import PlanMarkStore
-import PlanMarkSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -122,7 +121,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     var pdfTimeLimit = ServerConfiguration.defaultPDFTimeLimit
 
     @Option(name: .long, help: ArgumentHelp("Seconds a write waits for another process's lock on an SQLite store before 503 (default 10).", valueName: "seconds"))
-    var busyTimeout: Double = SQLiteStore.busyTimeout
+    var busyTimeout: Double = StoreOpener.defaultBusyTimeout
 
     @Option(name: .long, help: ArgumentHelp(
         "Serve the review page (GET /) from this folder instead of the copy built into planmark-server.", valueName: "dir"))

@@ -159,8 +159,7 @@ extension CRSCommand {
             case .text:
                 try out.write("southWest \(bounds.southWest.lat) \(bounds.southWest.lng)\nnorthEast \(bounds.northEast.lat) \(bounds.northEast.lng)\n")
             case .json:
-                let sw = bounds.southWest, ne = bounds.northEast
-                try out.write("{\"southWest\":[\(JSONNumber.text(sw.lat)),\(JSONNumber.text(sw.lng))],\"northEast\":[\(JSONNumber.text(ne.lat)),\(JSONNumber.text(ne.lng))]}\n")
+                try out.write(JSONDocument.line(bounds))
             }
             try out.flush()
         }

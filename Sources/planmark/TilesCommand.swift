@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlanMarkExport
+import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkPDFCore
 import PlanMarkPDFProcess
@@ -118,7 +119,7 @@ struct TilesCommand: AsyncParsableCommand {
                     }
                 }
                 progress.finish()
-                try folder.writeFile("tiles.json", Array(TilesJSON.object(scheme, crs: flavour).utf8))
+                try folder.writeFile("tiles.json", Array(JSONDocument.line(TilesJSON(scheme, crs: flavour)).utf8))
                 try folder.commit()
                 let levels = scheme.levels
                 printWrote("tiles", "\(counted(scheme.tileCount, "tile")) (\(counted(levels.count, "level")), zoom \(levels.lowerBound) to \(levels.upperBound)) to \(output)")

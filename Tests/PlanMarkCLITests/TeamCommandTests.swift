@@ -93,7 +93,7 @@ import Testing
         #expect(try sandbox.run(["project", "grant", "Tower B", "bo", "manager"]).status == 0)
         #expect(try sandbox.run(["project", "members", "Tower B"]).stdout == "ana\tsubcontractor\nbo\tmanager\n")
         #expect(try sandbox.run(["project", "members", "Tower B", "--format", "json"]).stdout
-                == #"{"members":[{"project":"Tower B","role":"subcontractor","user":"ana"},{"project":"Tower B","role":"manager","user":"bo"}]}"# + "\n")
+                == #"{"members":[{"project":"Tower B","user":"ana","role":"subcontractor"},{"project":"Tower B","user":"bo","role":"manager"}]}"# + "\n")
         #expect(try sandbox.run(["project", "revoke", "Tower B", "ana"]).stdout == "\"ana\" is no longer subcontractor in project \"Tower B\"\n")
 
         // A drawing in the project says so, in text and JSON.

@@ -39,18 +39,18 @@ import Testing
         try await fixture.application(token: "operator-token").test(.router) { client in
             let samMe = try await client.get("/me", headers: [.authorization: "Bearer " + sam])
             #expect(samMe.status == .ok)
-            let samProjects: String = #"[{"name":"Tower","permissions":"# + Self.viewer + #","role":"viewer"},"#
-                + #"{"name":"default","permissions":"# + Self.subcontractor + #","role":"subcontractor"}]"#
-            let samExpected: String = #"{"company":"Acme","email":"sam@acme.example","name":"sam","projects":"# + samProjects + "}\n"
+            let samProjects: String = #"[{"name":"Tower","role":"viewer","permissions":"# + Self.viewer + #"},"#
+                + #"{"name":"default","role":"subcontractor","permissions":"# + Self.subcontractor + #"}]"#
+            let samExpected: String = #"{"name":"sam","email":"sam@acme.example","company":"Acme","projects":"# + samProjects + "}\n"
             #expect(samMe.text == samExpected)
             let anaMe = try await client.get("/me", headers: [.authorization: "Bearer " + ana])
-            let anaProjects: String = #"[{"name":"Annex","permissions":"# + Self.manager + #","role":"manager"},"#
-                + #"{"name":"default","permissions":"# + Self.inspector + #","role":"inspector"}]"#
-            let anaExpected: String = #"{"company":null,"email":"ana@example.com","name":"ana","projects":"# + anaProjects + "}\n"
+            let anaProjects: String = #"[{"name":"Annex","role":"manager","permissions":"# + Self.manager + #"},"#
+                + #"{"name":"default","role":"inspector","permissions":"# + Self.inspector + #"}]"#
+            let anaExpected: String = #"{"name":"ana","email":"ana@example.com","company":null,"projects":"# + anaProjects + "}\n"
             #expect(anaMe.text == anaExpected)
             // The operator has no projects: "operator": true means everything is allowed.
             let operatorMe = try await client.get("/me", headers: [.authorization: "Bearer operator-token"])
-            #expect(operatorMe.text == #"{"company":null,"email":null,"name":null,"operator":true,"projects":[]}"# + "\n")
+            #expect(operatorMe.text == #"{"name":null,"email":null,"company":null,"projects":[],"operator":true}"# + "\n")
         }
     }
 }

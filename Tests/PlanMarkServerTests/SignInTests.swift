@@ -32,7 +32,7 @@ import Testing
             #expect(try await client.get("/drawings").status == .ok)
             let me = try await client.get("/me")
             #expect(me.status == .ok)
-            #expect(me.text == #"{"company":null,"email":null,"name":null,"operator":true,"projects":[]}"# + "\n")
+            #expect(me.text == #"{"name":null,"email":null,"company":null,"projects":[],"operator":true}"# + "\n")
             // A POST without a signed-in user records the author it gives.
             let post = try await client.send(.post, "/drawings/plan/markers", json: #"{"x":450,"y":400,"author":"site crew"}"#)
             #expect(post.status == .created)
@@ -60,8 +60,8 @@ import Testing
             // GET /me: the user and their roles.
             let me = try await client.get("/me", headers: Self.bearer(ana))
             #expect(me.status == .ok)
-            let expected: String = #"{"company":"Tiles Ltd","email":"ana@example.com","name":"ana","projects":[{"name":"default","permissions":"#
-                + MePermissionsTests.inspector + #","role":"inspector"}]}"# + "\n"
+            let expected: String = #"{"name":"ana","email":"ana@example.com","company":"Tiles Ltd","projects":[{"name":"default","role":"inspector","permissions":"#
+                + MePermissionsTests.inspector + #"}]}"# + "\n"
             #expect(me.text == expected)
             #expect(try await client.get("/me", headers: Self.bearer(bo)).object["projects"] as? [Any] != nil)
             #expect((try await client.get("/me", headers: Self.bearer(bo)).object["projects"] as? [Any])?.isEmpty == true)

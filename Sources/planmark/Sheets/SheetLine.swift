@@ -34,20 +34,26 @@ struct SheetLine: Sendable {
         "\(page)\t\(name)\t\(width) x \(height)\t" + (done ?? "not stored: " + (reason ?? "")) + "\n"
     }
 
-    /// `{"page":P,"name":"...","width":W,"height":H,"stored":true,"result":"..."}` or `"stored":false,"reason":"..."`.
-    var json: String {
-        var out = "{\"page\":\(page),\"name\":" + JSONString.quoted(name) + ",\"width\":\(width),\"height\":\(height)"
-        if let done {
-            out += ",\"stored\":true,\"result\":" + JSONString.quoted(done)
-        } else {
-            out += ",\"stored\":false,\"reason\":" + JSONString.quoted(reason ?? "")
-        }
-        return out + "}"
+    /// A page as JSON: `{"height":H,"name":"...","page":P,"result":"...","stored":true,"width":W}`, or `"reason":"..."`
+    /// and `"stored":false` when nothing was stored.
+    struct Shape: Encodable {
+        var page: Int
+        var name: String
+        var width: Int
+        var height: Int
+        var stored: Bool
+        var result: String?
+        var reason: String?
+    }
+
+    /// The page's `Shape`.
+    var shape: Shape {
+        Shape(page: page, name: name, width: width, height: height, stored: done != nil, result: done, reason: done == nil ? reason ?? "" : nil)
     }
 
     /// Every line, as text or as `{"file":"SET.pdf","pages":[...]}`.
     static func report(_ lines: [SheetLine], file: String, json: Bool) -> String {
-        json ? "{\"file\":" + JSONString.quoted(file) + ",\"pages\":[" + lines.map(\.json).joined(separator: ",") + "]}\n"
-            : lines.map(\.text).joined()
+        struct Report: Encodable { var file: String; var pages: [Shape] }
+        return json ? JSONDocument.line(Report(file: file, pages: lines.map(\.shape))) : lines.map(\.text).joined()
     }
 }

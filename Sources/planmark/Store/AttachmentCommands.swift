@@ -85,7 +85,7 @@ struct AttachmentsCommand: AsyncParsableCommand {
             let out = StandardOutput()
             switch format {
             case .json:
-                try out.write(AttachmentJSON.list(attachments))
+                try out.write(JSONDocument.line(AttachmentJSON(attachments)))
             case .text:
                 var text = "id\tcontentType\tsize\tsha256\tcreatedAt\tcaption\n"
                 for a in attachments {

@@ -53,7 +53,7 @@ struct CommentsCommand: AsyncParsableCommand {
             let out = StandardOutput()
             switch format {
             case .json:
-                try out.write("[" + comments.map(\.json).joined(separator: ",") + "]\n")
+                try out.write(JSONDocument.line(comments))
             case .text:
                 for comment in comments {
                     let text = comment.text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    ")

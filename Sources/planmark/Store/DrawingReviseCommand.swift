@@ -172,18 +172,24 @@ struct DrawingReviseCommand: AsyncParsableCommand {
     /// The JSON report: `{"drawing","revision","previous","dryRun","image","sha256","width","height","transform":{a..f},
     /// "residuals":[...],"maxResidual","markers","roomsChanged","regions","needsPlacement":[{"number","reason","from":[x,y],"to":[x,y]}]}`.
     static func json(_ outcome: RevisionOutcome, drawing: String) -> String {
+        struct Unplaced: Encodable { var number: Int; var reason: String; var from: [Double]; var to: [Double] }
+        struct Report: Encodable {
+            var drawing: String
+            var revision, previous: Int
+            var dryRun: Bool
+            var image, sha256: String
+            var width, height: Int
+            var transform: AffineMap
+            var residuals: [Double]
+            var maxResidual: Double
+            var markers, roomsChanged, regions: Int
+            var needsPlacement: [Unplaced]
+        }
         let r = outcome.revision
-        let t = r.transform ?? .identity
-        var out = "{\"drawing\":" + JSONString.quoted(drawing)
-        out += ",\"revision\":\(r.number),\"previous\":\(outcome.previous),\"dryRun\":\(outcome.dryRun)"
-        out += ",\"image\":" + JSONString.quoted(r.imagePath) + ",\"sha256\":\"\(r.imageSHA256)\",\"width\":\(r.width),\"height\":\(r.height)"
-        out += ",\"transform\":{\"a\":\(number(t.a)),\"b\":\(number(t.b)),\"c\":\(number(t.c)),\"d\":\(number(t.d)),\"e\":\(number(t.e)),\"f\":\(number(t.f))}"
-        out += ",\"residuals\":[" + outcome.residuals.map(number).joined(separator: ",") + "]"
-        out += ",\"maxResidual\":" + number(outcome.residuals.max() ?? 0)
-        out += ",\"markers\":\(outcome.carried),\"roomsChanged\":\(outcome.roomsChanged),\"regions\":\(outcome.regionCount)"
-        out += ",\"needsPlacement\":[" + outcome.unplaced.map { m in
-            "{\"number\":\(m.number),\"reason\":\"\(m.reason)\",\"from\":[\(number(m.from.x)),\(number(m.from.y))],\"to\":[\(number(m.to.x)),\(number(m.to.y))]}"
-        }.joined(separator: ",") + "]}"
-        return out
+        return JSONDocument.text(Report(
+            drawing: drawing, revision: r.number, previous: outcome.previous, dryRun: outcome.dryRun, image: r.imagePath,
+            sha256: r.imageSHA256, width: r.width, height: r.height, transform: r.transform ?? .identity, residuals: outcome.residuals,
+            maxResidual: outcome.residuals.max() ?? 0, markers: outcome.carried, roomsChanged: outcome.roomsChanged, regions: outcome.regionCount,
+            needsPlacement: outcome.unplaced.map { Unplaced(number: $0.number, reason: "\($0.reason)", from: [$0.from.x, $0.from.y], to: [$0.to.x, $0.to.y]) }))
     }
 }

@@ -57,8 +57,9 @@ struct DrawingShowCommand: AsyncParsableCommand {
                     try out.write(line + ", sha256 \(r.imageSHA256), \(r.imagePath)\n")
                 }
             case .json:
-                let object = DrawingJSON.object(summary, image: summary.drawing.imagePath)
-                try out.write(String(object.dropLast()) + ",\"revisions\":" + RevisionJSON.array(revisions, image: \.imagePath) + "}\n")
+                var object = DrawingJSON(summary, image: summary.drawing.imagePath)
+                object.revisions = revisions.map { RevisionJSON($0, image: $0.imagePath) }
+                try out.write(JSONDocument.line(object))
             }
             try out.flush()
         }

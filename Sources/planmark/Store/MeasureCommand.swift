@@ -47,11 +47,16 @@ struct MeasureCommand: AsyncParsableCommand {
             case .text:
                 try out.write(Quantity.metres.text(metres) + " m (" + Quantity.pixels.text(pixels) + " px)\n")
             case .json:
-                try out.write("{\"drawing\":" + JSONString.quoted(drawing.name)
-                              + ",\"from\":[" + JSONNumber.text(from.point.x) + "," + JSONNumber.text(from.point.y)
-                              + "],\"to\":[" + JSONNumber.text(to.point.x) + "," + JSONNumber.text(to.point.y)
-                              + "],\"pixels\":" + Quantity.pixels.json(pixels) + ",\"metres\":" + Quantity.metres.json(metres)
-                              + ",\"pixelsExact\":" + JSONNumber.text(pixels) + ",\"metresExact\":" + JSONNumber.text(metres) + "}\n")
+                struct Measured: Encodable {
+                    var drawing: String
+                    var from, to: [Double]
+                    var pixels, metres: JSONFragment
+                    var pixelsExact, metresExact: Double
+                }
+                try out.write(JSONDocument.line(Measured(
+                    drawing: drawing.name, from: [from.point.x, from.point.y], to: [to.point.x, to.point.y],
+                    pixels: JSONFragment(Quantity.pixels.json(pixels)), metres: JSONFragment(Quantity.metres.json(metres)),
+                    pixelsExact: pixels, metresExact: metres)))
             }
             try out.flush()
         }

@@ -30,7 +30,7 @@ struct SummaryCommand: AsyncParsableCommand {
             let out = StandardOutput()
             switch format {
             case .json:
-                try out.write(SummaryJSON.object(summary, drawing: drawing.name, filter: filter))
+                try out.write(JSONDocument.line(SummaryJSON(summary, drawing: drawing.name, filter: filter)))
             case .text:
                 try out.write(Self.text(summary, filter: filter))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PlanMarkFormats
 import PlanMarkStore
 
 /// Output formats of the team commands' listings.
@@ -9,9 +10,7 @@ import ArgumentParser
 /// the service's too).
 enum TeamJSON {
     static func list<T: Encodable>(_ key: String, _ values: [T]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode([key: values]), as: UTF8.self) + "\n"
+        JSONDocument.line([key: values])
     }
 }
 
