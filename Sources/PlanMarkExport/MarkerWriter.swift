@@ -11,6 +11,10 @@ public enum MarkerFormat: String, CaseIterable, Sendable {
 /// answers (`GET .../markers` is `.geojson`; one marker is `MarkerWriter.object`) both use it, so the CLI's
 /// export and the service's answer for the same store and options are the same bytes.
 ///
+/// Written byte by byte into a `ReportBuffer`, not as a `Codable` shape (`JSONDocument`): it is the measured hot path
+/// of every marker listing (`GET .../markers` of 10,000 markers, `Benchmarks/server` and `Benchmarks/postgres`; exports
+/// of a million, `Benchmarks/store`).
+///
 /// Every format carries every field of a punch item, so that an export can be imported into another store
 /// without loss; the marker's `ref` (the markers file's id it was imported with) is written back as `id`.
 ///

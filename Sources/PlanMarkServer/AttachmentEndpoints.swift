@@ -81,7 +81,13 @@ extension PlanMarkRoutes {
         return try await answering(request, identity: identity, "detach") { store throws(StoreError) in
             try await store.detach(id, fromMarker: number, in: name, author: author)
         } answer: { attachment in
-            StoredAnswer(status: .ok, body: "{\"id\":\(attachment.id),\"removed\":true}\n")
+            StoredAnswer(status: .ok, body: JSONDocument.line(RemovedAttachment(id: attachment.id)))
         }
     }
+}
+
+/// A removed attachment's answer: `{"id":ID,"removed":true}`.
+struct RemovedAttachment: Encodable {
+    var id: Int64
+    var removed = true
 }
