@@ -31,7 +31,8 @@ def ms(text):
 
 
 def latency(text, percentile):
-    found = re.search(percentile + r"%\s+(\S+)", text)
+    # The line of "Latency Distribution" (at a line's start: "94.50%" in the stats above it also ends in "50%").
+    found = re.search(r"^\s+" + percentile + r"%\s+(\S+)", text, re.M)
     if not found:
         raise SystemExit(f"wrk printed no {percentile}% latency:\n{text}")
     if not re.match(r"[\d.]+(us|ms|s|m)$", found.group(1)):

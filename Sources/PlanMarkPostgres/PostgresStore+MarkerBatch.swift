@@ -27,14 +27,18 @@ extension PostgresStore {
     /// marker another drawing's writer stored with one of the batch's uuids meanwhile, the batch is rolled back and
     /// each of its additions runs alone. An error of the transaction itself (the database unreachable, the drawing
     /// unknown) is every addition's answer: nothing of the batch was stored.
+    ///
+    /// The locks are released when the batch commits, before its commit is flushed; each addition is answered after the
+    /// flush (`writeOrRollBack(releaseLocksBeforeFlush:)`).
     /// - Complexity: O(k log n) for k additions, plus O(region vertices) when the regions changed since this process
-    ///   last validated on the drawing; four round trips (BEGIN, the locks of the drawing and the history's head, the
-    ///   insert, COMMIT), five when a uuid of the batch is stored already.
+    ///   last validated on the drawing; five round trips under the locks or before them (BEGIN, `SET LOCAL`, the locks of
+    ///   the drawing and the history's head, the insert, COMMIT), six when a uuid of the batch is stored already, and one
+    ///   after them (the flush).
     func addMarkers(to name: String, take: @Sendable () -> [MarkerAddition]) async -> [Result<MarkerCreation, StoreError>] {
         var taken: [MarkerAddition]? = nil
         var answers: [Result<MarkerCreation, StoreError>?]
         do {
-            answers = try await writeOrRollBack(lockDrawing: nil) { connection, logger, _ in
+            answers = try await writeOrRollBack(lockDrawing: nil, releaseLocksBeforeFlush: true) { connection, logger, _ in
                 let (drawing, head) = try await Self.lockDrawingAndHistoryHead(connection, named: name, logger: logger)
                 let batch = taken ?? take()   // once, also when a deadlock runs the transaction again
                 taken = batch

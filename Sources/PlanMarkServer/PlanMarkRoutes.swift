@@ -371,7 +371,7 @@ struct PlanMarkRoutes: Sendable {
             }
             metrics.markerListMisses.increment()
             var conversion: LatLngConversion?
-            if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try await store.drawing(named: name).drawing.crs), zoom: zoom) }
+            if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try await store.drawingRecord(named: name).crs), zoom: zoom) }
             var writer = MarkerWriter(format: .geojson, conversion: conversion, drawing: name, today: filter.today)
             try await store.forEachMarker(in: name, filter: filter) { marker in
                 writer.append(marker)
@@ -403,7 +403,7 @@ struct PlanMarkRoutes: Sendable {
         let (text, version) = try await store.run("marker") { store throws(StoreError) -> (String, Int) in
             let marker = try await store.marker(number, in: name)
             var conversion: LatLngConversion?
-            if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try await store.drawing(named: name).drawing.crs), zoom: zoom) }
+            if let zoom { conversion = LatLngConversion(crs: SimpleCRS(try await store.drawingRecord(named: name).crs), zoom: zoom) }
             return (MarkerWriter.object(marker, conversion: conversion), marker.version)
         }
         return JSONResponse.make(text + "\n", extraHeaders: [.eTag: EntityTag.version(version)])

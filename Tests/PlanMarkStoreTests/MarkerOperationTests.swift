@@ -53,6 +53,22 @@ import Testing
         await #expect(throws: StoreError.unknownMarker(drawing: "A", number: 2)) { try await store.marker(2, in: "A") }
     }
 
+    /// A reader that stops early gets no marker after it said stop, and the store goes on serving (the rest of the
+    /// query is drained, not left on the connection); markers come by number, each once.
+    @Test(arguments: StoreFixtures.kinds) func aReaderThatStopsEarlyLeavesTheStoreServing(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        for k in 0..<8 { _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50 + Double(k), y: 50), note: nil, author: nil) }
+        var seen: [Int] = []
+        try await store.forEachMarker(in: "A", status: nil) { seen.append($0.number); return seen.count < 3 }
+        #expect(seen == [1, 2, 3])
+        for _ in 0..<3 {
+            var all: [Int] = []
+            try await store.forEachMarker(in: "A", status: nil) { all.append($0.number); return true }
+            #expect(all == Array(1...8))
+            #expect(try await store.marker(8, in: "A").number == 8)
+        }
+    }
+
     @Test(arguments: StoreFixtures.kinds) func historyKeepsOldAndNewValues(kind: StoreKind) async throws {
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: "ana")
