@@ -12,11 +12,7 @@ new=${2:?usage: cpu-per-post.sh OLD_BIN NEW_BIN [ROUNDS] [SERVERS]}
 rounds=${3:-3}
 servers=${4:-3}
 port=${PGPORT_BENCH:-55494}
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 69; }
-work=$(mktemp -d)
-chmod 755 "$work"
-trap 'pkill -f "planmark-server --store postgres://planmark@127.0.0.1:$port/" || true; bash Drawings/postgres-cluster.sh stop "$work/pg"; rm -rf "$work"' EXIT
-admin=$(bash Drawings/postgres-cluster.sh start-durable "$work/pg" "$port")
+. Benchmarks/postgres/ab-cluster.sh
 store=postgres://planmark@127.0.0.1:$port/cpu
 ticks() { local t=0 f; for p in "$@"; do { read -r -a f < "/proc/$p/stat"; } 2>/dev/null || continue; t=$((t + f[13] + f[14])); done; echo "$t"; }
 postgres_pids() { pgrep -f "postgres" | tr '\n' ' '; }

@@ -10,12 +10,8 @@ cd "$(dirname "$0")/../.."
 old=${1:?usage: gets-ab.sh OLD_BIN NEW_BIN [ROUNDS]}
 new=${2:?usage: gets-ab.sh OLD_BIN NEW_BIN [ROUNDS]}
 rounds=${3:-5}
-port=${PGPORT_BENCH:-55494}
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 69; }
-work=$(mktemp -d)
-chmod 755 "$work"
-trap 'pkill -f "planmark-server --store postgres://planmark@127.0.0.1:$port/" || true; bash Drawings/postgres-cluster.sh stop "$work/pg"; rm -rf "$work"' EXIT
-admin=$(bash Drawings/postgres-cluster.sh start-durable "$work/pg" "$port")
+port=${PGPORT_BENCH:-55495}
+. Benchmarks/postgres/ab-cluster.sh
 store=postgres://planmark@127.0.0.1:$port/gets
 psql -q "$admin" -c "CREATE DATABASE gets"
 python3 -c '

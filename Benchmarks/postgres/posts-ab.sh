@@ -10,11 +10,7 @@ old=${1:?usage: posts-ab.sh OLD_BIN NEW_BIN [ROUNDS]}
 new=${2:?usage: posts-ab.sh OLD_BIN NEW_BIN [ROUNDS]}
 rounds=${3:-3}
 port=${PGPORT_BENCH:-55493}
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 69; }
-work=$(mktemp -d)
-chmod 755 "$work"
-trap 'pkill -f "planmark-server --store postgres://planmark@127.0.0.1:$port/" || true; bash Drawings/postgres-cluster.sh stop "$work/pg"; rm -rf "$work"' EXIT
-admin=$(bash Drawings/postgres-cluster.sh start-durable "$work/pg" "$port")
+. Benchmarks/postgres/ab-cluster.sh
 store=postgres://planmark@127.0.0.1:$port/ab
 for round in $(seq "$rounds"); do
     for build in old new; do

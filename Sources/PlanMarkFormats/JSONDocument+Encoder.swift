@@ -10,107 +10,121 @@ struct JSONMemberName: CodingKey {
 }
 
 /// A value being encoded: empty until set, then a single value, an object (members in order) or an array.
-/// A class because a container hands out nested containers that write into it later (as Foundation's encoders do).
+/// A class because a container hands out nested containers that write into it later (as Foundation's encoders do);
+/// an object's members and an array's items are kept in the node's own arrays, so adding one is amortised O(1).
 final class JSONTreeNode {
-    private enum Content {
+    private enum Kind {
         case empty
+        /// A string, number, boolean or null.
         case value(JSONValue)
         /// An integer, written exactly (a `JSONValue` number is a double: exact only up to 2^53).
         case integer(Int64)
         /// JSON text made already, written as it is (`JSONFragment`).
         case fragment(String)
-        case object([(String, JSONTreeNode)])
-        case array([JSONTreeNode])
+        case object
+        case array
     }
 
-    private var content = Content.empty
-
-    /// The encoded value (`null` for a value nothing was written to).
-    var value: JSONValue {
-        switch content {
-        case .empty: return .null
-        case .value(let value): return value
-        case .integer(let number): return .number(Double(number))
-        case .fragment(let text): return (try? JSONParser.parse(Array(text.utf8))) ?? .null
-        case .object(let members): return .object(members.map { ($0.0, $0.1.value) })
-        case .array(let items): return .array(items.map(\.value))
-        }
-    }
+    private var kind = Kind.empty
+    /// The members when `kind` is `.object`, in order.
+    private var members: [(String, JSONTreeNode)] = []
+    /// The items when `kind` is `.array`, in order.
+    private var items: [JSONTreeNode] = []
 
     /// Makes this node an object (keeping members written through an earlier container).
     func makeObject() {
-        if case .object = content { return }
-        content = .object([])
+        if case .object = kind { return }
+        kind = .object
     }
 
     /// Makes this node an array (keeping items written through an earlier container).
     func makeArray() {
-        if case .array = content { return }
-        content = .array([])
+        if case .array = kind { return }
+        kind = .array
     }
 
-    /// A new member `name` of this object (a repeated name replaces the earlier member, as in a dictionary).
-    func member(_ name: String) -> JSONTreeNode {
-        guard case .object(var members) = content else { preconditionFailure("a member of a value that is not an object") }
+    /// A new member `name` of this object. A keyed container that encodes a name again replaces the earlier member, as in
+    /// a dictionary; `unique` (a dictionary's keys, which are) skips that search.
+    /// - Complexity: O(1) amortised with `unique`, else O(m) for the m members so far (a shape's few).
+    func member(_ name: String, unique: Bool = false) -> JSONTreeNode {
+        precondition(isObject, "a member of a value that is not an object")
         let node = JSONTreeNode()
-        if let index = members.firstIndex(where: { $0.0 == name }) { members[index].1 = node } else { members.append((name, node)) }
-        content = .object(members)
+        if !unique, let index = members.firstIndex(where: { $0.0 == name }) {
+            members[index].1 = node
+        } else {
+            members.append((name, node))
+        }
         return node
     }
 
     /// A new item at the end of this array.
+    /// - Complexity: O(1) amortised.
     func appendItem() -> JSONTreeNode {
-        guard case .array(var items) = content else { preconditionFailure("an item of a value that is not an array") }
+        precondition(isArray, "an item of a value that is not an array")
         let node = JSONTreeNode()
         items.append(node)
-        content = .array(items)
         return node
     }
 
     /// How many items this array has.
-    var count: Int {
-        if case .array(let items) = content { return items.count }
-        if case .object(let members) = content { return members.count }
-        return 0
-    }
+    var count: Int { items.count }
 
-    func setValue(_ value: JSONValue) { content = .value(value) }
+    private var isObject: Bool { if case .object = kind { true } else { false } }
+    private var isArray: Bool { if case .array = kind { true } else { false } }
 
-    /// Appends the value's text to `out`: as `JSONValue.serialized`, integers exactly.
+    func setValue(_ value: JSONValue) { kind = .value(value) }
+
+    /// Appends the value's text to `out`: as `JSONValue.serialized`, integers exactly, fragments as they are.
     /// - Complexity: O(size of the text).
     func write(to out: inout String) {
-        switch content {
+        switch kind {
         case .empty: out += "null"
         case .value(let value): out += value.serialized
         case .integer(let number): out += String(number)
         case .fragment(let text): out += text
-        case .object(let members): JSONWriting.object(members, to: &out) { $0.write(to: &$1) }
-        case .array(let items): JSONWriting.array(items, to: &out) { $0.write(to: &$1) }
+        case .object: JSONWriting.object(members, to: &out) { $0.write(to: &$1) }
+        case .array: JSONWriting.array(items, to: &out) { $0.write(to: &$1) }
         }
     }
 
     /// Encodes `value` here: plain values directly, a dictionary with string keys as an object in byte order of its
-    /// keys, anything else through its `encode(to:)`.
+    /// keys, anything else through its `encode(to:)`. The plain types are told apart by their metatype (no dynamic
+    /// cast of every value, which most values, numbers of coordinates, would pay).
+    /// - Complexity: O(size of the value), plus O(k log k) for a dictionary of k keys.
     func set<T: Encodable>(_ value: T, path: [any CodingKey]) throws {
-        switch value {
-        case let text as String: setValue(.string(text))
-        case let fragment as JSONFragment: content = .fragment(fragment.text)
-        case let flag as Bool: setValue(.bool(flag))
-        case let number as Double: setValue(.number(number))
-        case let number as Float: setValue(.number(Double(number)))
-        case let number as Int: content = .integer(Int64(number))
-        case let number as Int64: content = .integer(number)
-        case let number as Int32: content = .integer(Int64(number))
-        case let number as UInt32: content = .integer(Int64(number))
-        case let number as UInt64 where number <= UInt64(Int64.max): content = .integer(Int64(number))
-        case let dictionary as [String: any Encodable]:
+        switch T.self {
+        case is String.Type: setValue(.string(value as! String))
+        case is Double.Type: setValue(.number(value as! Double))
+        case is Int.Type: kind = .integer(Int64(value as! Int))
+        case is Bool.Type: setValue(.bool(value as! Bool))
+        case is Int64.Type: kind = .integer(value as! Int64)
+        case is JSONFragment.Type: kind = .fragment((value as! JSONFragment).text)
+        case is Float.Type: setValue(.number(Double(value as! Float)))
+        case is any BinaryInteger.Type:
+            // Every other integer type (its own `encode(to:)` would hand it back here): exact, beyond Int64 as its digits.
+            let number = value as! any BinaryInteger
+            if let exact = Int64(exactly: number) { kind = .integer(exact) } else { kind = .fragment(String(describing: number)) }
+        case is any JSONStringKeyed.Type:
             makeObject()
-            for key in dictionary.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                try member(key).set(dictionary[key]!, path: path + [JSONMemberName(key)])
+            let dictionary = value as! any JSONStringKeyed
+            for (key, member) in dictionary.membersInByteOrder {
+                try self.member(key, unique: true).set(member, path: path + [JSONMemberName(key)])
             }
         default:
             try value.encode(to: JSONTreeEncoder(node: self, codingPath: path))
         }
+    }
+}
+
+/// A dictionary with string keys, which `JSONDocument` writes as an object, its members in byte order of their keys.
+protocol JSONStringKeyed {
+    /// The members, in byte order of their keys.
+    var membersInByteOrder: [(String, any Encodable)] { get }
+}
+
+extension Dictionary: JSONStringKeyed where Key == String, Value: Encodable {
+    var membersInByteOrder: [(String, any Encodable)] {
+        keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, self[$0]! as any Encodable) }
     }
 }
 

@@ -7,7 +7,7 @@
 /// `JSONNumber` does (`40`, `12.5`, `1e-07`, `-0` as `0`). Why not Foundation's `JSONEncoder`: on Linux it writes an
 /// object's members in the order of a hashed dictionary, which changes from one process to the next, unless they are
 /// sorted (`.sortedKeys`), which loses the documented order (a drawing's `name` first, statuses in workflow order).
-/// The encoder below builds a `JSONValue`, whose objects keep their members in order.
+/// Its encoder (`JSONDocument+Encoder.swift`) builds a tree whose objects keep their members in order, then writes it.
 ///
 /// Hand-written writers stay only on the paths whose speed was measured: the markers' listing (`MarkerWriter`), the
 /// validation report, and the history's stored states (`MarkerState`, written for each of a revision's 300,000
@@ -25,12 +25,6 @@ public enum JSONDocument {
     /// - Complexity: as `text(_:)`.
     public static func line<T: Encodable>(_ value: T) -> String {
         text(value) + "\n"
-    }
-
-    /// `value` as a `JSONValue` (objects' members in encoding order).
-    /// - Complexity: as `text(_:)`.
-    public static func value<T: Encodable>(of value: T) -> JSONValue {
-        tree(of: value).value
     }
 
     private static func tree<T: Encodable>(of value: T) -> JSONTreeNode {

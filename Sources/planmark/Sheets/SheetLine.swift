@@ -2,7 +2,7 @@ import PlanMarkFormats
 import PlanMarkPDFCore
 
 /// What became of one page of a sheet set: the line `sheets add` and `sheets revise` print for it.
-struct SheetLine: Sendable {
+struct SheetLine: Sendable, Encodable {
     /// The page, from 1.
     var page: Int
     /// The drawing's name (from the PDF's outline, else the page label, else `SET pN`, after `--prefix`).
@@ -34,26 +34,23 @@ struct SheetLine: Sendable {
         "\(page)\t\(name)\t\(width) x \(height)\t" + (done ?? "not stored: " + (reason ?? "")) + "\n"
     }
 
-    /// A page as JSON: `{"height":H,"name":"...","page":P,"result":"...","stored":true,"width":W}`, or `"reason":"..."`
-    /// and `"stored":false` when nothing was stored.
-    struct Shape: Encodable {
-        var page: Int
-        var name: String
-        var width: Int
-        var height: Int
-        var stored: Bool
-        var result: String?
-        var reason: String?
-    }
+    private enum CodingKeys: String, CodingKey { case page, name, width, height, stored, result, reason }
 
-    /// The page's `Shape`.
-    var shape: Shape {
-        Shape(page: page, name: name, width: width, height: height, stored: done != nil, result: done, reason: done == nil ? reason ?? "" : nil)
+    /// The page as JSON: `{"page":P,"name":"...","width":W,"height":H,"stored":true,"result":"..."}`, or
+    /// `"stored":false,"reason":"..."` when nothing was stored.
+    func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: CodingKeys.self)
+        try object.encode(page, forKey: .page)
+        try object.encode(name, forKey: .name)
+        try object.encode(width, forKey: .width)
+        try object.encode(height, forKey: .height)
+        try object.encode(done != nil, forKey: .stored)
+        if let done { try object.encode(done, forKey: .result) } else { try object.encode(reason ?? "", forKey: .reason) }
     }
 
     /// Every line, as text or as `{"file":"SET.pdf","pages":[...]}`.
     static func report(_ lines: [SheetLine], file: String, json: Bool) -> String {
-        struct Report: Encodable { var file: String; var pages: [Shape] }
-        return json ? JSONDocument.line(Report(file: file, pages: lines.map(\.shape))) : lines.map(\.text).joined()
+        struct Report: Encodable { var file: String; var pages: [SheetLine] }
+        return json ? JSONDocument.line(Report(file: file, pages: lines)) : lines.map(\.text).joined()
     }
 }
