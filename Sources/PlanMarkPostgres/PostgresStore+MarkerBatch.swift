@@ -31,9 +31,9 @@ extension PostgresStore {
     /// The locks are released when the batch commits, before its commit is flushed; each addition is answered after the
     /// flush (`writeOrRollBack(releaseLocksBeforeFlush:)`).
     /// - Complexity: O(k log n) for k additions, plus O(region vertices) when the regions changed since this process
-    ///   last validated on the drawing; five round trips under the locks or before them (BEGIN, `SET LOCAL`, the locks of
-    ///   the drawing and the history's head, the insert, COMMIT), six when a uuid of the batch is stored already, and one
-    ///   after them (the flush).
+    ///   last validated on the drawing; four round trips under the locks or before them (BEGIN, the locks of the drawing
+    ///   and the history's head, the insert, COMMIT), five when a uuid of the batch is stored already, and one after them
+    ///   (the flush). The lock and the insert are prepared once per connection (`MarkerBatchStatements.swift`).
     func addMarkers(to name: String, take: @Sendable () -> [MarkerAddition]) async -> [Result<MarkerCreation, StoreError>] {
         var taken: [MarkerAddition]? = nil
         var answers: [Result<MarkerCreation, StoreError>?]
@@ -138,34 +138,9 @@ extension PostgresStore {
         let uuids = markers.compactMap { $0.uuidIsDerived ? nil : $0.uuid.text }
         var inserted = 0
         var stored: [String] = []
-        for try await (count, uuids) in try await connection.query("""
-            WITH row AS (
-                SELECT * FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
-                    number bigint, x double precision, y double precision, status smallint, note text, author text, rooms text,
-                    createdat bigint, updatedat bigint, uuid text, ref text, category text, priority smallint, assignee text,
-                    due text, capturedat text, needsplacement text, newvalue text, hash text, cursor bigint)
-            ),
-            stored AS (SELECT uuid FROM marker WHERE uuid = ANY(\(uuids))),
-            counter AS (UPDATE drawing SET nextNumber = \(nextNumber) WHERE id = \(drawingID) AND NOT EXISTS (SELECT 1 FROM stored)),
-            history AS (
-                INSERT INTO history (drawingId, number, lastNumber, action, at, author, oldValue, newValue, hash)
-                SELECT \(drawingID), number, NULL, 'created', createdat, author, NULL, newvalue, hash FROM row
-                WHERE NOT EXISTS (SELECT 1 FROM stored)
-                ORDER BY number
-            ),
-            head AS (UPDATE historyHead SET hash = \(history.last!.hash), lastCursor = \(lastCursor + Int64(markers.count))
-                     WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM stored) RETURNING pg_notify('planmark_changes', lastCursor::text)),
-            inserted AS (
-                INSERT INTO marker (drawingId, number, x, y, status, note, author, rooms, createdAt, updatedAt, uuid, ref, category,
-                                    priority, assignee, due, capturedAt, needsPlacement, cursor)
-                SELECT \(drawingID), number, x, y, status, note, author, rooms, createdat, updatedat, uuid, ref, category,
-                       priority, assignee, due, capturedat, needsplacement, cursor FROM row
-                WHERE NOT EXISTS (SELECT 1 FROM stored)
-                ON CONFLICT (uuid) WHERE uuid IS NOT NULL DO NOTHING
-                RETURNING 1
-            )
-            SELECT (SELECT count(*) FROM inserted), coalesce((SELECT array_agg(uuid) FROM stored), '{}'::text[])
-            """, logger: logger).decode((Int, [String]).self) {
+        let statement = InsertCreatedStatement(rows: rows, uuids: uuids, nextNumber: nextNumber, drawingID: drawingID,
+                                               headHash: history.last!.hash, lastCursor: lastCursor + Int64(markers.count))
+        for try await (count, uuids) in try await connection.execute(statement, logger: logger) {
             inserted = count
             stored = uuids
         }
@@ -230,23 +205,17 @@ struct HistoryHeadRow {
 }
 
 extension PostgresStore {
-    /// `lockDrawingAndHistoryHead`'s statement: `drawingColumns` of the drawing, then the head's hash and cursor.
-    private static let lockDrawingAndHistoryHeadSQL: String = {
-        let columns = drawingColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
-        return "SELECT \(columns), h.hash, h.lastCursor FROM drawing d, historyHead h WHERE d.name = $1 AND h.id = 1 FOR UPDATE"
-    }()
-
     /// Locks drawing `name`'s row and the history head's row (`FOR UPDATE`, until the transaction ends) in one round
-    /// trip, in the order every writer takes them (the drawing, then the head); `unknownDrawing` when there is none.
+    /// trip, in the order every writer takes them (the drawing, then the head), and turns `synchronous_commit` off for
+    /// the transaction (`writeOrRollBack(releaseLocksBeforeFlush:)`); `unknownDrawing` when there is none.
     /// - Complexity: O(log d) for d drawings.
     static func lockDrawingAndHistoryHead(_ connection: PostgresConnection, named name: String,
                                           logger: Logger) async throws -> (Drawing, HistoryHeadRow) {
         if !name.utf8.contains(0) {
-            var bindings = PostgresBindings()
-            bindings.append(name)
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: lockDrawingAndHistoryHeadSQL, binds: bindings), logger: logger) {
+            for try await row in try await connection.execute(LockForBatchStatement(drawingName: name), logger: logger) {
                 let cells = row.makeRandomAccess()
-                let head = HistoryHeadRow(hash: try cells[cells.count - 2].decode(String.self), lastCursor: try cells[cells.count - 1].decode(Int64.self))
+                let head = HistoryHeadRow(hash: try cells[LockForBatchStatement.hashColumn].decode(String.self),
+                                          lastCursor: try cells[LockForBatchStatement.hashColumn + 1].decode(Int64.self))
                 return (try decodeDrawing(row), head)
             }
         }

@@ -265,7 +265,8 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// Like `write`, but commits only when `body` says so (a dry run, an import with invalid rows).
     ///
     /// With `releaseLocksBeforeFlush` (a batch of marker additions, `addMarkers`), the transaction commits without
-    /// waiting for its commit record to reach the disk (`SET LOCAL synchronous_commit TO OFF`), so its row locks (the
+    /// waiting for its commit record to reach the disk (`body`'s first statement turns `synchronous_commit` off for the
+    /// transaction: `LockForBatchStatement`, one round trip less than a `SET LOCAL` of its own), so its row locks (the
     /// drawing's counter, the history's head) go to the next writer at once, and then waits for the disk outside them: a
     /// durable one-statement transaction on the same connection (`SELECT txid_current()`), whose flush covers the
     /// batch's commit record (the log is written in order). It returns only after that flush, so what the caller
@@ -274,7 +275,7 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
     /// flushes of several writers (several servers) can share one write of the log. When the flush cannot be confirmed
     /// (the connection is lost after `COMMIT`) the error is `unavailable`: the client sends again, and a marker's uuid
     /// makes that harmless.
-    /// - Complexity: one round trip more than `write` (the `SET LOCAL`), and one after the locks are released.
+    /// - Complexity: as `write`, and one round trip after the locks are released.
     func writeOrRollBack<T>(lockDrawing name: String?, releaseLocksBeforeFlush: Bool = false,
                             _ body: (PostgresConnection, Logger, Drawing?) async throws -> (T, commit: Bool)) async throws(StoreError) -> T {
         var attempt = 0
@@ -285,7 +286,6 @@ public final class PostgresStore: AnnotationStore, @unchecked Sendable {
                     let logger = self.logger
                     do {
                         try await connection.query("BEGIN", logger: logger)
-                        if releaseLocksBeforeFlush { try await connection.query("SET LOCAL synchronous_commit TO OFF", logger: logger) }
                     } catch {
                         if Self.isConnectionLoss(error) { throw NotBegun(underlying: error) }
                         throw error

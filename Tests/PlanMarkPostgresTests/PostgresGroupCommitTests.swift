@@ -162,4 +162,35 @@ struct PostgresGroupCommitTests {
         // The trigger ran: B holds the uuid, written by the other connection.
         #expect(try setup.query("SELECT m.number::text FROM marker m JOIN drawing d ON d.id = m.drawingId WHERE d.name = 'B' AND m.uuid = '\(Self.twin.text)'") == ["1"])
     }
+
+    /// The batch's insert is prepared once per connection, and PostgreSQL keeps the plan it makes for it: one made
+    /// while the marker table was empty (a new database) would read the whole table to look the batch's uuids up, and
+    /// go on doing so as it grows. In the batch's transaction (after its lock statement) the plan searches the uuid
+    /// index, also on an empty table; outside it, the same plan reads the table (the control: what the lock statement's
+    /// `enable_seqscan` prevents).
+    @Test func theBatchsKeptPlanSearchesTheUUIDIndexFromTheStart() async throws {
+        let (_, url) = try await PostgresMarkerTests.storeWithDrawing()
+        let session = try HeldSession(url)
+        defer { session.close() }
+        #expect(try session.query("SELECT count(*)::text FROM marker") == ["0"])
+        // The plan PostgreSQL keeps for a prepared statement (a generic plan), made now rather than after five runs.
+        try session.query("SET plan_cache_mode = force_generic_plan")
+        let explain = "EXPLAIN EXECUTE insert_created('[]', '{}', 1, 1, 'h', 1)"
+        func plan(afterLock: Bool) throws -> String {
+            try session.query("PREPARE insert_created AS " + InsertCreatedStatement.sql)
+            defer { _ = try? session.query("DEALLOCATE insert_created") }
+            try session.query("BEGIN")
+            defer { _ = try? session.query("ROLLBACK") }
+            if afterLock {
+                try session.query("PREPARE lock_for_batch AS " + LockForBatchStatement.sql)
+                defer { _ = try? session.query("DEALLOCATE lock_for_batch") }
+                try session.query("EXPLAIN ANALYZE EXECUTE lock_for_batch('A')")
+            }
+            return try session.query(explain).compactMap { $0 }.joined(separator: "\n")
+        }
+        let control = try plan(afterLock: false)
+        #expect(control.contains("Seq Scan on marker"), "\(control)")
+        let batch = try plan(afterLock: true)
+        #expect(!batch.contains("Seq Scan on marker") && batch.contains("marker_uuid"), "\(batch)")
+    }
 }
