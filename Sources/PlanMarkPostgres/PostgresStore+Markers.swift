@@ -38,8 +38,10 @@ extension PostgresStore {
     static let markerPageSize = 10_000
 
     /// Calls `body` with each marker `filter` takes, by number, until it returns false. Reads one snapshot
-    /// (`REPEATABLE READ`), in pages of `markerPageSize` markers by number, so a million markers are never in memory
-    /// at once. `body` runs on the event loop thread that serves the query (the calling task is suspended meanwhile).
+    /// (`REPEATABLE READ`), in queries of `markerPageSize` markers by number, and calls `body` as each row arrives (no
+    /// page is held in memory). `body` runs on the event loop thread that serves the query (the calling task is
+    /// suspended meanwhile); a caller with slow work per marker hands it to another task (the GeoJSON listing does, so
+    /// that writing overlaps reading).
     ///
     /// Statuses and priorities are filtered by PostgreSQL; the other conditions (case-insensitive text, rooms,
     /// overdue, needs placement) by `MarkerFilter.matches`, as the SQLite store does.
@@ -57,24 +59,21 @@ extension PostgresStore {
                 throw StoreError.unknownDrawing(name)
             }
             var after = 0
-            var page: [Marker] = []
-            page.reserveCapacity(Self.markerPageSize)
             while true {
                 var bindings = PostgresBindings()
                 bindings.append(drawingID)
                 bindings.append(after)
                 if !statuses.isEmpty { bindings.append(statuses) }
                 if !priorities.isEmpty { bindings.append(priorities) }
-                page.removeAll(keepingCapacity: true)
+                var read = 0
                 for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
-                    page.append(try Self.decodeMarker(row, drawingID: drawingID, uuidSeed: drawing.uuidSeed))
-                }
-                for marker in page {
+                    let marker = try Self.decodeMarker(row, drawingID: drawingID, uuidSeed: drawing.uuidSeed)
+                    read += 1
+                    after = marker.number
                     if !rest.isEmpty && !rest.matches(marker) { continue }
                     if !body(marker) { return }
                 }
-                guard page.count == Self.markerPageSize, let last = page.last else { return }
-                after = last.number
+                guard read == Self.markerPageSize else { return }
             }
         }
     }
