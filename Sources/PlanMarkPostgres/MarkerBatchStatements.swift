@@ -18,17 +18,16 @@ import PostgresNIO
 /// A row: `PostgresStore.drawingColumns`, then the head's hash and last cursor.
 struct LockForBatchStatement: PostgresPreparedStatement {
     static let name = "planmark_lock_for_batch"
-    static let sql: String = {
-        let columns = PostgresStore.drawingColumns.split(separator: ",")
-            .map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
-        return """
-            SELECT \(columns), h.hash, h.lastCursor,
-                   set_config('synchronous_commit', 'off', true), set_config('enable_seqscan', 'off', true)
-            FROM drawing d, historyHead h WHERE d.name = $1 AND h.id = 1 FOR UPDATE
-            """
-    }()
+    /// The drawing's columns, as `PostgresStore.decodeDrawing` reads them.
+    private static let drawingColumns = PostgresStore.drawingColumns.split(separator: ",")
+        .map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    static let sql = """
+        SELECT \(drawingColumns.joined(separator: ", ")), h.hash, h.lastCursor,
+               set_config('synchronous_commit', 'off', true), set_config('enable_seqscan', 'off', true)
+        FROM drawing d, historyHead h WHERE d.name = $1 AND h.id = 1 FOR UPDATE
+        """
     /// The head's hash's column (its last cursor follows).
-    static let hashColumn = PostgresStore.drawingColumns.split(separator: ",").count
+    static let hashColumn = drawingColumns.count
     typealias Row = PostgresRow
 
     let drawingName: String

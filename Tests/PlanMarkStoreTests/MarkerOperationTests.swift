@@ -69,6 +69,31 @@ import Testing
         }
     }
 
+    /// Past one query's worth of rows (PostgreSQL reads 10,000 markers a query and hands each on as it arrives):
+    /// every marker once, by number, and a reader that stops in the second query gets nothing after it said stop.
+    @Test(arguments: StoreFixtures.kinds) func aLongReadCrossesItsQueriesWithoutLossOrRepeat(kind: StoreKind) async throws {
+        let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
+        let count = 10_003
+        var rows = MarkerRowList((0..<count).map { k in
+            MarkerRow(id: "m\(k)", line: k + 2, position: PixelPoint(x: 20 + Double(k % 300), y: 20 + Double(k / 300)))
+        })
+        _ = try await store.importMarkers(into: "A", from: &rows, skipInvalid: false, author: nil)
+        // Compared whole, reported briefly (a failure would print ten thousand numbers).
+        func misfit(_ read: [Int], _ expected: ClosedRange<Int>) -> String? {
+            if read.elementsEqual(expected) { return nil }
+            let at = zip(read, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(read.count, expected.count)
+            return "\(read.count) markers read, \(expected.count) expected; first difference at position \(at)"
+        }
+        var all: [Int] = []
+        try await store.forEachMarker(in: "A", status: nil) { all.append($0.number); return true }
+        let allMisfit = misfit(all, 1...count)
+        #expect(allMisfit == nil)
+        var open: [Int] = []
+        try await store.forEachMarker(in: "A", status: .open) { open.append($0.number); return $0.number < 10_001 }
+        let openMisfit = misfit(open, 1...10_001)
+        #expect(openMisfit == nil)
+    }
+
     @Test(arguments: StoreFixtures.kinds) func historyKeepsOldAndNewValues(kind: StoreKind) async throws {
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: "ana")
