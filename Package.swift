@@ -199,6 +199,7 @@ let package = Package(
                 "PlanMarkServer", "PlanMarkExport", "PlanMarkStore", "PlanMarkFrontDoor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // Shared by the test targets: the one seeded generator of random test inputs, sha256sum.

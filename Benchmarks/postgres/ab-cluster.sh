@@ -1,4 +1,4 @@
-# Sourced by the A/B scripts here (posts-ab.sh, gets-ab.sh, cpu-per-post.sh), with `port` set: checks for wrk, makes
+# Sourced by the A/B scripts here (posts-ab.sh, gets-ab.sh, cpu-per-post.sh, forward-bound.sh), with `port` set: checks for wrk, makes
 # `work` (a temporary folder the cluster's user can reach), starts a throwaway cluster with PostgreSQL's durable
 # defaults in it (`admin`: its postgres database's URL), and on exit stops any planmark-server of it, the cluster, and
 # removes `work`.

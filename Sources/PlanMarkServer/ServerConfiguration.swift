@@ -49,6 +49,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Seconds requests in flight may still run after SIGTERM (or SIGINT); then they are cancelled (heavy
     /// jobs stop at their next check) and the server stops.
     public var shutdownGrace: Double
+    /// The NIO event loops (threads) that serve the HTTP connections and the PostgreSQL store's connections; the
+    /// requests' handlers run on Swift's own pool of one thread a core. `planmark-server` applies it before anything
+    /// starts (`NIOSingletons.groupLoopCountSuggestion`).
+    public var eventLoops: Int
     /// Seconds the PDF renderer (the child process `planmark-pdf`) may take to draw a PDF drawing's pyramid or one of
     /// its tiles before it is killed and the tile answered 504 `pdf-timed-out`.
     public var pdfTimeLimit: Double
@@ -88,6 +92,13 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return 4096 }
         return max(16, Int(min(limit.rlim_cur, 1 << 20)) - 128)
     }
+    /// The default number of event loops: half the cores, at least one. The loops only move bytes; with one a core
+    /// (SwiftNIO's default), three servers sharing 2 cores with PostgreSQL were a fifth slower and one server no
+    /// faster (`Benchmarks/postgres/README.md`, 2026-11-28: a loop's thread that sleeps between requests is woken for
+    /// each, and more threads than cores make more of those wake-ups).
+    public static var defaultEventLoops: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) / 2) }
+    /// The most event loops `validate` accepts (a thread each).
+    public static let maxEventLoops = 1024
     /// The default shutdown grace: 10 seconds.
     public static let defaultShutdownGrace = 10.0
     /// The default bound of event streams: 1,000.
@@ -105,7 +116,8 @@ public struct ServerConfiguration: Sendable, Hashable {
                 markerListCacheBytes: Int = ServerConfiguration.defaultMarkerListCacheBytes, maxHeavyJobs: Int? = nil,
                 heavyQueue: Int = ServerConfiguration.defaultHeavyQueue, headTimeout: Double = ServerConfiguration.defaultHeadTimeout,
                 idleTimeout: Double = ServerConfiguration.defaultIdleTimeout, maxConnections: Int? = nil, shutdownGrace: Double = ServerConfiguration.defaultShutdownGrace,
-                maxStreams: Int = ServerConfiguration.defaultMaxStreams, pdfTimeLimit: Double = ServerConfiguration.defaultPDFTimeLimit) {
+                maxStreams: Int = ServerConfiguration.defaultMaxStreams, pdfTimeLimit: Double = ServerConfiguration.defaultPDFTimeLimit,
+                eventLoops: Int? = nil) {
         self.host = host
         self.port = port
         self.token = token
@@ -127,6 +139,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.shutdownGrace = shutdownGrace
         self.maxStreams = maxStreams
         self.pdfTimeLimit = pdfTimeLimit
+        self.eventLoops = eventLoops ?? Self.defaultEventLoops
     }
 
     /// Checks the configuration before anything is bound: a port in range, positive limits, a
@@ -144,6 +157,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard maxHeavyJobs > 0 else { throw .invalidLimit(option: "--max-heavy-jobs", maxHeavyJobs) }
         guard heavyQueue >= 0 else { throw .invalidLimit(option: "--heavy-queue", heavyQueue) }
         guard maxConnections > 0 else { throw .invalidLimit(option: "--max-connections", maxConnections) }
+        guard (1...Self.maxEventLoops).contains(eventLoops) else { throw .invalidLimit(option: "--event-loops", eventLoops) }
         guard headTimeout.isFinite, headTimeout > 0, headTimeout <= 86_400 else { throw .invalidSeconds(option: "--head-timeout", headTimeout) }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else { throw .invalidSeconds(option: "--idle-timeout", idleTimeout) }
         guard shutdownGrace.isFinite, shutdownGrace >= 0, shutdownGrace <= 86_400 else {
@@ -205,7 +219,12 @@ public enum ServerConfigurationError: Error, Hashable, Sendable, CustomStringCon
         case .invalidBodyLimit(let limit):
             return "--max-body: \(limit) is not a positive number of bytes"
         case .invalidLimit(let option, let value):
-            return "\(option): \(value) is not a " + (option == "--heavy-queue" ? "number >= 0" : "positive number")
+            let range = switch option {
+            case "--heavy-queue": "number >= 0"
+            case "--event-loops": "number in 1...\(ServerConfiguration.maxEventLoops)"
+            default: "positive number"
+            }
+            return "\(option): \(value) is not a \(range)"
         case .invalidSeconds(let option, let value):
             return "\(option): \(value) is not a number of seconds in " + (option == "--shutdown-grace" ? "[0, 86400]" : "(0, 86400]")
         case .invalidAllowedHost(let name):

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PlanMarkFrontDoor
 import Logging
+import NIOCore
 import PlanMarkExport
 import PlanMarkServer
 import PlanMarkStore
@@ -108,6 +109,11 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     var maxConnections: Int?
 
     @Option(name: .long, help: ArgumentHelp(
+        "Event loops (threads) for the HTTP and PostgreSQL connections, 1 to 1024 (default: half the cores, at least 1; $NIO_SINGLETON_GROUP_LOOP_COUNT when set).",
+        valueName: "count"))
+    var eventLoops: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
         "The most event streams (GET /drawings/NAME/events) open at once; more are answered 503 (default 1000).", valueName: "count"))
     var maxStreams = ServerConfiguration.defaultMaxStreams
 
@@ -162,13 +168,16 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
                 maxAttachmentBytes: maxAttachment, tileCacheDirectory: tileCache, tileCacheBytes: tileCacheSize,
                 markerListCacheBytes: markerListCacheSize,
                 maxHeavyJobs: maxHeavyJobs, heavyQueue: heavyQueue, headTimeout: headTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections,
-                shutdownGrace: shutdownGrace, maxStreams: maxStreams, pdfTimeLimit: pdfTimeLimit)
+                shutdownGrace: shutdownGrace, maxStreams: maxStreams, pdfTimeLimit: pdfTimeLimit,
+                eventLoops: eventLoops ?? getenv("NIO_SINGLETON_GROUP_LOOP_COUNT").flatMap { Int(String(cString: $0)) })
             try configuration.validate()
         } catch {
             printError("planmark-server: \(error.description)")
             if case .unreadableTokenFile = error { throw ExitCode(66) }
             throw ExitCode(64)
         }
+        // Before the HTTP server or the store's client first uses NIO's event loop group.
+        NIOSingletons.groupLoopCountSuggestion = configuration.eventLoops
         let access: StoreAccess
         let storeName: String
         do {

@@ -25,7 +25,7 @@ struct ServeCommand: ParsableCommand {
     /// Everything after `serve`, handed to `planmark-server` as it is: its options are declared once, there
     /// (`planmark serve --help` prints them), so the two front doors cannot drift.
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp(
-        "planmark-server's options: --store, --host, --port, --token, --token-file, --max-body, --max-attachment, --cors-origin, --allowed-host, --max-vertices, --max-markers, --max-validations, --tile-cache, --tile-cache-size, --max-heavy-jobs, --heavy-queue, --head-timeout, --idle-timeout, --max-connections, --max-streams, --shutdown-grace, --pdf-time-limit, --busy-timeout, --web-root, --leaflet-dir, --markercluster-dir, --log-level (planmark serve --help lists them).",
+        "planmark-server's options: --store, --host, --port, --token, --token-file, --max-body, --max-attachment, --cors-origin, --allowed-host, --max-vertices, --max-markers, --max-validations, --tile-cache, --tile-cache-size, --max-heavy-jobs, --heavy-queue, --head-timeout, --idle-timeout, --max-connections, --max-streams, --event-loops, --shutdown-grace, --pdf-time-limit, --busy-timeout, --web-root, --leaflet-dir, --markercluster-dir, --log-level (planmark serve --help lists them).",
         valueName: "server-options"))
     var serverArguments: [String] = []
 

@@ -4,6 +4,7 @@ import Logging
 import PlanMarkFormats
 import PlanMarkGeometry
 import PlanMarkStore
+import PlanMarkTestSupport
 import PlanMarkSQLite
 import Synchronization
 import Testing
@@ -164,6 +165,36 @@ import Glibc
         #expect(await server.waitForExit() == 0, "\(server.stderr)")
         #expect(ContinuousClock.now - signalled < .seconds(60))
         #expect(server.stderr.contains("stopped; store closed"))
+    }
+
+    /// `--event-loops` is the number of SwiftNIO event loop threads the server runs (their names, as the kernel
+    /// lists them in `/proc/PID/task/*/comm`, are `NIO-SGLTN-G-#N`); 0 is a usage error.
+    @Test(.hangGuard)
+    func eventLoopsSetsTheServersLoopThreads() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        let server = try await RunningServer(
+            executable: BuiltProducts.path("planmark-server"),
+            arguments: ["--store", fixture.storePath, "--port", "0", "--event-loops", "3"])
+        let tasks = "/proc/\(server.process.processIdentifier)/task"
+        let names = try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap { task in
+            try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let loops = Set(names.filter { $0.hasPrefix("NIO-SGLTN-") && $0.contains("-#") })
+        #expect(loops.count == 3, "\(names)")
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit() == 0, "\(server.stderr)")
+
+        let refused = Process()
+        refused.executableURL = URL(fileURLWithPath: BuiltProducts.path("planmark-server"))
+        refused.arguments = ["--store", fixture.storePath, "--port", "0", "--event-loops", "0"]
+        let pipe = ChildProcess.pipe()
+        refused.standardError = pipe
+        try ChildProcess.run(refused)
+        let text = String(decoding: pipe.fileHandleForReading.readBytesToEnd(), as: UTF8.self)
+        refused.waitUntilExit()
+        #expect(refused.terminationStatus == 64)
+        #expect(text == "planmark-server: --event-loops: 0 is not a number in 1...1024\n", "\(text)")
     }
 
     // MARK: Item 9: slow clients
@@ -336,6 +367,9 @@ import Glibc
         #expect(throws: ServerConfigurationError.invalidLimit(option: "--max-connections", 0)) { try ServerConfiguration(maxConnections: 0).validate() }
         #expect(throws: ServerConfigurationError.invalidLimit(option: "--max-heavy-jobs", 0)) { try ServerConfiguration(maxHeavyJobs: 0).validate() }
         #expect(throws: ServerConfigurationError.invalidLimit(option: "--heavy-queue", -1)) { try ServerConfiguration(heavyQueue: -1).validate() }
+        #expect(throws: ServerConfigurationError.invalidLimit(option: "--event-loops", 0)) { try ServerConfiguration(eventLoops: 0).validate() }
+        #expect(throws: ServerConfigurationError.invalidLimit(option: "--event-loops", 1025)) { try ServerConfiguration(eventLoops: 1025).validate() }
+        #expect(throws: Never.self) { try ServerConfiguration(eventLoops: 1).validate() }
         #expect(throws: Never.self) { try ServerConfiguration(heavyQueue: 0, shutdownGrace: 0).validate() }
         #expect(ServerConfiguration.defaultMaxConnections >= 16)
     }
