@@ -33,21 +33,12 @@ for round in $(seq "$rounds"); do
         for k in $(seq "$servers"); do
             "$bin/planmark-server" --store "$store" --port $((18490 + k)) 2>"$work/server$k.log" & pids+=($!)
         done
-        for k in $(seq "$servers"); do
-            until grep -q "listening on" "$work/server$k.log" 2>/dev/null; do sleep 0.1; done
-        done
+        wait_listening "$servers"
         s0=$(ticks "${pids[@]}"); p0=$(ticks $(postgres_pids)); i0=$(idle_ticks); t0=$(date +%s%N)
-        wrks=()
-        for k in $(seq "$servers"); do
-            connections=${CONNECTIONS:-16}; [ "$servers" = 3 ] && { connections=5; [ "$k" = 1 ] && connections=6; }
-            WRK_RUN_ID=$((round * 100 + k)) wrk -t1 -c$connections -d8s --latency -s Benchmarks/server/post-marker.lua \
-                "http://127.0.0.1:$((18490 + k))" >"$work/wrk$k.out" 2>&1 & wrks+=($!)
-        done
-        wait "${wrks[@]}"
+        post_markers "$servers" "$round" 18490
         s1=$(ticks "${pids[@]}"); p1=$(ticks $(postgres_pids)); i1=$(idle_ticks); t1=$(date +%s%N)
         # The markers, and the transactions that stored them (a batch each: its markers share the inserting xmin).
         IFS='|' read -r stored batches < <(psql -tA "$store" -c "SELECT count(*), count(DISTINCT xmin::text) FROM marker")
-        rate=$(cat "$work"/wrk*.out | awk '/Requests\/sec/ {s += $2} END {printf "%.0f", s}')
         awk -v r="$round" -v b="$build" -v n="$servers" -v rate="$rate" -v s="$((s1 - s0))" -v p="$((p1 - p0))" -v m="$stored" -v k="$batches" -v hz="$hz" \
             -v idle="$((i1 - i0))" -v wall="$(( (t1 - t0) / 1000000 ))" -v cores="$(nproc)" \
             'BEGIN { printf "round %s %s servers=%s rate=%s/s, %.1f POSTs a batch; CPU ms per POST: servers %.3f, PostgreSQL %.3f; machine idle %.0f%%\n", r, b, n, rate, m / k, s * 1000 / hz / m, p * 1000 / hz / m, idle * 1000 / hz * 100 / (wall * cores) }'

@@ -27,9 +27,7 @@ for round in $(seq "$rounds"); do
             "$bin/planmark-server" --store "$store" --port $((18480 + k)) \
                 --allowed-host 127.0.0.1:18482 --allowed-host 127.0.0.1:18483 2>"$work/server$k.log" & pids+=($!)
         done
-        for k in $(seq "$servers"); do
-            until grep -q "listening on" "$work/server$k.log" 2>/dev/null; do sleep 0.1; done
-        done
+        wait_listening "$servers"
         if [ "$mode" = forwarded ]; then
             for k in 2 3; do
                 socat TCP-LISTEN:$((18480 + k)),fork,reuseaddr,nodelay TCP:127.0.0.1:18481,nodelay & pids+=($!)
@@ -37,14 +35,7 @@ for round in $(seq "$rounds"); do
             for k in 2 3; do until curl -s -o /dev/null "http://127.0.0.1:$((18480 + k))/health"; do sleep 0.1; done; done
         fi
         clients=3; [ "$mode" = one ] && clients=1
-        wrks=()
-        for k in $(seq "$clients"); do
-            connections=16; [ "$clients" = 3 ] && { connections=5; [ "$k" = 1 ] && connections=6; }
-            WRK_RUN_ID=$((round * 100 + k)) wrk -t1 -c$connections -d8s --latency -s Benchmarks/server/post-marker.lua \
-                "http://127.0.0.1:$((18480 + k))" >"$work/wrk$k.out" 2>&1 & wrks+=($!)
-        done
-        wait "${wrks[@]}"
-        rate=$(cat "$work"/wrk*.out | awk '/Requests\/sec/ {s += $2} END {printf "%.0f", s}')
+        post_markers "$clients" "$round" 18480
         refused=$(cat "$work"/wrk*.out | awk '/Non-2xx/ {s += $NF} END {print s + 0}')
         batch=$(psql -tA "$store" -c "SELECT round(count(*)::numeric / count(DISTINCT xmin::text), 1) FROM marker")
         echo "round $round $mode rate=$rate/s non-2xx=$refused POSTs a batch=$batch"

@@ -23,17 +23,8 @@ for round in $(seq "$rounds"); do
             for k in $(seq "$servers"); do
                 "$bin/planmark-server" --store "$store" --port $((18480 + k)) 2>"$work/server$k.log" & pids+=($!)
             done
-            for k in $(seq "$servers"); do
-                until grep -q "listening on" "$work/server$k.log" 2>/dev/null; do sleep 0.1; done
-            done
-            wrks=()
-            for k in $(seq "$servers"); do
-                connections=16; [ "$servers" = 3 ] && { connections=5; [ "$k" = 1 ] && connections=6; }
-                WRK_RUN_ID=$((round * 100 + k)) wrk -t1 -c$connections -d8s --latency -s Benchmarks/server/post-marker.lua \
-                    "http://127.0.0.1:$((18480 + k))" >"$work/wrk$k.out" 2>&1 & wrks+=($!)
-            done
-            wait "${wrks[@]}"
-            rate=$(cat "$work"/wrk*.out | awk '/Requests\/sec/ {s += $2} END {printf "%.0f", s}')
+            wait_listening "$servers"
+            post_markers "$servers" "$round" 18480
             p99=$(cat "$work"/wrk*.out | awk '/ 99%/ {printf "%s ", $2}')
             echo "round $round $build servers=$servers rate=$rate/s p99 $p99"
             kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true
