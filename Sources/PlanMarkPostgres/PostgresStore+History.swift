@@ -7,18 +7,14 @@ extension PostgresStore {
     /// to that marker, with its values at creation. A number never given is `unknownMarker`.
     /// - Complexity: O(log h + e) for the e entries returned.
     public func history(of name: String, number: Int?) async throws(StoreError) -> [HistoryEntry] {
-        try await readSnapshot { connection, logger in
+        guard let number else {
+            var entries: [HistoryEntry] = []
+            try await forEachHistoryEntry(in: name) { entries.append($0); return true }
+            return entries
+        }
+        return try await readSnapshot { connection, logger in
             guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger), let drawingID = drawing.id else {
                 throw StoreError.unknownDrawing(name)
-            }
-            guard let number else {
-                var entries: [HistoryEntry] = []
-                for try await row in try await connection.query(
-                    "SELECT \(unescaped: Self.historyColumns) FROM history WHERE drawingId = \(drawingID) ORDER BY id", logger: logger
-                ) {
-                    entries.append(try Self.decodeHistoryEntry(row))
-                }
-                return entries
             }
             guard number >= 1 && number < drawing.nextNumber else {
                 throw StoreError.unknownMarker(drawing: name, number: number)
@@ -27,6 +23,40 @@ extension PostgresStore {
             guard let rangeIndex = entries.firstIndex(where: { $0.lastNumber != nil }) else { return entries }
             let current = try await Self.findMarker(connection, drawingID: drawingID, uuidSeed: drawing.uuidSeed, number: number, logger: logger)
             return StoreRules.expandingImport(entries, at: rangeIndex, number: number, current: current?.state)
+        }
+    }
+
+    /// Entries `forEachHistoryEntry` reads per query.
+    static let historyPageSize = 10_000
+
+    /// Calls `body` with each entry of the drawing's history, oldest first, until it returns false. Reads one snapshot
+    /// (`REPEATABLE READ`), in queries of `pageSize` entries by id, and calls `body` as each row arrives, on the event
+    /// loop thread that serves the query.
+    /// - Complexity: O(h) for the drawing's h entries, O(1) memory.
+    public func forEachHistoryEntry(in name: String, _ body: (HistoryEntry) -> Bool) async throws(StoreError) {
+        try await forEachHistoryEntry(in: name, pageSize: Self.historyPageSize, body)
+    }
+
+    /// `forEachHistoryEntry` in queries of `pageSize` entries (tests page with a few).
+    func forEachHistoryEntry(in name: String, pageSize: Int, _ body: (HistoryEntry) -> Bool) async throws(StoreError) {
+        try await readSnapshot { connection, logger in
+            guard let drawing = try await Self.fetchDrawing(connection, named: name, logger: logger), let drawingID = drawing.id else {
+                throw StoreError.unknownDrawing(name)
+            }
+            var after: Int64 = 0
+            while true {
+                var read = 0
+                for try await row in try await connection.query(
+                    "SELECT \(unescaped: Self.historyColumns) FROM history WHERE drawingId = \(drawingID) AND id > \(after) ORDER BY id LIMIT \(pageSize)",
+                    logger: logger
+                ) {
+                    let entry = try Self.decodeHistoryEntry(row)
+                    read += 1
+                    after = entry.sequence
+                    if !body(entry) { return }
+                }
+                guard read == pageSize else { return }
+            }
         }
     }
 

@@ -7,11 +7,13 @@ extension SQLiteStore {
     /// expanded to that marker, with its values at creation. A number never given is `unknownMarker`.
     /// - Complexity: O(e) for the e entries returned.
     public func history(of name: String, number: Int?) async throws(StoreError) -> [HistoryEntry] {
-        try await read { db in
+        guard let number else {
+            var entries: [HistoryEntry] = []
+            try await forEachHistoryEntry(in: name) { entries.append($0); return true }
+            return entries
+        }
+        return try await read { db in
             let drawing = try Self.fetchDrawing(db, named: name)
-            guard let number else {
-                return try HistoryEntry.filter(Column("drawingId") == drawing.id!).order(Column("id")).fetchAll(db)
-            }
             guard number >= 1 && number < drawing.nextNumber else {
                 throw StoreError.unknownMarker(drawing: name, number: number)
             }
@@ -20,6 +22,17 @@ extension SQLiteStore {
             let current = try Marker.fetchOne(db, sql: Marker.selectSQL + " WHERE marker.drawingId = ? AND marker.number = ?",
                                               arguments: [drawing.id!, number])
             return StoreRules.expandingImport(entries, at: rangeIndex, number: number, current: current?.state)
+        }
+    }
+
+    /// Calls `body` with each entry of the drawing's history, oldest first, until it returns false. Reads one
+    /// snapshot, one row at a time (a GRDB cursor).
+    /// - Complexity: O(h) for the drawing's h entries, O(1) memory.
+    public func forEachHistoryEntry(in name: String, _ body: (HistoryEntry) -> Bool) async throws(StoreError) {
+        try await read { db in
+            let drawing = try Self.fetchDrawing(db, named: name)
+            let entries = try HistoryEntry.filter(Column("drawingId") == drawing.id!).order(Column("id")).fetchCursor(db)
+            while let entry = try entries.next(), body(entry) {}
         }
     }
 

@@ -57,6 +57,9 @@ public protocol AnnotationStore: AnyObject, Sendable {
     func removeMarker(_ number: Int, in drawing: String, author: String?, ifVersion: Int?) async throws(StoreError) -> Marker
     /// The drawing's history (of one marker when `number` is given), oldest first.
     func history(of drawing: String, number: Int?) async throws(StoreError) -> [HistoryEntry]
+    /// Calls `body` with each entry of the drawing's whole history, oldest first (an import one entry for its number
+    /// range, as `history(of:number: nil)` gives them), until it returns false; not all held in memory.
+    func forEachHistoryEntry(in drawing: String, _ body: (HistoryEntry) -> Bool) async throws(StoreError)
     /// A value that changes whenever any marker of the drawing is added, moved, changed, attached to or
     /// removed (by any process), and stays equal otherwise.
     func markersVersion(of drawing: String) async throws(StoreError) -> MarkersVersion

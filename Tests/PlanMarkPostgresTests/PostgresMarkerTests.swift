@@ -2,7 +2,7 @@ import Dispatch
 import NIOConcurrencyHelpers
 import PlanMarkFormats
 import PlanMarkGeometry
-import PlanMarkPostgres
+@testable import PlanMarkPostgres
 import PlanMarkStore
 import PlanMarkStoreTestSupport
 import Testing
@@ -26,6 +26,19 @@ struct PostgresMarkerTests {
     }
 
     static let uuid = MarkerUUID(text: "5F0C1A2B-3C4D-4E5F-8A6B-7C8D9E0F1A2B")!
+
+    /// A drawing's history read in pages of two entries (`forEachHistoryEntry(in:pageSize:)`): every entry once, in
+    /// order, across page ends, and a stop in the middle of a page ends the reading.
+    @Test func historyIsReadInPages() async throws {
+        let (store, _) = try await Self.storeWithDrawing()
+        for index in 0..<5 { _ = try await store.addMarker(to: "A", NewMarker(position: PixelPoint(x: 20 + Double(index), y: 200)), author: nil) }
+        var numbers: [Int] = []
+        try await store.forEachHistoryEntry(in: "A", pageSize: 2) { numbers.append($0.number); return true }
+        #expect(numbers == [1, 2, 3, 4, 5])
+        numbers = []
+        try await store.forEachHistoryEntry(in: "A", pageSize: 2) { numbers.append($0.number); return $0.number < 3 }
+        #expect(numbers == [1, 2, 3])
+    }
 
     /// Four servers (four stores, each its own pool) add 50 markers each at once: the numbers are exactly 1...200.
     @Test func numbersAreContiguousUnderConcurrentServers() async throws {

@@ -94,6 +94,25 @@ import Testing
         #expect(openMisfit == nil)
     }
 
+    /// The whole drawing's history handed over one entry at a time, oldest first, another drawing's entries left out,
+    /// and no more entries once the body says stop.
+    @Test(arguments: StoreFixtures.kinds) func forEachHistoryEntryStreamsOldestFirstAndStops(kind: StoreKind) async throws {
+        let (store, folder) = try await StoreFixtures.storeWithDrawing(kind)
+        _ = try await store.addDrawing(NewDrawing(name: "B", imagePath: try StoreFixtures.png(in: folder, name: "b.png")), regions: [])
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: nil, author: "ana")
+        _ = try await store.addMarker(to: "B", at: PixelPoint(x: 50, y: 60), note: nil, author: "zed")
+        _ = try await store.addMarker(to: "A", at: PixelPoint(x: 200, y: 100), note: nil, author: "bo")
+        _ = try await store.moveMarker(1, in: "A", to: PixelPoint(x: 300, y: 100), author: "cy")
+        _ = try await store.removeMarker(2, in: "A", author: "di")
+        var seen: [String] = []
+        try await store.forEachHistoryEntry(in: "A") { seen.append("\($0.number) \($0.action) \($0.author ?? "")"); return true }
+        #expect(seen == ["1 created ana", "2 created bo", "1 moved cy", "2 removed di"])
+        var first: [String] = []
+        try await store.forEachHistoryEntry(in: "A") { first.append("\($0.number) \($0.action)"); return first.count < 2 }
+        #expect(first == ["1 created", "2 created"])
+        await #expect(throws: StoreError.unknownDrawing("C")) { try await store.forEachHistoryEntry(in: "C") { _ in true } }
+    }
+
     @Test(arguments: StoreFixtures.kinds) func historyKeepsOldAndNewValues(kind: StoreKind) async throws {
         let (store, _) = try await StoreFixtures.storeWithDrawing(kind)
         _ = try await store.addMarker(to: "A", at: PixelPoint(x: 50, y: 60), note: "n", author: "ana")
