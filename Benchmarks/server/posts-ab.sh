@@ -15,7 +15,7 @@ trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 for round in $(seq "$rounds"); do
     for build in old new; do
         bin=$old; [ "$build" = new ] && bin=$new
-        rm -f "$work"/store.sqlite*
+        rm -rf "$work"/store.sqlite*
         "$bin/planmark" drawing add Drawings/sample/plan.png --name bench --regions Drawings/sample/regions.geojson \
             --store "$work/store.sqlite" >/dev/null
         "$bin/planmark-server" --store "$work/store.sqlite" --port 0 2>"$work/server.log" & pid=$!

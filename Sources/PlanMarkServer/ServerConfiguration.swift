@@ -50,9 +50,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// jobs stop at their next check) and the server stops.
     public var shutdownGrace: Double
     /// The NIO event loops (threads) that serve the HTTP connections and the PostgreSQL store's connections; the
-    /// requests' handlers run on Swift's own pool of one thread a core. `planmark-server` applies it before anything
-    /// starts (`NIOSingletons.groupLoopCountSuggestion`).
-    public var eventLoops: Int
+    /// requests' handlers run on Swift's own pool of one thread a core. Nil: `defaultEventLoops(postgres:)` for the
+    /// store. `planmark-server` applies it before anything starts (`NIOSingletons.groupLoopCountSuggestion`).
+    public var eventLoops: Int?
     /// Seconds the PDF renderer (the child process `planmark-pdf`) may take to draw a PDF drawing's pyramid or one of
     /// its tiles before it is killed and the tile answered 504 `pdf-timed-out`.
     public var pdfTimeLimit: Double
@@ -92,11 +92,16 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return 4096 }
         return max(16, Int(min(limit.rlim_cur, 1 << 20)) - 128)
     }
-    /// The default number of event loops: half the cores, at least one. The loops only move bytes; with one a core
-    /// (SwiftNIO's default), three servers sharing 2 cores with PostgreSQL were a fifth slower and one server no
-    /// faster (`Benchmarks/postgres/README.md`, 2026-11-28: a loop's thread that sleeps between requests is woken for
-    /// each, and more threads than cores make more of those wake-ups).
-    public static var defaultEventLoops: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) / 2) }
+    /// The default number of event loops: one a core (SwiftNIO's default) for an SQLite store, half the cores (at
+    /// least one) for a PostgreSQL store, measured on 2 cores (2026-11-28): with an SQLite store one loop took 5% fewer
+    /// marker POSTs a second (`Benchmarks/server/posts-ab.sh`); with PostgreSQL one server was as fast with one loop as
+    /// with two, and three servers sharing the cores with the database 20 to 30% faster (`Benchmarks/postgres/README.md`:
+    /// each loop's thread that sleeps between requests is woken for each, and more threads than cores make more of those
+    /// wake-ups).
+    public static func defaultEventLoops(postgres: Bool) -> Int {
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        return postgres ? max(1, cores / 2) : cores
+    }
     /// The most event loops `validate` accepts (a thread each).
     public static let maxEventLoops = 1024
     /// The default shutdown grace: 10 seconds.
@@ -139,7 +144,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.shutdownGrace = shutdownGrace
         self.maxStreams = maxStreams
         self.pdfTimeLimit = pdfTimeLimit
-        self.eventLoops = eventLoops ?? Self.defaultEventLoops
+        self.eventLoops = eventLoops
     }
 
     /// Checks the configuration before anything is bound: a port in range, positive limits, a
@@ -157,7 +162,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         guard maxHeavyJobs > 0 else { throw .invalidLimit(option: "--max-heavy-jobs", maxHeavyJobs) }
         guard heavyQueue >= 0 else { throw .invalidLimit(option: "--heavy-queue", heavyQueue) }
         guard maxConnections > 0 else { throw .invalidLimit(option: "--max-connections", maxConnections) }
-        guard (1...Self.maxEventLoops).contains(eventLoops) else { throw .invalidLimit(option: "--event-loops", eventLoops) }
+        if let eventLoops, !(1...Self.maxEventLoops).contains(eventLoops) { throw .invalidLimit(option: "--event-loops", eventLoops) }
         guard headTimeout.isFinite, headTimeout > 0, headTimeout <= 86_400 else { throw .invalidSeconds(option: "--head-timeout", headTimeout) }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else { throw .invalidSeconds(option: "--idle-timeout", idleTimeout) }
         guard shutdownGrace.isFinite, shutdownGrace >= 0, shutdownGrace <= 86_400 else {

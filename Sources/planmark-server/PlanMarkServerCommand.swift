@@ -109,7 +109,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
     var maxConnections: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Event loops (threads) for the HTTP and PostgreSQL connections, 1 to 1024 (default: half the cores, at least 1; $NIO_SINGLETON_GROUP_LOOP_COUNT when set).",
+        "Event loops (threads) for the HTTP and PostgreSQL connections, 1 to 1024 (default: $NIO_SINGLETON_GROUP_LOOP_COUNT when set, else one a core for an SQLite store and half the cores for PostgreSQL).",
         valueName: "count"))
     var eventLoops: Int?
 
@@ -178,6 +178,7 @@ struct PlanMarkServerCommand: AsyncParsableCommand {
         }
         // Before the HTTP server or the store's client first uses NIO's event loop group.
         NIOSingletons.groupLoopCountSuggestion = configuration.eventLoops
+            ?? ServerConfiguration.defaultEventLoops(postgres: StoreLocation(option: store).isPostgres)
         let access: StoreAccess
         let storeName: String
         do {
