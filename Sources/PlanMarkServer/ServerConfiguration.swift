@@ -67,13 +67,13 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// The default marker limit of one validation: 100,000.
     public static let defaultMaxMarkers = 100_000
     /// The default number of validations at once: the number of cores.
-    public static var defaultMaxValidations: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    public static var defaultMaxValidations: Int { onlineCores }
     /// The default tile cache bound: 1 GiB.
     public static let defaultTileCacheBytes = 1 << 30
     /// The default marker listing cache bound: 64 MiB.
     public static let defaultMarkerListCacheBytes = 64 << 20
     /// The default number of heavy jobs at once: the number of cores.
-    public static var defaultMaxHeavyJobs: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    public static var defaultMaxHeavyJobs: Int { onlineCores }
     /// The default number of heavy jobs waiting: 8.
     public static let defaultHeavyQueue = 8
     /// The default request-head timeout: 10 seconds.
@@ -99,9 +99,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// each loop's thread that sleeps between requests is woken for each, and more threads than cores make more of those
     /// wake-ups).
     public static func defaultEventLoops(postgres: Bool) -> Int {
-        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        return postgres ? max(1, cores / 2) : cores
+        postgres ? max(1, onlineCores / 2) : onlineCores
     }
+    /// The cores the kernel has online (at least one): what the defaults above are counted in.
+    static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// The most event loops `validate` accepts (a thread each).
     public static let maxEventLoops = 1024
     /// The default shutdown grace: 10 seconds.
